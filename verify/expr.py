@@ -1,0 +1,303 @@
+"""The spec language for constraints and invariants: parsed, never executed.
+
+Constraints (over rule parameters) and invariants (over game states) are
+written once in a small Python-like language and compiled twice: to plain
+Python closures (for the engine's runtime checks and the linter) and to z3
+terms (``verify.smt``). Text is parsed with :mod:`ast` and only a whitelist of
+node kinds is accepted, so nothing in a spec can run code.
+
+Grammar, informally::
+
+    expr  := literal | name | name.attr | expr OP expr | not expr
+           | expr if expr else expr | FUNC(expr, ...)
+           | AGG(expr for v in expr [for v in expr ...] [if expr])
+    AGG   := all | any | sum | min | max | count
+    FUNC  := abs | min | max | len | old | implies
+
+``name.attr`` chains resolve to dotted parameter ids (``building.max_houses``)
+when such a name is bound, otherwise to an attribute of a bound object.
+``old(e)`` evaluates ``e`` in the state before an action (step properties).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import ExprError, Location
+
+AGGREGATES = {"all", "any", "sum", "min", "max", "count"}
+FUNCTIONS = {"abs", "min", "max", "len", "old", "implies"}
+_CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+        ast.In: "in", ast.NotIn: "not in"}
+_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%"}
+
+
+# ---- the syntax tree (shared by every backend) --------------------------------
+
+@dataclass(frozen=True)
+class Const:
+    value: Any
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bound name or a dotted path (``players``, ``building.max_houses``, ``p.cash``)."""
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Compare:
+    ops: tuple[str, ...]
+    operands: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    op: str  # "and" | "or"
+    operands: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: Any
+
+
+@dataclass(frozen=True)
+class Neg:
+    operand: Any
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str
+    left: Any
+    right: Any
+
+
+@dataclass(frozen=True)
+class IfExp:
+    test: Any
+    then: Any
+    orelse: Any
+
+
+@dataclass(frozen=True)
+class Call:
+    func: str
+    args: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``func(elt for var in iterable ... if cond)``; loops nest left to right."""
+    func: str
+    elt: Any
+    loops: tuple[tuple[str, Any], ...]
+    conds: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class TupleLit:
+    items: tuple[Any, ...]
+
+
+def parse(text: str, where: Location | None = None) -> Any:
+    """Parse ``text`` into the expression tree, rejecting anything off the whitelist."""
+    if not isinstance(text, str) or not text.strip():
+        raise ExprError("an expression must be a non-empty string", where)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise ExprError(f"cannot parse expression {text!r}: {exc.msg}", where) from None
+    return _convert(tree.body, text, where)
+
+
+def _convert(node: ast.AST, text: str, where) -> Any:
+    c = lambda n: _convert(n, text, where)  # noqa: E731
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, bool, type(None))):
+        return Const(node.value)
+    if isinstance(node, ast.Name):
+        return Name((node.id,))
+    if isinstance(node, ast.Attribute):
+        base = c(node.value)
+        if not isinstance(base, Name) or node.attr.startswith("_"):
+            raise ExprError(f"only dotted names are allowed, not {ast.unparse(node)!r}", where)
+        return Name(base.path + (node.attr,))
+    if isinstance(node, ast.Compare):
+        ops = []
+        for op in node.ops:
+            if type(op) not in _CMP:
+                raise ExprError(f"comparison {type(op).__name__} is not allowed", where)
+            ops.append(_CMP[type(op)])
+        return Compare(tuple(ops), (c(node.left), *map(c, node.comparators)))
+    if isinstance(node, ast.BoolOp):
+        return BoolOp("and" if isinstance(node.op, ast.And) else "or", tuple(map(c, node.values)))
+    if isinstance(node, ast.UnaryOp):
+        if isinstance(node.op, ast.Not):
+            return Not(c(node.operand))
+        if isinstance(node.op, ast.USub):
+            return Neg(c(node.operand))
+        if isinstance(node.op, ast.UAdd):
+            return c(node.operand)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BIN:
+        return BinOp(_BIN[type(node.op)], c(node.left), c(node.right))
+    if isinstance(node, ast.IfExp):
+        return IfExp(c(node.test), c(node.body), c(node.orelse))
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return TupleLit(tuple(map(c, node.elts)))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        fname = node.func.id
+        if len(node.args) == 1 and isinstance(node.args[0], ast.GeneratorExp):
+            if fname not in AGGREGATES:
+                raise ExprError(f"{fname}(... for ...) is not an aggregate; use one of "
+                                f"{sorted(AGGREGATES)}", where)
+            gen = node.args[0]
+            loops, conds = [], []
+            for comp in gen.generators:
+                if not isinstance(comp.target, ast.Name) or comp.is_async:
+                    raise ExprError("a quantifier binds exactly one name", where)
+                loops.append((comp.target.id, c(comp.iter)))
+                conds.extend(map(c, comp.ifs))
+            return Aggregate(fname, c(gen.elt), tuple(loops), tuple(conds))
+        if fname in FUNCTIONS:
+            return Call(fname, tuple(map(c, node.args)))
+        raise ExprError(f"function {fname!r} is not allowed; allowed: "
+                        f"{sorted(FUNCTIONS | AGGREGATES)}", where)
+    raise ExprError(f"{type(node).__name__} is not allowed in {text!r}", where)
+
+
+def names(expr: Any) -> set[tuple[str, ...]]:
+    """Every free dotted name the expression mentions (bound loop variables excluded)."""
+    out: set = set()
+
+    def walk(e, bound):
+        if isinstance(e, Name):
+            if e.path[0] not in bound:
+                out.add(e.path)
+        elif isinstance(e, Aggregate):
+            b = set(bound)
+            for var, it in e.loops:
+                walk(it, b)
+                b.add(var)
+            walk(e.elt, b)
+            for cond in e.conds:
+                walk(cond, b)
+        elif isinstance(e, (Compare, BoolOp, Call, TupleLit)):
+            for x in getattr(e, "operands", None) or getattr(e, "args", None) or getattr(e, "items", ()):
+                walk(x, bound)
+        elif isinstance(e, (Not, Neg)):
+            walk(e.operand, bound)
+        elif isinstance(e, BinOp):
+            walk(e.left, bound)
+            walk(e.right, bound)
+        elif isinstance(e, IfExp):
+            walk(e.test, bound), walk(e.then, bound), walk(e.orelse, bound)
+
+    walk(expr, set())
+    return out
+
+
+# ---- the Python backend ---------------------------------------------------------
+
+class Undecided(Exception):
+    """Raised while evaluating when a name is bound to the marker ``UNDECIDED``."""
+
+
+UNDECIDED = object()
+
+
+def _lookup(path: tuple[str, ...], env: dict) -> Any:
+    for cut in range(len(path), 0, -1):
+        key = ".".join(path[:cut])
+        if key in env:
+            value = env[key]
+            for attr in path[cut:]:
+                if isinstance(value, dict):
+                    if attr not in value:
+                        raise ExprError(f"no field {attr!r} in {'.'.join(path)}")
+                    value = value[attr]
+                else:
+                    if attr.startswith("_") or not hasattr(value, attr):
+                        raise ExprError(f"no field {attr!r} in {'.'.join(path)}")
+                    value = getattr(value, attr)
+            if value is UNDECIDED:
+                raise Undecided(".".join(path))
+            return value
+    raise ExprError(f"unknown name {'.'.join(path)!r}")
+
+
+def _div(a, b):
+    return a / b
+
+
+_BIN_PY: dict[str, Callable] = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": _div, "//": lambda a, b: a // b, "%": lambda a, b: a % b,
+}
+_CMP_PY: dict[str, Callable] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+
+
+def evaluate(expr: Any, env: dict, old_env: dict | None = None) -> Any:
+    """Evaluate ``expr`` with names from ``env`` (``old(...)`` reads ``old_env``)."""
+    e = expr
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Name):
+        return _lookup(e.path, env)
+    if isinstance(e, Compare):
+        vals = [evaluate(x, env, old_env) for x in e.operands]
+        return all(_CMP_PY[op](vals[i], vals[i + 1]) for i, op in enumerate(e.ops))
+    if isinstance(e, BoolOp):
+        if e.op == "and":
+            return all(evaluate(x, env, old_env) for x in e.operands)
+        return any(evaluate(x, env, old_env) for x in e.operands)
+    if isinstance(e, Not):
+        return not evaluate(e.operand, env, old_env)
+    if isinstance(e, Neg):
+        return -evaluate(e.operand, env, old_env)
+    if isinstance(e, BinOp):
+        return _BIN_PY[e.op](evaluate(e.left, env, old_env), evaluate(e.right, env, old_env))
+    if isinstance(e, IfExp):
+        return evaluate(e.then if evaluate(e.test, env, old_env) else e.orelse, env, old_env)
+    if isinstance(e, TupleLit):
+        return tuple(evaluate(x, env, old_env) for x in e.items)
+    if isinstance(e, Call):
+        if e.func == "old":
+            if old_env is None:
+                raise ExprError("old(...) is only allowed in step properties")
+            return evaluate(e.args[0], old_env, None)
+        args = [evaluate(x, env, old_env) for x in e.args]
+        if e.func == "implies":
+            return (not args[0]) or args[1]
+        return {"abs": abs, "min": min, "max": max, "len": len}[e.func](*args)
+    if isinstance(e, Aggregate):
+        values = list(_generate(e, 0, dict(env), old_env))
+        if e.func == "all":
+            return all(values)
+        if e.func == "any":
+            return any(values)
+        if e.func == "sum":
+            return sum(values)
+        if e.func == "count":
+            return sum(1 for v in values if v)
+        if not values:
+            return 0
+        return min(values) if e.func == "min" else max(values)
+    raise ExprError(f"cannot evaluate {e!r}")
+
+
+def _generate(agg: Aggregate, depth: int, env: dict, old_env):
+    if depth == len(agg.loops):
+        if all(evaluate(c, env, old_env) for c in agg.conds):
+            yield evaluate(agg.elt, env, old_env)
+        return
+    var, iterable = agg.loops[depth]
+    for item in evaluate(iterable, env, old_env):
+        env[var] = item
+        yield from _generate(agg, depth + 1, env, old_env)

@@ -1,0 +1,183 @@
+"""The rule catalogue: every parameter a ruleset can set, with its type and domain.
+
+The catalogue (``specs/catalogue/*.yaml``) is the contract between rulesets
+and every backend: a ruleset may only name catalogued parameters, each value
+is checked against the parameter's type and domain, and the engine, the SMT
+model and the comparison read parameters by these ids.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import Location, SpecError
+from ..paths import display, specs_dir
+from .yamlsafe import load_yaml
+
+TYPES = {"bool", "int", "money", "ratio", "enum", "int_or", "money_or", "ratio_or",
+         "int_list", "money_list"}
+MONEY_TYPES = {"money", "money_or", "money_list"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    id: str
+    area: str
+    type: str
+    question: str
+    fallback: Any
+    unit: str | None = None
+    min: float | None = None
+    max: float | None = None
+    values: tuple[str, ...] = ()     # enum values
+    symbols: tuple[str, ...] = ()    # symbols allowed beside numbers in *_or types
+    length: int | None = None        # list length
+
+    @property
+    def is_money(self) -> bool:
+        return self.type in MONEY_TYPES
+
+    def domain_text(self) -> str:
+        if self.type == "enum":
+            return "one of " + ", ".join(self.values)
+        parts = {"bool": "true or false", "ratio": "a number from 0 to 1",
+                 "int": "a whole number", "money": "an amount of money (whole number)",
+                 "int_or": "a whole number", "money_or": "an amount of money",
+                 "ratio_or": "a number from 0 to 1", "int_list": "a list of whole numbers",
+                 "money_list": "a list of amounts"}[self.type]
+        if self.min is not None and self.type not in ("ratio", "ratio_or"):
+            parts += f" >= {self.min:g}"
+        if self.max is not None and self.type not in ("ratio", "ratio_or"):
+            parts += f" <= {self.max:g}"
+        if self.length:
+            parts += f" of length {self.length}"
+        if self.symbols:
+            parts += " or one of " + ", ".join(self.symbols)
+        return parts
+
+    def check(self, value: Any) -> str | None:
+        """Return why ``value`` is outside this parameter's domain, or None."""
+        t = self.type
+        if t == "bool":
+            return None if isinstance(value, bool) else f"expected {self.domain_text()}"
+        if t == "enum":
+            if value in self.values:
+                return None
+            close = difflib.get_close_matches(str(value), self.values, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            return f"{value!r} is not {self.domain_text()}{hint}"
+        if t.endswith("_or") and isinstance(value, str):
+            return None if value in self.symbols else f"{value!r} is not {self.domain_text()}"
+        if t in ("int_list", "money_list"):
+            if not isinstance(value, list):
+                return f"expected {self.domain_text()}"
+            if self.length and len(value) != self.length:
+                return f"expected {self.length} items, got {len(value)}"
+            for item in value:
+                why = self._number(item, integer=True)
+                if why:
+                    return why
+            return None
+        return self._number(value, integer=t not in ("ratio", "ratio_or"))
+
+    def _number(self, value: Any, integer: bool) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return f"expected {self.domain_text()}, got {value!r}"
+        if integer and not isinstance(value, int):
+            return f"expected a whole number, got {value!r}"
+        lo, hi = self.min, self.max
+        if self.type in ("ratio", "ratio_or"):
+            lo = 0 if lo is None else lo
+            hi = 1 if hi is None else hi
+        if lo is not None and value < lo:
+            return f"{value!r} is below the minimum {lo:g}"
+        if hi is not None and value > hi:
+            return f"{value!r} is above the maximum {hi:g}"
+        return None
+
+    def scaled_fallback(self, scale: int) -> Any:
+        """The fallback in a source's own money scale."""
+        fb = self.fallback
+        if not self.is_money or scale == 1:
+            return fb
+        if isinstance(fb, list):
+            return [v * scale for v in fb]
+        return fb * scale if isinstance(fb, int) and not isinstance(fb, bool) else fb
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    title: str
+    file: str
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    parameters: dict[str, Parameter]
+    areas: tuple[Area, ...]
+    lines: dict[str, Location] = field(default_factory=dict, compare=False)
+
+    def __contains__(self, pid: str) -> bool:
+        return pid in self.parameters
+
+    def __getitem__(self, pid: str) -> Parameter:
+        return self.parameters[pid]
+
+    def suggest(self, pid: str) -> str:
+        close = difflib.get_close_matches(pid, list(self.parameters), n=1, cutoff=0.6)
+        return f" (did you mean {close[0]!r}?)" if close else ""
+
+    def by_area(self) -> dict[str, list[Parameter]]:
+        out: dict[str, list[Parameter]] = {a.id: [] for a in self.areas}
+        for p in self.parameters.values():
+            out[p.area].append(p)
+        return out
+
+
+_FIELDS = {"type", "question", "fallback", "unit", "min", "max", "values", "symbols", "length"}
+
+
+def load_catalogue(folder: Path | None = None) -> Catalogue:
+    return _load_catalogue(str(folder or specs_dir() / "catalogue"))
+
+
+@lru_cache(maxsize=4)
+def _load_catalogue(folder: str) -> Catalogue:
+    params: dict[str, Parameter] = {}
+    areas = []
+    lines = {}
+    for path in sorted(Path(folder).glob("*.yaml")):
+        name = display(path)
+        data, where = load_yaml(path.read_text(encoding="utf-8"), name)
+        if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
+            raise SpecError("E009", "a catalogue file needs 'area' and 'parameters'", Location(name, 1))
+        area = str(data.get("area", path.stem))
+        areas.append(Area(area, str(data.get("title", area)), name))
+        for pid, spec in data["parameters"].items():
+            loc = Location(name, where.get(("parameters", pid)))
+            if pid in params:
+                raise SpecError("E008", f"parameter {pid!r} is catalogued twice", loc)
+            if not isinstance(spec, dict) or spec.get("type") not in TYPES:
+                raise SpecError("E009", f"parameter {pid!r} needs a type, one of {sorted(TYPES)}", loc)
+            extra = set(spec) - _FIELDS
+            if extra:
+                raise SpecError("E009", f"unknown catalogue field(s) {sorted(extra)} for {pid!r}", loc)
+            p = Parameter(
+                id=pid, area=area, type=spec["type"], question=str(spec.get("question", "")),
+                fallback=spec.get("fallback"), unit=spec.get("unit"), min=spec.get("min"),
+                max=spec.get("max"), values=tuple(spec.get("values", ())),
+                symbols=tuple(spec.get("symbols", ())), length=spec.get("length"),
+            )
+            if not p.question:
+                raise SpecError("E009", f"parameter {pid!r} needs a question", loc)
+            why = p.check(p.fallback)
+            if why:
+                raise SpecError("E003", f"fallback of {pid!r}: {why}", loc)
+            params[pid] = p
+            lines[pid] = loc
+    return Catalogue(params, tuple(areas), lines)

@@ -1,0 +1,68 @@
+"""All checks on ruleset files: structure, quotes, resolution and constraints.
+
+``lint`` collects every problem instead of stopping at the first, so a user
+fixing a file sees the whole list at once; each problem names file and line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import SpecError, VerifyError
+from .constraints import check_constraints
+from .registry import Registry
+
+
+def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]:
+    """Lint the bundled rulesets, or only ``paths`` (resolved against the bundled ones).
+
+    Returns the ruleset ids checked and the problems found.
+    """
+    reg = Registry.load(extra=paths, strict=False)
+    errors: list[VerifyError] = list(reg.errors)
+    if paths:
+        wanted = {str(Path(p).resolve()) for p in paths}
+        ids = [f.id for f in reg.files.values() if str(f.path.resolve()) in wanted]
+    else:
+        ids = reg.ids()
+    invariants = _invariant_ids()
+    for rid in ids:
+        f = reg.files[rid]
+        try:
+            r = reg.resolve(rid)
+        except VerifyError as exc:
+            errors.append(exc)
+            continue
+        for inv in f.promises:
+            if invariants is not None and inv not in invariants:
+                errors.append(SpecError("E013", f"{rid} promises unknown invariant {inv!r}",
+                                        f.loc("promises", inv)))
+        if f.kind == "overlay":
+            continue
+        for res in check_constraints(r):
+            if res.status == "broken":
+                where = _where_of(r, res.constraint.params) or f.loc("rules")
+                errors.append(SpecError("E004", f"{rid}: constraint {res.constraint.id} is broken: "
+                                        f"{res.constraint.message} ({res.constraint.text})", where))
+        undecided = r.undecided()
+        if undecided:
+            errors.append(SpecError("E012", f"{rid}: {len(undecided)} parameter(s) neither cited, "
+                                    f"assumed, silent nor open: {', '.join(undecided[:12])}"
+                                    + (" ..." if len(undecided) > 12 else ""), f.loc("rules")))
+    return ids, errors
+
+
+def _where_of(r, params):
+    for p in params:
+        e = r.entries.get(p)
+        if e is not None and e.where is not None:
+            return e.where
+    return None
+
+
+def _invariant_ids() -> set[str] | None:
+    try:
+        from ..invariants import load_invariants
+    except ImportError:
+        return None
+    return {i.id for i in load_invariants()}

@@ -1,0 +1,161 @@
+"""Finding ruleset files and resolving ids, ``extends`` chains and overlay stacks.
+
+The registry indexes the bundled files (``rulesets/**/*.yaml``) plus any
+files the user names; a user's file works exactly like a bundled one.
+``official+house-no-auction`` stacks overlays left to right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ErrorList, Location, SpecError, VerifyError
+from ..paths import display, rulesets_dir
+from .catalogue import Catalogue, load_catalogue
+from .ruleset import Ruleset, RulesetFile, apply, parse_ruleset_file
+
+DEFAULT_RULESET = "official"
+_SKIP_DIRS = {"sources", "reference"}
+
+
+def bundled_files(root: Path | None = None) -> list[Path]:
+    base = Path(root or rulesets_dir())
+    return sorted(p for p in base.rglob("*.yaml")
+                  if not _SKIP_DIRS & set(p.relative_to(base).parts[:-1]))
+
+
+@dataclass
+class Registry:
+    catalogue: Catalogue
+    files: dict[str, RulesetFile] = field(default_factory=dict)
+    errors: list[VerifyError] = field(default_factory=list)
+    _resolved: dict[str, Ruleset] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, extra: list[Path] | None = None, bundled: bool = True,
+             strict: bool = True) -> "Registry":
+        """Index bundled files (and ``extra`` ones). ``strict`` raises on any bad file."""
+        reg = cls(load_catalogue())
+        paths = (bundled_files() if bundled else []) + [Path(p) for p in extra or []]
+        for path in paths:
+            reg.add(path)
+        if strict and reg.errors:
+            raise ErrorList(reg.errors)
+        return reg
+
+    def add(self, path: Path) -> RulesetFile | None:
+        try:
+            f = parse_ruleset_file(path, self.catalogue)
+        except ErrorList as exc:
+            self.errors.extend(exc.errors)
+            return None
+        except VerifyError as exc:
+            self.errors.append(exc)
+            return None
+        if f.id in self.files and self.files[f.id].path.resolve() != Path(path).resolve():
+            self.errors.append(SpecError("E009", f"ruleset id {f.id!r} is also defined in "
+                                         f"{display(self.files[f.id].path)}", f.loc("id")))
+            return None
+        self.files[f.id] = f
+        return f
+
+    def ids(self) -> list[str]:
+        return sorted(self.files)
+
+    def resolve(self, name: str) -> Ruleset:
+        """Resolve an id, a path, or an overlay stack ``base+overlay+...``."""
+        if name in self._resolved:
+            return self._resolved[name]
+        parts = name.split("+")
+        result = self._resolve_one(self._id_for(parts[0]), ())
+        for overlay in parts[1:]:
+            f = self.files.get(self._id_for(overlay))
+            result = self._stack(result, f)
+        if len(parts) > 1:
+            result = _with_id(result, name)
+        self._resolved[name] = result
+        return result
+
+    def _id_for(self, token: str) -> str:
+        if token.endswith((".yaml", ".yml")) or "/" in token:
+            path = Path(token)
+            if not path.is_file():
+                raise SpecError("E011", f"no ruleset file {token!r}")
+            f = self.add(path)
+            if f is None:
+                raise ErrorList(self.errors)
+            return f.id
+        if token not in self.files:
+            import difflib
+            close = difflib.get_close_matches(token, self.ids(), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise SpecError("E011", f"unknown ruleset {token!r}{hint}; `verify rulesets` lists them")
+        return token
+
+    def _resolve_one(self, rid: str, stack: tuple[str, ...]) -> Ruleset:
+        f = self.files[rid]
+        if rid in stack:
+            cycle = " -> ".join(stack[stack.index(rid):] + (rid,))
+            raise SpecError("E006", f"extends is cyclic: {cycle}", f.loc("extends"))
+        base: Ruleset | None = None
+        for parent in f.extends:
+            if parent not in self.files:
+                raise SpecError("E005", f"{rid} extends {parent!r}, which does not exist"
+                                f"{_hint(parent, self.ids())}", f.loc("extends"))
+            resolved = self._resolve_one(parent, stack + (rid,))
+            base = resolved if base is None else _merge(base, resolved)
+        return apply(base, f, self.catalogue, new_id=None) if base is None else \
+            _with_id(apply(base, f, self.catalogue, new_id=rid), rid, f.title)
+
+    def _stack(self, base: Ruleset, f: RulesetFile) -> Ruleset:
+        if f.extends:
+            base = self._stack_parents(base, f)
+        return apply(base, f, self.catalogue, new_id=base.id + "+" + f.id)
+
+    def _stack_parents(self, base, f):
+        for parent in f.extends:
+            base = self._stack(base, self.files[self._id_for(parent)])
+        return base
+
+
+def _with_id(r: Ruleset, rid: str, title: str | None = None) -> Ruleset:
+    from dataclasses import replace
+    return replace(r, id=rid, title=title or r.title, is_overlay=False)
+
+
+def _merge(a: Ruleset, b: Ruleset) -> Ruleset:
+    from dataclasses import replace
+    entries = dict(a.entries)
+    entries.update(b.entries)
+    promises = dict(a.promises)
+    promises.update(b.promises)
+    sources = tuple(dict.fromkeys(a.sources + b.sources))
+    return replace(b, chain=a.chain + tuple(c for c in b.chain if c not in a.chain),
+                   entries=entries, promises=promises, sources=sources)
+
+
+def _hint(name: str, options: list[str]) -> str:
+    import difflib
+    close = difflib.get_close_matches(name, options, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_DEFAULT: Registry | None = None
+
+
+def registry() -> Registry:
+    """The registry of bundled rulesets (loaded once per process)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Registry.load()
+    return _DEFAULT
+
+
+def load_ruleset(name: str = DEFAULT_RULESET, extra: list[Path] | None = None) -> Ruleset:
+    """Resolve a bundled id, a file path, or an overlay stack like ``official+house-no-auction``."""
+    reg = Registry.load(extra) if extra else registry()
+    return reg.resolve(name)
+
+
+__all__ = ["DEFAULT_RULESET", "Registry", "load_ruleset", "registry", "bundled_files", "Location"]

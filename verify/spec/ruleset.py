@@ -1,0 +1,279 @@
+"""Ruleset files and their resolution into one immutable, cited Ruleset.
+
+A ruleset file names a source, optionally ``extends`` other rulesets, and
+gives each parameter as exactly one of:
+
+* cited:   ``value`` + ``quote`` (verbatim, one string or a list) + ``gloss``
+* assumed: ``value`` + ``assumed`` (why the value is used though unstated)
+* silent:  ``silent`` (what the source leaves open)
+* open:    ``open`` (who sets it, e.g. the host) + ``quote`` + ``gloss``;
+           no value until a user overlay supplies one
+
+Resolution precedence (documented in the README): parents in ``extends``
+order, later parents overriding earlier ones; then the file itself; then
+overlays stacked with ``+`` (``official+house-no-auction``), each later one
+overriding. Every resolved entry keeps the file, line and ruleset it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..errors import ErrorList, Location, SpecError, VerifyError
+from ..paths import display
+from .catalogue import Catalogue, load_catalogue
+from .sources import load_source
+from .yamlsafe import load_yaml
+
+KINDS = ("cited", "assumed", "silent", "open")
+_TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules"}
+_ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note"}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One parameter's ruling in one file, with where it came from."""
+
+    param: str
+    kind: str                      # cited | assumed | silent | open
+    value: Any = None
+    quotes: tuple[str, ...] = ()
+    gloss: str | None = None
+    reason: str | None = None      # the assumed/silent/open text
+    source: str | None = None      # the rulebook the quote is from
+    note: str | None = None
+    ruleset: str = ""              # id of the ruleset file that set it
+    where: Location | None = None
+
+    @property
+    def has_value(self) -> bool:
+        return self.kind in ("cited", "assumed")
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"kind": self.kind, "ruleset": self.ruleset,
+                               "where": str(self.where) if self.where else None}
+        if self.has_value:
+            out["value"] = self.value
+        if self.quotes:
+            out.update(source=self.source, quote=list(self.quotes), gloss=self.gloss)
+        if self.reason:
+            out[self.kind if self.kind != "cited" else "reason"] = self.reason
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class RulesetFile:
+    id: str
+    title: str
+    path: Path
+    source: str | None
+    language: str | None
+    kind: str                       # ruleset | overlay
+    extends: tuple[str, ...]
+    description: str | None
+    promises: dict[str, bool]
+    entries: dict[str, Entry]
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def loc(self, *path) -> Location:
+        return Location(display(self.path), self.lines.get(path) or self.lines.get(path[:1]))
+
+
+def parse_ruleset_file(path: Path, catalogue: Catalogue | None = None,
+                       check_quotes: bool = True) -> RulesetFile:
+    """Load and check one file. Raises ErrorList with every problem found in it."""
+    cat = catalogue or load_catalogue()
+    name = display(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError("E001", f"cannot read file: {exc}", Location(name)) from None
+    data, lines = load_yaml(text, name)
+    loc = lambda *p: Location(name, lines.get(p) or (lines.get(p[:-1]) if len(p) > 1 else None) or 1)  # noqa: E731
+    if not isinstance(data, dict):
+        raise SpecError("E009", "a ruleset file must be a mapping with id, title and rules", loc())
+    errors: list[VerifyError] = []
+    unknown_top = sorted(set(map(str, data)) - _TOP)
+    for key in unknown_top:
+        errors.append(SpecError("E009", f"unknown top-level key {key!r}; allowed: {sorted(_TOP)}",
+                                loc(key)))
+    rid = data.get("id")
+    if not isinstance(rid, str) or not rid or "+" in rid:
+        raise SpecError("E009", "'id' must be a non-empty string without '+'", loc("id"))
+    kind = data.get("kind", "ruleset")
+    if kind not in ("ruleset", "overlay"):
+        errors.append(SpecError("E009", "'kind' must be ruleset or overlay", loc("kind")))
+    extends = data.get("extends") or []
+    if isinstance(extends, str):
+        extends = [extends]
+    if not isinstance(extends, list) or not all(isinstance(e, str) for e in extends):
+        errors.append(SpecError("E009", "'extends' must be a ruleset id or a list of ids", loc("extends")))
+        extends = []
+    source = data.get("source")
+    if source is not None:
+        try:
+            load_source(source)
+        except SpecError as exc:
+            errors.append(SpecError("E010", exc.message, loc("source")))
+            source = None
+    promises = data.get("promises") or {}
+    if not isinstance(promises, dict) or not all(isinstance(v, bool) for v in promises.values()):
+        errors.append(SpecError("E009", "'promises' maps invariant ids to true/false", loc("promises")))
+        promises = {}
+    rules = data.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise ErrorList(errors + [SpecError("E009", "'rules' must be a mapping", loc("rules"))])
+    entries: dict[str, Entry] = {}
+    for pid, spec in rules.items():
+        try:
+            entries[pid] = _parse_entry(str(pid), spec, rid, source, cat, loc, check_quotes)
+        except ErrorList as exc:
+            errors.extend(exc.errors)
+        except VerifyError as exc:
+            errors.append(exc)
+    if errors:
+        raise ErrorList(errors)
+    return RulesetFile(
+        id=rid, title=str(data.get("title") or rid), path=Path(path), source=source,
+        language=data.get("language"), kind=kind, extends=tuple(extends),
+        description=data.get("description"), promises=dict(promises), entries=entries, lines=lines,
+    )
+
+
+def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entry:
+    where = loc("rules", pid)
+    if pid not in cat:
+        raise SpecError("E002", f"unknown parameter {pid!r}{cat.suggest(pid)}", where)
+    if not isinstance(spec, dict):
+        raise SpecError("E009", f"{pid}: an entry is a mapping with value+quote+gloss, "
+                        "value+assumed, silent, or open+quote+gloss", where)
+    extra = sorted(set(spec) - _ENTRY)
+    if extra:
+        raise SpecError("E009", f"{pid}: unknown field(s) {extra}; allowed: {sorted(_ENTRY)}",
+                        loc("rules", pid, extra[0]))
+    has = {k for k in ("quote", "assumed", "silent", "open") if k in spec}
+    if has == {"quote"}:
+        kind = "cited"
+    elif has == {"assumed"}:
+        kind = "assumed"
+    elif has == {"silent"}:
+        kind = "silent"
+    elif has == {"open", "quote"}:
+        kind = "open"
+    else:
+        raise SpecError("E009", f"{pid}: give exactly one of quote (cited), assumed, silent, "
+                        f"or open+quote; found {sorted(has) or 'none'}", where)
+    if kind in ("cited", "assumed") and "value" not in spec:
+        raise SpecError("E009", f"{pid}: a {kind} entry needs a value", where)
+    if kind in ("silent", "open") and "value" in spec:
+        raise SpecError("E009", f"{pid}: a {kind} entry has no value", loc("rules", pid, "value"))
+    errors: list[VerifyError] = []
+    value = spec.get("value")
+    if kind in ("cited", "assumed"):
+        why = cat[pid].check(value)
+        if why:
+            errors.append(SpecError("E003", f"{pid}: {why}", loc("rules", pid, "value")))
+    quotes: tuple[str, ...] = ()
+    source = spec.get("source", default_source)
+    if kind in ("cited", "open"):
+        q = spec["quote"]
+        quotes = (q,) if isinstance(q, str) else tuple(q) if isinstance(q, list) else ()
+        if not quotes or not all(isinstance(x, str) and x.strip() for x in quotes):
+            errors.append(SpecError("E009", f"{pid}: quote must be a string or a list of strings",
+                                    loc("rules", pid, "quote")))
+            quotes = ()
+        if not isinstance(spec.get("gloss"), str) or not spec["gloss"].strip():
+            errors.append(SpecError("E009", f"{pid}: a quote needs an English gloss", where))
+        if source is None:
+            errors.append(SpecError("E010", f"{pid}: a quote needs a source (set 'source' in the "
+                                    "file or the entry)", where))
+        elif check_quotes:
+            try:
+                src = load_source(source)
+            except SpecError as exc:
+                errors.append(SpecError("E010", f"{pid}: {exc.message}", loc("rules", pid, "source")))
+            else:
+                for i, q in enumerate(quotes):
+                    if not src.contains(q):
+                        qloc = loc("rules", pid, "quote", i) if len(quotes) > 1 or isinstance(
+                            spec["quote"], list) else loc("rules", pid, "quote")
+                        errors.append(SpecError("E007", f"{pid}: quote does not occur in {source} "
+                                                f"(after NFC and whitespace folding): {q[:90]!r}", qloc))
+    reason = spec.get(kind) if kind in ("assumed", "silent", "open") else None
+    if kind in ("assumed", "open") and (not isinstance(reason, str) or not reason.strip()):
+        errors.append(SpecError("E009", f"{pid}: '{kind}' needs a reason text", where))
+    if kind == "silent":
+        reason = reason if isinstance(reason, str) else None
+    if errors:
+        raise ErrorList(errors)
+    return Entry(param=pid, kind=kind, value=value, quotes=quotes, gloss=spec.get("gloss"),
+                 reason=reason, source=source if quotes else None, note=spec.get("note"),
+                 ruleset=rid, where=where)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A resolved ruleset: one entry per catalogued parameter, each with provenance."""
+
+    id: str
+    title: str
+    chain: tuple[str, ...]          # the files applied, base first
+    sources: tuple[str, ...]        # every rulebook quoted, in chain order
+    entries: dict[str, Entry]       # decided parameters only
+    promises: dict[str, bool]
+    catalogue: Catalogue = field(repr=False, compare=False)
+    is_overlay: bool = False
+
+    @property
+    def money_scale(self) -> int:
+        e = self.entries.get("money.scale")
+        return e.value if e is not None and e.has_value else 1
+
+    def entry(self, pid: str) -> Entry | None:
+        if pid not in self.catalogue:
+            raise SpecError("E002", f"unknown parameter {pid!r}{self.catalogue.suggest(pid)}")
+        return self.entries.get(pid)
+
+    def decided(self, pid: str) -> bool:
+        e = self.entry(pid)
+        return e is not None and e.has_value
+
+    def value(self, pid: str) -> Any:
+        """The value the ruleset gives, or the catalogue's fallback (in this money scale)."""
+        e = self.entry(pid)
+        if e is not None and e.has_value:
+            return e.value
+        return self.catalogue[pid].scaled_fallback(self.money_scale)
+
+    def values(self) -> dict[str, Any]:
+        return {pid: self.value(pid) for pid in self.catalogue.parameters}
+
+    def undecided(self) -> list[str]:
+        return [p for p in self.catalogue.parameters if p not in self.entries]
+
+    def promised(self) -> list[str]:
+        return sorted(k for k, v in self.promises.items() if v)
+
+
+def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | None = None) -> Ruleset:
+    entries = dict(base.entries) if base else {}
+    entries.update(f.entries)
+    promises = dict(base.promises) if base else {}
+    promises.update(f.promises)
+    sources = list(base.sources) if base else []
+    for s in [f.source] + [e.source for e in f.entries.values()]:
+        if s and s not in sources:
+            sources.append(s)
+    return Ruleset(
+        id=new_id or f.id, title=f.title if base is None or new_id is None else base.title + " + " + f.title,
+        chain=(base.chain if base else ()) + (f.id,), sources=tuple(sources), entries=entries,
+        promises=promises, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
+    )
+
+
+def rename(r: Ruleset, new_id: str, title: str) -> Ruleset:
+    return replace(r, id=new_id, title=title)
