@@ -25,6 +25,6 @@ def command(paths: tuple[Path, ...]) -> None:
     for err in errors:
         click.echo(str(err), err=True)
     if errors:
-        click.echo(f"{len(errors)} problem(s) in {len(ids)} ruleset(s)", err=True)
+        click.echo(f"{len(errors)} problem(s); {len(ids)} ruleset(s) checked", err=True)
         sys.exit(1)
     click.echo(f"clean: {len(ids)} ruleset(s)")

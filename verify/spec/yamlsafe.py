@@ -25,6 +25,9 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and cmark is not None and cmark.line + 1 != line:
+            problem += f" ({context} started at line {cmark.line + 1})"
         raise SpecError("E001", f"malformed YAML: {problem}", Location(filename, line)) from None
     except (ValueError, RecursionError) as exc:  # e.g. invalid characters, deep nesting
         raise SpecError("E001", f"malformed YAML: {exc}", Location(filename)) from None

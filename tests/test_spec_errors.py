@@ -1,0 +1,69 @@
+"""Every kind of bad ruleset input gives a file:line message with its code, never a traceback."""
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from verify.cli import main
+
+FIX = Path(__file__).parent / "fixtures" / "errors"
+
+# fixture -> (code, line, a fragment of the message)
+CASES = {
+    "malformed.yaml": ("E001", 6, "started at line 5"),
+    "unknown_param.yaml": ("E002", 8, "did you mean 'building.max_houses'"),
+    "wrong_type.yaml": ("E003", 8, "expected true or false"),
+    "out_of_domain.yaml": ("E003", 5, "above the maximum"),
+    "constraint_broken.yaml": ("E004", 9, "hotel-threshold-within-house-limit"),
+    "extends_missing.yaml": ("E005", 3, "'offical', which does not exist"),
+    "bad_quote.yaml": ("E007", 11, "Başlangıç karesinden geçen 400 alır"),
+    "duplicate_param.yaml": ("E008", 7, "given twice"),
+    "bad_entry.yaml": ("E009", 5, "exactly one of"),
+}
+
+
+def run_lint(*paths):
+    result = CliRunner().invoke(main, ["lint", *map(str, paths)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_error_kind_names_file_and_line(name):
+    code, line, fragment = CASES[name]
+    result = run_lint(FIX / name)
+    assert result.exit_code == 1
+    out = result.output
+    assert re.search(rf"{re.escape(name)}:{line}: \[{code}\]", out), out
+    assert fragment in out, out
+    assert "Traceback" not in out
+
+
+def test_cyclic_extends_reports_the_cycle():
+    result = run_lint(FIX / "cyclic_a.yaml", FIX / "cyclic_b.yaml")
+    assert result.exit_code == 1
+    assert "cyclic_a.yaml:3: [E006] extends is cyclic: fx-cyclic-a -> fx-cyclic-b -> fx-cyclic-a" in result.output
+
+
+def test_bad_quote_keeps_the_good_one():
+    out = run_lint(FIX / "bad_quote.yaml").output
+    assert out.count("[E007]") == 1  # the real quote is accepted
+
+
+def test_quote_comparison_folds_whitespace_and_nfc(tmp_path):
+    import unicodedata
+    quote = unicodedata.normalize("NFD", "zarları atmadan\n      ÖNCE   50 birim ceza ödemek")
+    f = tmp_path / "q.yaml"
+    f.write_text(
+        "id: fx-fold\ntitle: fold\nsource: 000_91979e7e1d6b8ee6.txt\nrules:\n  jail.fine:\n"
+        f"    value: 50\n    quote: {quote!r}\n    gloss: pay 50 before rolling\n".replace("'", '"'),
+        encoding="utf-8")
+    out = run_lint(f).output
+    assert "[E007]" not in out
+
+
+def test_missing_path_is_a_clear_error():
+    result = CliRunner().invoke(main, ["lint", "no/such/file.yaml"])
+    assert result.exit_code == 2 and "[E011]" in result.output
