@@ -1,0 +1,120 @@
+"""Redundancy proofs: a source clause implied by other rulings, proved with z3.
+
+Each proof builds, from a ruleset's normalised values, a premise (the rulings
+the ruleset cites) and a conclusion (the clause claimed redundant) over a few
+symbolic quantities. The clause is redundant when ``premise and not
+conclusion`` is unsatisfiable; anything else (sat, unknown) proves nothing
+and no finding is made.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable
+
+import z3
+
+from .outcomes import _r
+
+Get = Callable[[str], Any]
+
+
+def _num(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def gap_implies_ratio(get: Get, args: dict):
+    g, r = get("trade.max_value_gap"), get("trade.max_value_ratio")
+    if not (_num(g) and _num(r)):
+        return None
+    a, b = z3.Reals("side_a side_b")
+    big, small = z3.If(a >= b, a, b), z3.If(a >= b, b, a)
+    premise = z3.And(a > 0, b > 0, big - small <= _r(g) * big)
+    conclusion = big <= _r(r) * small
+    converse = None
+    s = z3.Solver()
+    s.add(a > 0, b > 0, big <= _r(r) * small, z3.Not(big - small <= _r(g) * big))
+    if s.check() == z3.unsat:
+        converse = "the converse holds too: the two checks accept exactly the same trades"
+    return premise, conclusion, (f"for all positive side values: difference ≤ {Fraction(g)} × larger "
+                                 f"⇒ larger ≤ {r} × smaller" + (f"; {converse}" if converse else ""))
+
+
+def unmortgage_share(get: Get, args: dict):
+    share = args.get("share")
+    v, rate, base = get("mortgage.value"), get("mortgage.interest_rate"), get("mortgage.interest_base")
+    if not (_num(v) and _num(rate) and _num(share)):
+        return None
+    p = z3.Real("price")
+    mv = _r(v) * p
+    cost = mv + _r(rate) * (mv if base == "mortgage_value" else p)
+    return (p > 0), (cost == _r(share) * p), (
+        f"for every price p > 0: {v}·p + {rate}·{'(mortgage value)' if base == 'mortgage_value' else 'p'}"
+        f" = {share}·p")
+
+
+def casino_table(get: Get, args: dict):
+    n, most = get("casino.payout_numerator"), get("casino.max_numbers")
+    table = args.get("table") or []
+    if not (_num(n) and _num(most)) or len(table) != most:
+        return None
+    k, pay = z3.Int("numbers_chosen"), z3.Real("payout_factor")
+    premise = z3.And(k >= 1, k <= most, pay * z3.ToReal(k) == n)
+    expected = _r(table[-1])
+    for i in range(len(table) - 2, -1, -1):
+        expected = z3.If(k == i + 1, _r(table[i]), expected)
+    return premise, pay == expected, f"payout factor = {n} ÷ K for K in 1..{most} gives {table}"
+
+
+def even_build_example(get: Get, args: dict):
+    if not get("building.even_build"):
+        return None
+    lo, hi = args.get("houses", [1, 3])
+    h1, h2 = z3.Ints("houses_here houses_there")
+    cap = get("building.max_houses")
+    premise = z3.And(h1 >= 0, h2 >= 0, h1 <= cap, h2 <= cap, h2 - h1 <= 1, h1 - h2 <= 1)
+    return premise, z3.Not(z3.And(h1 == lo, h2 == hi)), (
+        f"even building keeps any two streets of a group within one house, so {lo} and {hi} cannot coexist")
+
+
+def jail_turn_bound(get: Get, args: dict):
+    tries, after = get("jail.max_tries"), get("jail.after_last_try")
+    if not _num(tries) or after not in ("pay_fine_and_move", "released_and_move"):
+        return None
+    t = z3.Int("turns_in_jail")
+    # a player starts jail turn t only while every earlier try failed and tries remain
+    premise = z3.And(t >= 1, t - 1 < tries)
+    return premise, t <= args.get("bound", 3), (
+        f"the last of {tries} tries ends the stay ({after.replace('_', ' ')}), so no stay exceeds "
+        f"{args.get('bound', 3)} turns")
+
+
+def same_ruling(get: Get, args: dict):
+    value = get(args["premise_param"])
+    if value != args.get("expect"):
+        return None
+    x = z3.String("ruling")
+    return x == z3.StringVal(str(value)), x == z3.StringVal(str(args["expect"])), (
+        f"the clause restates the ruling {value!r}")
+
+
+PROOFS = {f.__name__: f for f in (gap_implies_ratio, unmortgage_share, casino_table, even_build_example,
+                                  jail_turn_bound, same_ruling)}
+
+
+def prove(name: str, get: Get, args: dict) -> tuple[str, str] | None:
+    """('PROVED', detail) when the premise implies the conclusion; None when not applicable or unproved."""
+    fn = PROOFS.get(name)
+    if fn is None:
+        return None
+    try:
+        built = fn(get, args)
+    except (TypeError, ValueError, KeyError, z3.Z3Exception):
+        return None
+    if built is None:
+        return None
+    premise, conclusion, detail = built
+    s = z3.Solver()
+    s.set(timeout=3000)
+    s.add(premise, z3.Not(conclusion))
+    return ("PROVED", detail) if s.check() == z3.unsat else None
