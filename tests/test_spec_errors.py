@@ -16,7 +16,7 @@ CASES = {
     "unknown_param.yaml": ("E002", 8, "did you mean 'building.max_houses'"),
     "wrong_type.yaml": ("E003", 8, "expected true or false"),
     "out_of_domain.yaml": ("E003", 5, "above the maximum"),
-    "constraint_broken.yaml": ("E004", 9, "hotel-threshold-within-house-limit"),
+    "constraint_broken.yaml": ("E004", 8, "hotel-threshold-within-house-limit"),
     "extends_missing.yaml": ("E005", 3, "'offical', which does not exist"),
     "bad_quote.yaml": ("E007", 11, "Başlangıç karesinden geçen 400 alır"),
     "duplicate_param.yaml": ("E008", 7, "given twice"),
