@@ -72,6 +72,20 @@ def resolve_all(reg: Registry, names: list[str], strict: bool) -> tuple[list[Rul
     return out, errors
 
 
+def ordered(reg: Registry, names: list[str] | None = None, strict: bool = False) -> list[Ruleset]:
+    """Resolved rulesets in reading order: base games first, then each mode or overlay."""
+    rs, _ = resolve_all(reg, list(names) if names else default_members(reg), strict)
+    pl = plan(rs, load_declared())
+    rank = {rid: i for i, rid in enumerate(pl.base_games)}
+    anchor = {rid: a for a, rid in pl.variants}
+
+    def root(rid):
+        while rid in anchor:
+            rid = anchor[rid]
+        return rid
+    return sorted(rs, key=lambda r: (rank.get(root(r.id), 99), r.id not in rank, r.is_overlay, "+" in r.id, r.id))
+
+
 def primary_source(r: Ruleset) -> str | None:
     return r.sources[0] if r.sources else None
 
@@ -132,7 +146,8 @@ class _Ctx:
         value = e.value if e.has_value else None
         return Side(r.id, source, e.quotes[0] if e.quotes else None, gloss, value, kind=e.kind,
                     quotes=tuple(e.quotes), normalized=normalize(self.cat[pid], value, scale) if e.has_value
-                    else None, scale=scale, param=pid, language=self.language(e, r))
+                    else None, scale=scale, param=pid, language=self.language(e, r),
+                    origin=e.ruleset)
 
     def witness(self, pid: str, rs: list[Ruleset], question: str) -> tuple[Witness | None, bool]:
         """(witness, differs): differs is False when no situation separates the rulings."""

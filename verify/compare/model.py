@@ -29,12 +29,13 @@ class Side:
     scale: int = 1
     param: str | None = None
     language: str | None = None
+    origin: str | None = None   # id of the ruleset file that set this entry
 
     def to_json(self) -> dict:
         return {"ruleset": self.ruleset, "source": self.source, "quote": self.quote,
                 "gloss": self.gloss, "value": self.value, "kind": self.kind,
                 "quotes": list(self.quotes), "normalized": self.normalized, "scale": self.scale,
-                "param": self.param}
+                "param": self.param, "origin": self.origin}
 
 
 @dataclass(frozen=True)
