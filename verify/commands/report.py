@@ -1,0 +1,28 @@
+"""``verify report``: the full HTML report for the bundled rulesets (the README's main job)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..report import ReportOptions, build
+
+
+@click.command()
+@click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
+              help="Folder to write; replaced as a whole only when the new report is complete.")
+@click.option("--games", default=20, show_default=True, help="Simulated games per ruleset.")
+@click.option("--seed", default=1, show_default=True, help="Seed of the simulations.")
+@click.option("--no-check", is_flag=True, help="Skip `verify check` (the matrix page says 'not run').")
+@click.option("--no-simulate", is_flag=True, help="Skip the simulations (the page says 'not run').")
+def command(out: Path, games: int, seed: int, no_check: bool, no_simulate: bool) -> None:
+    """Write the HTML report: overview, one page per ruleset, contradictions with witnesses,
+    clarification questions, the verification matrix and simulation charts. Self-contained pages;
+    a failed run leaves the previous report untouched."""
+    summary = build(ReportOptions(out=out, games=games, seed=seed, run_check=not no_check,
+                                  run_simulation=not no_simulate))
+    counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items())
+    click.echo(f"wrote {len(summary['pages'])} pages to {summary['out']} in {summary['elapsed_s']} s")
+    click.echo(f"findings: {counts}; check: {summary['check']}; simulation: {summary['simulation']} "
+               f"({summary['games']} games per ruleset)")

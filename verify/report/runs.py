@@ -1,0 +1,114 @@
+"""Results the report borrows from other stages: ``verify check`` and ``verify simulate``.
+
+Both are called in-process through their click commands with ``--json``, so
+the report reads exactly the documented JSON. When a stage is not installed
+or fails, the report says so ("not run" / "failed", with the reason); it
+never shows a verdict or a figure that was not computed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from click.testing import CliRunner
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    status: str                       # ran | not run | failed
+    results: tuple[dict, ...] = ()
+    reason: str | None = None
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class SimRun:
+    ruleset: str
+    status: str                       # ran | failed
+    data: dict = field(default_factory=dict)
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Simulation:
+    status: str                       # ran | not run
+    games: int
+    players: str
+    seed: int
+    runs: tuple[SimRun, ...] = ()
+    reason: str | None = None
+    elapsed_s: float = 0.0
+
+
+def _command(name: str):
+    try:
+        mod = importlib.import_module(f"verify.commands.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("verify"):
+            return None
+        raise
+    return getattr(mod, "command", None)
+
+
+def _json_out(result) -> Any:
+    text = result.stdout if hasattr(result, "stdout") else result.output
+    start = text.find("{")
+    if start < 0:
+        raise ValueError("no JSON document in the output")
+    return json.loads(text[start:])
+
+
+def _why(result) -> str:
+    if result.exception and not isinstance(result.exception, SystemExit):
+        return f"{type(result.exception).__name__}: {result.exception}"
+    err = getattr(result, "stderr", "") if getattr(result, "stderr_bytes", None) is not None else ""
+    text = (err or result.output or "").strip().splitlines()
+    return (text[-1] if text else f"exit status {result.exit_code}")[:400]
+
+
+def run_check(rulesets: list[str]) -> CheckRun:
+    cmd = _command("check")
+    if cmd is None:
+        return CheckRun("not run", reason="the SMT layer (`verify check`) is not part of this build")
+    t0 = time.perf_counter()
+    try:
+        res = CliRunner().invoke(cmd, ["--json", *rulesets], catch_exceptions=True)
+    except Exception as exc:  # noqa: BLE001 - a peer's crash is reported, not propagated
+        return CheckRun("failed", reason=f"{type(exc).__name__}: {exc}", elapsed_s=time.perf_counter() - t0)
+    elapsed = time.perf_counter() - t0
+    try:
+        doc = _json_out(res)
+        results = tuple(r for r in doc.get("results", []) if isinstance(r, dict))
+    except (ValueError, AttributeError):
+        return CheckRun("failed", reason=_why(res), elapsed_s=elapsed)
+    if not results:
+        return CheckRun("failed", reason="`verify check --json` returned no results", elapsed_s=elapsed)
+    return CheckRun("ran", results, elapsed_s=elapsed)
+
+
+def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -> Simulation:
+    """Simulate ``games`` games of each (ruleset, players) in-process."""
+    cmd = _command("simulate")
+    players = ", ".join(sorted({str(p) for _, p in rulesets})) or "—"
+    if cmd is None:
+        return Simulation("not run", games, players, seed,
+                          reason="the engine (`verify simulate`) is not part of this build")
+    t0 = time.perf_counter()
+    runs = []
+    for rid, p in rulesets:
+        res = None
+        try:
+            res = CliRunner().invoke(cmd, [rid, "--games", str(games), "--players", str(p), "--seed", str(seed),
+                                           "--json"], catch_exceptions=True)
+            data = _json_out(res)
+            if not isinstance(data.get("landings"), list) or "turns" not in data:
+                raise ValueError("the simulate JSON lacks landings or turns")
+            runs.append(SimRun(rid, "ran", data))
+        except Exception as exc:  # noqa: BLE001
+            reason = _why(res) if res is not None and res.exit_code else f"{type(exc).__name__}: {exc}"
+            runs.append(SimRun(rid, "failed", reason=reason[:400]))
+    return Simulation("ran", games, players, seed, tuple(runs), elapsed_s=time.perf_counter() - t0)
