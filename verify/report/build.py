@@ -83,6 +83,7 @@ def ruleset_pages(reg, rs, comparison: Comparison, anchors: dict[str, str]) -> l
         for rid in {s.ruleset.split(" (")[0] for s in f.sides}:
             involved[rid].append(f)
     pages = []
+    page_ids = {r.id for r in rs}
     for r in rs:
         areas = []
         for area, params in cat.by_area().items():
@@ -90,6 +91,7 @@ def ruleset_pages(reg, rs, comparison: Comparison, anchors: dict[str, str]) -> l
             for p in params:
                 s = ctx.side(r, p.id)
                 rows.append({"pid": p.id, "question": p.question, "side": s,
+                             "origin_link": slug(s.origin) if s.origin in page_ids else None,
                              "inherited": bool(s.origin and s.origin != r.chain[-1]),
                              "scaled": s.kind in ("cited", "assumed") and s.scale != 1 and p.is_money})
             areas.append({"id": area, "title": titles.get(area, area), "rows": rows})
