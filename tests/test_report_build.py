@@ -1,0 +1,131 @@
+"""The HTML report: every page written, honest not-run states, escaping, atomic replacement."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from verify.compare.model import Side
+from verify.errors import VerifyError
+from verify.report import PAGES, ReportOptions, build
+from verify.report.atomic import MARKER, atomic_dir
+from verify.report.build import environment
+from verify.report.runs import CheckRun, SimRun, Simulation
+
+
+def no_check(ids):
+    return CheckRun("not run", reason="not part of this build")
+
+
+def no_sim(targets, games, seed):
+    return Simulation("not run", games, "—", seed, reason="the engine is not part of this build")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("r") / "reports"
+    summary = build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim})
+    return out, summary
+
+
+def test_every_page_is_written(report):
+    out, summary = report
+    for name in PAGES:
+        assert (out / name).is_file(), name
+    rulesets = list(out.glob("ruleset-*.html"))
+    assert len(rulesets) == len(summary["pages"]) - len(PAGES)
+    assert (out / "ruleset-official.html").is_file()
+    assert (out / MARKER).is_file()
+
+
+def test_not_run_is_never_proved(report):
+    out, _ = report
+    html = (out / "matrix.html").read_text(encoding="utf-8")
+    assert "Not run." in html and "not part of this build" in html
+    assert "v-PROVED" not in html and "<table" not in html        # no verdict cell at all
+    assert "Not run." in (out / "simulation.html").read_text(encoding="utf-8")
+
+
+def test_quotes_carry_their_language(report):
+    out, _ = report
+    html = (out / "contradictions.html").read_text(encoding="utf-8")
+    for lang in ("tr", "pl", "vi", "sr"):
+        assert f'<blockquote lang="{lang}">' in html
+
+
+def test_pages_are_self_contained(report):
+    out, _ = report
+    for page in out.glob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        assert not re.search(r'(src|href)="(https?:)?//', html), page.name
+        assert "<script src" not in html
+
+
+def test_matrix_from_check_results(tmp_path):
+    results = [{"ruleset": "official", "invariant": "even-build", "action": "build", "promised": True,
+                "verdict": "PROVED", "counterexample": None, "reason": None},
+               {"ruleset": "official", "invariant": "house-supply", "action": "sell", "promised": True,
+                "verdict": "VIOLATED", "counterexample": {"before": {"<b>": 1}}, "reason": "supply <leak>"}]
+    out = tmp_path / "rep"
+    build(ReportOptions(out=out), hooks={"check": lambda ids: CheckRun("ran", tuple(results), elapsed_s=0.1),
+                                         "simulate": no_sim})
+    html = (out / "matrix.html").read_text(encoding="utf-8")
+    assert 'class="v-VIOLATED"' in html and 'class="v-PROVED"' in html
+    assert "supply &lt;leak&gt;" in html and "<leak>" not in html
+
+
+def test_simulation_charts(tmp_path):
+    def sim(targets, games, seed):
+        runs = tuple(SimRun(rid, "ran", {"games": games, "finished": games, "turns": {"mean": 80 + i, "median": 78,
+                                                                                    "p90": 120},
+                                         "landings": [i + 1] * 40, "elapsed_s": 0.1})
+                     for i, (rid, _p) in enumerate(targets[:3]))
+        return Simulation("ran", games, "4", seed, runs)
+    out = tmp_path / "rep"
+    build(ReportOptions(out=out, games=7), hooks={"check": no_check, "simulate": sim})
+    html = (out / "simulation.html").read_text(encoding="utf-8")
+    assert "7 seeded games per ruleset" in html
+    assert html.count("<svg") == 1 + 3            # game length + one landing chart per ruleset
+
+
+def test_everything_not_ours_is_escaped():
+    env = environment()
+    evil = Side("x<script>", "s.txt", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<b>",
+                quotes=("<script>alert(1)</script>",), language="tr")
+    html = env.from_string('{% import "macros.html" as m %}{{ m.quote_block(s) }}{{ m.value_text(s) }}').render(s=evil)
+    assert "<script>" not in html and "<img" not in html and "<b>" not in html
+    assert "&lt;script&gt;" in html
+
+
+def test_failed_run_leaves_previous_report(report, tmp_path):
+    out = tmp_path / "reports"
+    build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim})
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    def boom(name):
+        if name == "questions.html":
+            raise RuntimeError("forced failure in the middle of writing")
+    with pytest.raises(RuntimeError):
+        build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim, "after_page": boom})
+    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert after == before
+    assert [p.name for p in tmp_path.iterdir()] == ["reports"]     # no temporary folder left behind
+
+
+def test_refuses_to_replace_a_folder_that_is_not_a_report(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    with pytest.raises(VerifyError):
+        with atomic_dir(tmp_path / "mine"):
+            pass
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+def test_report_command(tmp_path):
+    from click.testing import CliRunner
+    from verify.cli import main
+    res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "r"), "--no-check", "--no-simulate"])
+    assert res.exit_code == 0, res.output
+    assert "pages" in res.output and Path(tmp_path / "r" / "index.html").is_file()
