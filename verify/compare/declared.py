@@ -60,10 +60,26 @@ class Redundancy:
 
 
 @dataclass(frozen=True)
+class Guard:
+    pattern: str                 # a parameter id or a glob such as speed_die.*
+    text: str
+    expr: Any
+
+
+@dataclass(frozen=True)
 class Declared:
     base_games: tuple[str, ...]
     same_quantity: tuple[SameQuantity, ...]
     redundancies: tuple[Redundancy, ...]
+    guards: tuple[Guard, ...] = ()
+
+    def guard(self, pid: str) -> Guard | None:
+        """The first condition that governs ``pid`` (never the parameter's own switch)."""
+        import fnmatch
+        for g in self.guards:
+            if fnmatch.fnmatchcase(pid, g.pattern) and pid not in _param_names(g.expr):
+                return g
+        return None
 
 
 _RED_KEYS = {"id", "topic", "proof", "premise", "summary", "conclusion_param", "source", "quote", "gloss"}
@@ -77,7 +93,7 @@ def load_declared(path: Path | None = None) -> Declared:
 def _load(path: str) -> Declared:
     p = Path(path)
     if not p.is_file():
-        return Declared((), (), ())
+        return Declared((), (), (), ())
     name = display(p)
     data, lines = load_yaml(p.read_text(encoding="utf-8"), name)
     if not isinstance(data, dict):
@@ -125,4 +141,17 @@ def _load(path: str) -> Declared:
             premise=tuple(item["premise"]), summary=" ".join(str(item["summary"]).split()),
             conclusion_param=item.get("conclusion_param"), source=item.get("source"), quote=item.get("quote"),
             gloss=item.get("gloss"), args={k: v for k, v in item.items() if k not in _RED_KEYS}, where=where))
-    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds))
+    from ..expr import names, parse
+    guards = []
+    for pattern, text in (data.get("applies_when") or {}).items():
+        where = Location(name, lines.get(("applies_when", pattern)))
+        expr = parse(str(text), where)
+        for pid in _param_names(expr):
+            check_param(pid, where)
+        guards.append(Guard(str(pattern), str(text), expr))
+    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards))
+
+
+def _param_names(expr) -> set[str]:
+    from ..expr import names
+    return {".".join(n) if isinstance(n, tuple) else str(n) for n in names(expr)}

@@ -110,9 +110,18 @@ def plan(rulesets: list[Ruleset], declared: Declared) -> Plan:
 
 
 class _Ctx:
-    def __init__(self, reg: Registry):
+    def __init__(self, reg: Registry, declared: Declared | None = None):
         self.reg = reg
         self.cat = reg.catalogue
+        self.declared = declared
+
+    def applies(self, r: Ruleset, guard) -> bool:
+        """Whether the guard's condition holds in ``r`` (an undecidable condition counts as holding)."""
+        from ..expr import evaluate
+        try:
+            return bool(evaluate(guard.expr, r.values()))
+        except Exception:  # noqa: BLE001 - a condition on a host-set value: keep the parameter
+            return True
 
     def getter(self, r: Ruleset, override: dict | None = None):
         cat, scale = self.cat, r.money_scale
@@ -149,20 +158,24 @@ class _Ctx:
                     else None, scale=scale, param=pid, language=self.language(e, r),
                     origin=e.ruleset)
 
-    def witness(self, pid: str, rs: list[Ruleset], question: str) -> tuple[Witness | None, bool]:
-        """(witness, differs): differs is False when no situation separates the rulings."""
+    def witness(self, pid: str, reps: list[Ruleset], question: str,
+                everyone: list[Ruleset] | None = None) -> tuple[Witness | None, bool]:
+        """(witness, differs): differs is False when no situation separates the rulings.
+
+        ``reps`` holds one ruleset per distinct value; ``everyone`` all rulesets that decide.
+        """
         fam = BY_PARAM.get(pid)
         if fam is None:
-            return wit.direct(question, [(r.id, r.value(pid)) for r in rs], pid), True
-        first = self.getter(rs[0])
-        # 1. vary only this parameter, everything else as in the first ruleset
-        ctxs = [wit.Context(r.id, r.money_scale, self.getter(rs[0], {pid: self.getter(r)(pid)})) for r in rs]
+            return wit.direct(question, [(r.id, r.value(pid)) for r in reps], pid), True
+        # 1. vary only this parameter, everything else as in the first ruleset: the difference
+        #    is then this parameter's alone
+        ctxs = [wit.Context(r.id, r.money_scale, self.getter(reps[0], {pid: self.getter(r)(pid)})) for r in reps]
         w = wit.find(fam, ctxs)
         if w is None:
-            # 2. each ruleset's own values for the whole family
-            ctxs = [wit.Context(r.id, r.money_scale, self.getter(r)) for r in rs]
+            # 2. each ruleset with its own values for the whole family (the parameter may matter
+            #    only together with another one, e.g. a rent tax needs its start minute)
+            ctxs = [wit.Context(r.id, r.money_scale, self.getter(r)) for r in (everyone or reps)]
             w = wit.find(fam, ctxs)
-        del first
         return w, w is not None
 
 
@@ -201,15 +214,28 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
     for pid, p in ctx.cat.parameters.items():
         if pid in NOT_RULES:
             continue
-        sides = [ctx.side(r, pid) for r in rs]
-        deciders = [(r, s) for r, s in zip(rs, sides) if s.kind in DECIDED]
+        guard = ctx.declared.guard(pid) if ctx.declared else None
+        if guard is not None:
+            live = [r for r in rs if ctx.applies(r, guard)]
+            if kind == "variant" and len(live) < 2:
+                continue          # the mode switches the feature on or off: reported on the switch
+            if kind != "variant":
+                rs_p = live
+            else:
+                rs_p = rs
+        else:
+            rs_p = rs
+        if len(rs_p) < 2:
+            continue
+        sides = [ctx.side(r, pid) for r in rs_p]
+        deciders = [(r, s) for r, s in zip(rs_p, sides) if s.kind in DECIDED]
         cited = [s for s in sides if s.kind == "cited"]
         silent = [s for s in sides if s.kind in ("silent", "undecided")]
         opened = [s for s in sides if s.kind == "open"]
         values = {key(s.normalized) for _, s in deciders}
         if len(values) > 1 and cited:
             reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
-            w, differs = ctx.witness(pid, reps, p.question)
+            w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
             if not differs:
                 equivalent.append(f"{id_prefix}{pid}")
             else:
@@ -218,7 +244,7 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                                    tuple(s for _, s in deciders), w, (pid,)))
         if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind == "cited":
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
-                               f"{p.question} {rs[0].id} is silent; {rs[1].id} adds a ruling: "
+                               f"{p.question} {rs_p[0].id} is silent; {rs_p[1].id} adds a ruling: "
                                f"{show(sides[1].value)}.", (sides[1], sides[0]), None, (pid,)))
             continue
         if silent and cited:
@@ -314,7 +340,7 @@ def compare(names: list[str] | None = None, reg: Registry | None = None,
     rs, _errors = resolve_all(reg, names, strict)
     if strict and not rs:
         raise SpecError("E011", "no ruleset to compare")
-    ctx = _Ctx(reg)
+    ctx = _Ctx(reg, declared)
     pl = plan(rs, declared)
     by_id = {r.id: r for r in rs}
     findings: list[Finding] = []

@@ -198,7 +198,7 @@ def _last_try(get, s):
     fine = _r(get("jail.fine"))
     # cost paid on the turn the t-th doubles try fails; -1 = still in jail
     at_last = fine if after == "pay_fine_and_move" else _r(0)
-    return z3.If(s["failed"] < tries, _r(-1), z3.If(s["failed"] == tries, at_last, _r(-1)))
+    return z3.If(s["failed"] < tries, _r(-1), at_last)
 
 
 def _jail_fine(get, s):
@@ -372,9 +372,8 @@ FAMILIES: tuple[Family, ...] = (
            _next_bid),
     Family("auction_decliner_bids", "May the player who declined to buy bid in the auction?",
            ("auction.bidders",), (), _decliner_bids, unit="bool"),
-    Family("jail_last_try", "The last allowed doubles roll in jail fails: what does the player pay to leave "
-           "(-1 = still in jail)?", ("jail.after_last_try", "jail.max_tries", "jail.fine"),
-           (Var("failed", "failed doubles rolls so far", lo=1, hi=4, prefer=3),), _last_try,
+    Family("jail_last_try", "A doubles roll in jail fails: does the player stay, or leave, and for how much?", ("jail.after_last_try", "jail.max_tries", "jail.fine"),
+           (Var("failed", "doubles rolls failed in jail, this one included", lo=1, hi=4, prefer=1),), _last_try,
            special=((-1, "still in jail"),)),
     Family("jail_fine", "What does it cost to buy one's way out of jail?", ("jail.fine",), (), _jail_fine),
     Family("doubles_to_jail", "Does a run of doubles send the player to jail?",

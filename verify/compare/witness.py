@@ -88,9 +88,15 @@ def find(family: Family, sides: list[Context]) -> Witness | None:
     opt.add(z3.Or(diffs) if diffs else z3.BoolVal(False))
     for d in diffs:
         opt.add_soft(d, weight=20)
+    distance = []
     for v in family.vars:
         if v.prefer is not None:
             opt.add_soft(env[v.name] == (z3.BoolVal(v.prefer) if v.sort == "bool" else v.prefer), weight=1)
+            if v.sort != "bool":
+                x = env[v.name]
+                distance.append(z3.If(x >= v.prefer, x - v.prefer, v.prefer - x))
+    if distance:
+        opt.minimize(z3.Sum(distance))     # then stay as close as possible to the readable values
     if opt.check() != z3.sat:
         return None
     m = opt.model()
