@@ -25,13 +25,15 @@ def witness_picture(w: Witness) -> dict[str, Any] | None:
         else:
             card.append(f"{k.replace('_', ' ')}: {v}")
     rows = []
-    label_w, card_w, bar_x, width = 150, 150, 320, 560
+    label_w, card_w, bar_x, width = 150, 170, 340, 600
     max_bar = width - bar_x - 70
     nums = [o.classic for o in w.outcomes if isinstance(o.classic, (int, float)) and not isinstance(o.classic, bool)]
     top = max([abs(n) for n in nums] + [1])
     for i, o in enumerate(w.outcomes):
         y = 10 + i * 30
-        row = {"y": y, "ty": y + 16, "label": o.ruleset, "text": o.text, "x": bar_x}
+        note = f"{o.classic:g} classic" if isinstance(o.classic, (int, float)) and not isinstance(o.classic, bool) \
+            and o.outcome != o.classic else None
+        row = {"y": y, "ty": y + 16, "label": o.ruleset, "text": o.text, "x": bar_x, "note": note}
         if isinstance(o.classic, bool):
             row.update(kind="tile", yes=o.classic, w=60)
         elif isinstance(o.classic, (int, float)):
@@ -39,7 +41,7 @@ def witness_picture(w: Witness) -> dict[str, Any] | None:
         else:
             row.update(kind="text", w=0)
         rows.append(row)
-    height = max(20 + len(rows) * 30, 20 + len(card) * 16 + 20)
+    height = max(20 + len(rows) * 30, 20 + len(card) * 16 + 40)
     return {"width": width, "height": height, "card": card, "card_w": card_w, "label_w": label_w,
             "rows": rows, "label_x": card_w + 15, "bar_x": bar_x}
 
