@@ -60,6 +60,17 @@ class Redundancy:
 
 
 @dataclass(frozen=True)
+class ClauseReading:
+    id: str
+    topic: str
+    param: str
+    value: Any
+    source: str
+    quote: str
+    gloss: str
+
+
+@dataclass(frozen=True)
 class Guard:
     pattern: str                 # a parameter id or a glob such as speed_die.*
     text: str
@@ -72,6 +83,7 @@ class Declared:
     same_quantity: tuple[SameQuantity, ...]
     redundancies: tuple[Redundancy, ...]
     guards: tuple[Guard, ...] = ()
+    readings: tuple[ClauseReading, ...] = ()
 
     def guard(self, pid: str) -> Guard | None:
         """The first condition that governs ``pid`` (never the parameter's own switch)."""
@@ -149,7 +161,24 @@ def _load(path: str) -> Declared:
         for pid in _param_names(expr):
             check_param(pid, where)
         guards.append(Guard(str(pattern), str(text), expr))
-    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards))
+    readings = []
+    for i, item in enumerate(data.get("clause_readings") or []):
+        where = Location(name, lines.get(("clause_readings", i)))
+        try:
+            check_param(item["param"], where)
+            why = cat[item["param"]].check(item["value"])
+            if why:
+                raise SpecError("E003", f"clause reading {item['id']}: {why}", where)
+            src = load_source(item["source"])
+            if not src.contains(item["quote"]):
+                raise SpecError("E007", f"quote does not occur in {src.name}: {item['quote'][:80]!r}", where)
+            readings.append(ClauseReading(str(item["id"]), str(item["topic"]), item["param"], item["value"],
+                                          item["source"], item["quote"], " ".join(str(item["gloss"]).split())))
+        except (KeyError, TypeError) as exc:
+            raise SpecError("E009", f"a clause reading needs id, topic, param, value, source, quote, gloss ({exc})",
+                            where) from None
+    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards),
+                    tuple(readings))
 
 
 def _param_names(expr) -> set[str]:

@@ -150,6 +150,7 @@ class _Ctx:
         f = self.reg.files.get(e.ruleset)
         source = e.source or (f.source if f else None) or primary_source(r)
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
+        gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
             gloss = f"open ({e.reason}): {e.gloss}"
         value = e.value if e.has_value else None
@@ -285,6 +286,38 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
                                f"{pair.question} {ea.source} says both: {pair.a.param} = {show(ea.value)} "
                                f"and {pair.b.param} = {show(eb.value)}.", sides, w,
                                (pair.a.param, pair.b.param))
+    for reading in declared.readings:
+        for r in rs:
+            e = r.entries.get(reading.param)
+            if e is None or e.kind != "cited" or e.source != reading.source:
+                continue
+            others = tuple(q for q in e.quotes if fold(q) != fold(reading.quote))
+            if not others:
+                continue            # the ruleset cites only this passage: nothing to set against it
+            param = ctx.cat[reading.param]
+            scale = r.money_scale
+            cited, read = normalize(param, e.value, scale), normalize(param, reading.value, scale)
+            if same(cited, read):
+                continue
+            fid = f"internal:{reading.source[:3]}:{reading.id}"
+            if fid in out:
+                continue
+            fam = BY_PARAM.get(reading.param)
+            w = None
+            if fam is not None:
+                w = wit.find(fam, [wit.Context(f"{r.id} (as cited)", scale, ctx.getter(r)),
+                                   wit.Context("the other passage", scale, ctx.getter(r, {reading.param: read}))])
+                if w is None:
+                    continue        # the two passages never lead to different play
+            side = ctx.side(r, reading.param)
+            side = Side(**{**side.__dict__, "quotes": others, "quote": others[0]})
+            clause = Side(r.id, reading.source, reading.quote, reading.gloss, reading.value, kind="clause",
+                          quotes=(reading.quote,), normalized=read, scale=scale, param=reading.param,
+                          language=side.language)
+            out[fid] = Finding(fid, reading.topic, "internal",
+                               f"{param.question} {reading.source} rules {show(e.value)} in one passage; "
+                               f"another passage, read on its own, gives {show(reading.value)}.",
+                               (side, clause), w, (reading.param,))
     return list(out.values())
 
 

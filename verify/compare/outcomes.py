@@ -35,6 +35,12 @@ class Var:
     hi: int | None = None
     prefer: Any = None
     money: bool = False
+    names: tuple[str, ...] = ()       # readable names of an int-coded choice
+
+    def text(self, value) -> str:
+        if self.names and isinstance(value, int) and 0 <= value < len(self.names):
+            return self.names[value]
+        return f"{self.label} = {value}"
 
     def make(self):
         return z3.Bool(self.name) if self.sort == "bool" else z3.Int(self.name)
@@ -314,6 +320,22 @@ def _start_cash(get, s):
     return _r(get("setup.starting_cash"))
 
 
+PHASE = Var("phase", "moment", lo=0, hi=2, prefer=1,
+            names=("before rolling, in one's own turn", "at a payment step after rolling, in one's own turn",
+                   "during another player's turn"))
+
+
+def _allowed_at(param):
+    def outcome(get, s):
+        v = get(param)
+        if v == "anytime":
+            return z3.BoolVal(True)
+        if v == "own_turn_and_payments":
+            return s["phase"] <= 1
+        return s["phase"] == 0
+    return outcome
+
+
 def _salary(get, s):
     return _r(get("go.salary")) if get("go.salary_on_pass") else _r(0)
 
@@ -427,6 +449,14 @@ FAMILIES: tuple[Family, ...] = (
     Family("starting_cash", "How much cash does a player start with?", ("setup.starting_cash",), (),
            _start_cash),
     Family("salary", "How much is the salary for passing GO?", ("go.salary",), (), _salary),
+    Family("build_allowed_now", "May the player build at this moment?", ("building.timing",), (PHASE,),
+           _allowed_at("building.timing"), unit="bool"),
+    Family("sell_allowed_now", "May the player sell buildings back at this moment?", ("building.sell_timing",),
+           (PHASE,), _allowed_at("building.sell_timing"), unit="bool"),
+    Family("mortgage_allowed_now", "May the player mortgage at this moment?", ("mortgage.timing",), (PHASE,),
+           _allowed_at("mortgage.timing"), unit="bool"),
+    Family("trade_allowed_now", "May the player propose a trade at this moment?", ("trade.timing",), (PHASE,),
+           _allowed_at("trade.timing"), unit="bool"),
 )
 
 #: The family that explains each parameter (the first family listing it).

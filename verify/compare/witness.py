@@ -63,7 +63,7 @@ def situation_text(family: Family, situation: dict, scales: set[int]) -> str:
         if v.sort == "bool":
             parts.append(v.label if val else "not: " + v.label)
         else:
-            parts.append(f"{v.label} = {val}")
+            parts.append(v.text(val))
     text = "; ".join(parts) or "whenever the question arises"
     if any(v.money for v in family.vars) and scales - {1}:
         text += " (amounts in classic money; × money.scale for the larger-scale source)"

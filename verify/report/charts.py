@@ -19,11 +19,16 @@ def witness_picture(w: Witness) -> dict[str, Any] | None:
     if w is None or w.method != "z3" or not w.outcomes:
         return None
     card = []
-    for k, v in list(w.situation.items())[:5]:
+    if "phase" in w.situation:
+        from ..compare.outcomes import PHASE
+        card.append(PHASE.text(w.situation["phase"]))
+    for k, v in [(k, v) for k, v in w.situation.items() if k != "phase"][:5]:
         if isinstance(v, bool):
             card.append(f"{k.replace('_', ' ')}: {'yes' if v else 'no'}")
         else:
             card.append(f"{k.replace('_', ' ')}: {v}")
+    import textwrap
+    card = [piece for line in card for piece in textwrap.wrap(line, 24)][:8]
     rows = []
     label_w, card_w, bar_x, width = 150, 170, 340, 600
     max_bar = width - bar_x - 70
