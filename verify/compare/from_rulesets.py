@@ -209,15 +209,23 @@ def _rep(rs: list[Ruleset], sides: list[Side]) -> list[Ruleset]:
 
 
 def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
-                  equivalent: list[str]) -> list[Finding]:
-    """Findings among rulesets that should agree (base games, or an anchor and its variant)."""
+                  equivalent: list[str], modes: list[Ruleset] | None = None) -> list[Finding]:
+    """Findings among rulesets that should agree (base games, or an anchor and its variant).
+
+    For a contradiction, a parameter that only applies with some feature (a speed die, a rent
+    tax...) is compared among the first ruleset of each source that has the feature, taken
+    from ``modes`` (base games first): the official Speed Die game against the platform's Fast
+    mode, not two base games that have no speed die at all.
+    """
     out = []
     for pid, p in ctx.cat.parameters.items():
         if pid in NOT_RULES:
             continue
         guard = ctx.declared.guard(pid) if ctx.declared else None
         if guard is not None:
-            live = [r for r in rs if ctx.applies(r, guard)]
+            pool = rs if kind == "variant" or modes is None else _one_per_source(
+                [r for r in modes if ctx.applies(r, guard)])
+            live = [r for r in pool if ctx.applies(r, guard)]
             if kind == "variant" and len(live) < 2:
                 continue          # the mode switches the feature on or off: reported on the switch
             if kind != "variant":
@@ -259,6 +267,16 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                                f"fixed elsewhere ({_summary_values([s for _, s in deciders])}).",
                                tuple([s for _, s in deciders] + opened), None, (pid,)))
     return out
+
+
+def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
+    seen, out = set(), []
+    for r in rs:
+        src = primary_source(r)
+        if src not in seen:
+            seen.add(src)
+            out.append(r)
+    return sorted(out, key=lambda r: primary_source(r) or "")
 
 
 def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
@@ -379,7 +397,9 @@ def compare(names: list[str] | None = None, reg: Registry | None = None,
     findings: list[Finding] = []
     equivalent: list[str] = []
     if len(pl.base_games) > 1:
-        findings += compare_group(ctx, [by_id[b] for b in pl.base_games], "contradiction", "", equivalent)
+        modes = [by_id[b] for b in pl.base_games] + [by_id[rid] for _, rid in pl.variants if "+" not in rid]
+        findings += compare_group(ctx, [by_id[b] for b in pl.base_games], "contradiction", "", equivalent,
+                                  modes)
     for anchor, rid in pl.variants:
         findings += compare_group(ctx, [by_id[anchor], by_id[rid]], "variant", f"{rid}:", equivalent)
     findings += internal_findings(ctx, rs, declared)
