@@ -213,6 +213,7 @@ class Building:
     sell_timing: str
     hotel_sale: str
     sell_to_players: bool
+    supply_accounting: str      # bank_stock | sold_buildings_vanish | builds_not_taken_from_stock
 
 
 @dataclass(frozen=True)
@@ -258,6 +259,7 @@ class Debt:
     to_player_cash: str         # creditor | proceeds_to_creditor
     to_player_buildings: str    # sold_half_to_creditor | returned_to_bank
     to_player_jail_cards: str   # creditor | deck
+    to_player_mortgaged: str    # with_other_properties | dropped
     transfer_interest_base: str  # mortgage_value | price
     to_bank_properties: str     # auction | unowned | teammate
     to_bank_buildings: str
@@ -497,7 +499,8 @@ def _compile(v) -> EngineConfig:
             hotel_supply=_opt(v("building.hotel_supply")), shortage_auction=v("building.shortage_auction"),
             shortage_queue=v("building.shortage_queue"), sell_ratio=float(v("building.sell_ratio")),
             sell_timing=v("building.sell_timing"), hotel_sale=v("building.hotel_sale"),
-            sell_to_players=v("building.sell_to_players")),
+            sell_to_players=v("building.sell_to_players"),
+            supply_accounting=v("building.supply_accounting")),
         mortgage=Mortgage(
             value_ratio=float(v("mortgage.value")),
             requires_no_buildings_in_group=v("mortgage.requires_no_buildings_in_group"),
@@ -524,6 +527,7 @@ def _compile(v) -> EngineConfig:
             to_player_cash=v("bankruptcy.to_player_cash"),
             to_player_buildings=v("bankruptcy.to_player_buildings"),
             to_player_jail_cards=v("bankruptcy.to_player_jail_cards"),
+            to_player_mortgaged=v("bankruptcy.to_player_mortgaged"),
             transfer_interest_base=v("bankruptcy.mortgage_interest_base"),
             to_bank_properties=v("bankruptcy.to_bank_properties"),
             to_bank_buildings=v("bankruptcy.to_bank_buildings"),

@@ -1,0 +1,76 @@
+"""``verify compile``: write a resolved ruleset in a form another stage or tool executes.
+
+Targets are a registry (``TARGETS``: name -> "module:function"); the function
+takes a resolved ``Ruleset`` and returns the text to write. ``engine-config``
+is the engine's ``EngineConfig`` as JSON; ``smt2`` (SMT-LIB 2) is provided by
+``verify.smt`` as ``to_smt2(ruleset) -> str``. Another stage adds a target
+with ``register_target(name, "package.module:function")``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from ..errors import VerifyError
+from ..spec import DEFAULT_RULESET, load_ruleset
+
+#: target name -> "module:function" (imported when used, so a missing stage costs nothing)
+TARGETS: dict[str, str] = {
+    "engine-config": "verify.commands.compile:engine_config_text",
+    "smt2": "verify.smt:to_smt2",
+}
+
+
+def register_target(name: str, ref: str | Callable) -> None:
+    """Add or replace a compile target (``ref``: "module:function" or the function itself)."""
+    TARGETS[name] = ref  # type: ignore[assignment]
+
+
+def engine_config_text(ruleset) -> str:
+    from ..engine.config import EngineConfig
+    cfg = EngineConfig.from_ruleset(ruleset)
+    doc = {"schema": "verify.engine-config/1", "ruleset": ruleset.id, "config_hash": cfg.hash(),
+           "config": cfg.to_json()}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _target(name: str) -> Callable:
+    ref = TARGETS[name]
+    if callable(ref):
+        return ref
+    module, _, func = ref.partition(":")
+    try:
+        fn = getattr(importlib.import_module(module), func)
+    except (ImportError, AttributeError):
+        raise click.ClickException(f"target {name!r} is not available in this build ({ref} is missing)") from None
+    return fn
+
+
+@click.command()
+@click.argument("ruleset", required=False, default=DEFAULT_RULESET)
+@click.option("--target", "target", default="engine-config", show_default=True,
+              help="What to write: engine-config or smt2 (or any registered target).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of standard output.")
+def command(ruleset: str, target: str, output: Path | None) -> None:
+    """Compile RULESET (an id, a file, or base+overlay) for a backend: engine-config JSON or SMT-LIB 2."""
+    try:
+        r = load_ruleset(ruleset)
+    except VerifyError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    if target not in TARGETS:
+        raise click.BadParameter(f"unknown target {target!r}; one of {', '.join(sorted(TARGETS))}",
+                                 param_hint="--target")
+    text = _target(target)(r)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output} ({target})", err=True)

@@ -1,0 +1,264 @@
+"""Bots: how a seat decides, kept apart from the rules.
+
+A policy never changes the state itself: it returns actions (small dicts, the
+step API's vocabulary) that the game loop applies through the same rule code
+as ``verify.engine.step.apply``. The loop asks a policy only at decision
+points:
+
+* ``manage(rules, g, seat)``   -> list of actions (build, unmortgage, leave jail...) before
+  rolling or after moving;
+* ``wants_buy(rules, g, seat, square)`` -> bool;
+* ``bid(rules, g, seat)``      -> amount or None (pass);
+* ``raise_cash(rules, g, seat, amount)`` -> one action that raises cash, or None;
+* ``decide(rules, g, seat, rng)`` -> an action for the rarer decisions
+  (income tax, casino, bus, triples, the jail choice after a failed roll).
+
+``HeuristicPolicy`` buys above a cash reserve, builds evenly, raises cash by
+selling buildings and then mortgaging, bids up to the printed price.
+``RandomPolicy`` picks uniformly among the legal actions (with the main action
+of each phase favoured, so that games end). Both take a jail strategy:
+``leave`` (pay or use a card at once) or ``stay`` (roll for doubles while allowed).
+"""
+
+from __future__ import annotations
+
+import random
+
+from .state import AUCTION, BUS, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, POST_ROLL, PRE_ROLL, TRIPLES, GameState
+
+JAIL_STRATEGIES = ("leave", "stay")
+
+
+class HeuristicPolicy:
+    name = "heuristic"
+
+    def __init__(self, jail: str = "leave", reserve_ratio: float = 0.1):
+        if jail not in JAIL_STRATEGIES:
+            raise ValueError(jail)
+        self.jail = jail
+        self.reserve_ratio = reserve_ratio
+        self._reserve = None
+        self._tried: set = set()
+
+    def reserve(self, rules) -> int:
+        if self._reserve is None:
+            self._reserve = int(rules.cfg.setup.starting_cash * self.reserve_ratio)
+        return self._reserve
+
+    # --------------------------------------------------------------- decisions
+    def manage(self, rules, g: GameState, seat: int) -> list:
+        out = []
+        if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
+            if rules.why_not_use_card(g, seat) is None:
+                return [{"type": "use_card", "seat": seat}]
+            if rules.why_not_pay_fine(g, seat) is None:
+                return [{"type": "pay_fine", "seat": seat}]
+        reserve = self.reserve(rules)
+        cash = g.cash[seat]
+        if cash < reserve * 2:
+            return out
+        # unmortgage first (cheap deeds that complete groups matter most), then build
+        for s in rules.ownable:
+            if g.mortgaged[s] and g.owner[s] == seat:
+                cost = rules.unmortgage_cost(g, s)
+                if cash - cost >= reserve * 2 and rules.why_not_unmortgage(g, seat, s) is None:
+                    return [{"type": "unmortgage", "seat": seat, "square": s}]
+        for grp in rules.street_groups:
+            squares = rules.groups[grp]
+            if g.owner[squares[0]] != seat or not rules.owns_group(g, seat, grp):
+                continue
+            # lowest street first keeps the group even
+            best, best_level = -1, 99
+            for s in squares:
+                lv = rules.level(g, s)
+                if lv < best_level:
+                    best, best_level = s, lv
+            if cash - rules.house_cost[best] < reserve * 2:
+                continue
+            if rules.why_not_build_house(g, seat, best) is None:
+                return [{"type": "build_house", "seat": seat, "square": best}]
+            if rules.why_not_build_hotel(g, seat, best) is None:
+                return [{"type": "build_hotel", "seat": seat, "square": best}]
+        if g.phase == PRE_ROLL:
+            t = self.trade_for_group(rules, g, seat, reserve)
+            if t is not None:
+                return [t]
+        return out
+
+    def trade_for_group(self, rules, g: GameState, seat: int, reserve: int) -> dict | None:
+        """Offer cash for the one street that completes a group (once per street and turn count)."""
+        if not rules.cfg.trade.allowed or not rules.cfg.trade.cash:
+            return None
+        cash = g.cash[seat]
+        for grp in rules.street_groups:
+            squares = rules.groups[grp]
+            missing = -1
+            for s in squares:
+                o = g.owner[s]
+                if o == seat:
+                    continue
+                if missing >= 0 or o < 0:
+                    missing = -2
+                    break
+                missing = s
+            if missing < 0:
+                continue
+            key = (g.player_turns, missing)
+            if key in self._tried:
+                continue
+            offer = rules.price[missing] * 3 // 2
+            if cash - offer < reserve * 2:
+                continue
+            self._tried.add(key)
+            other = g.owner[missing]
+            give = {"cash": offer}
+            take = {"squares": [missing]}
+            if rules.why_not_trade(g, seat, other, give, take) is None:
+                return {"type": "trade", "seat": seat, "with": other, "give": give, "take": take}
+        return None
+
+    def accepts(self, rules, g: GameState, seat: int, proposer: int, give: dict, take: dict) -> bool:
+        """Accept when what we get is worth at least 1.4 times what we give, and it is not our own group."""
+        got = rules.side_value(g, give)
+        lost = rules.side_value(g, take)
+        for s in take.get("squares", ()):
+            grp = rules.group_of[s]
+            if rules.group_kind[grp] == "street" and sum(1 for t in rules.groups[grp] if g.owner[t] == seat) > 1:
+                return False
+        return got >= lost * 1.4
+
+    def wants_buy(self, rules, g: GameState, seat: int, square: int) -> bool:
+        return g.cash[seat] - rules.price[square] >= self.reserve(rules)
+
+    def bid(self, rules, g: GameState, seat: int) -> int | None:
+        a = g.pending
+        low = rules.min_bid(g)
+        if a["item"] == "deed":
+            value = rules.price[a["square"]]
+        else:
+            value = rules.house_cost[a["square"]] * 2
+        if low <= value and g.cash[seat] - low >= self.reserve(rules) // 2 and rules.why_not_bid(g, seat, low) is None:
+            return low
+        return None
+
+    def raise_cash(self, rules, g: GameState, seat: int, amount: int) -> dict | None:
+        """One step of raising cash: sell the highest building, else mortgage the cheapest deed."""
+        best, best_level = -1, 0
+        for s in rules.street_squares:
+            if g.owner[s] == seat and (g.houses[s] or g.hotel[s]):
+                lv = rules.level(g, s)
+                if lv > best_level:
+                    best, best_level = s, lv
+        if best >= 0:
+            if g.hotel[best]:
+                if rules.why_not_sell_hotel(g, seat, best) is None:
+                    return {"type": "sell_hotel", "seat": seat, "square": best}
+                return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
+            if rules.why_not_sell_house(g, seat, best) is None:
+                return {"type": "sell_house", "seat": seat, "square": best}
+            return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
+        choice, value = -1, 0
+        for s in rules.ownable:
+            if g.owner[s] == seat and not g.mortgaged[s] and rules.why_not_mortgage(g, seat, s) is None:
+                v = rules.mortgage_value[s]
+                if choice < 0 or v < value:
+                    choice, value = s, v
+        if choice >= 0:
+            return {"type": "mortgage", "seat": seat, "square": choice}
+        return None
+
+    def decide(self, rules, g: GameState, seat: int, rng: random.Random) -> dict:
+        ph, pend = g.phase, g.pending
+        if ph == INCOME_TAX:
+            pct = rules.cfg.taxes.income_percent or 0
+            cheaper = rules.tax_worth(g, seat) * pct < rules.cfg.taxes.income
+            return {"type": "pay_tax", "seat": seat, "option": "percent" if cheaper else "fixed"}
+        if ph == CASINO:
+            c = rules.cfg.casino
+            if g.cash[seat] >= c.stake * 5 or not c.may_decline:
+                if g.cash[seat] >= c.stake:
+                    return {"type": "casino_bet", "seat": seat, "numbers": list(range(1, c.max_numbers + 1))}
+            return {"type": "casino_decline", "seat": seat}
+        if ph == BUS:
+            for steps in sorted(pend["options"], reverse=True):
+                s = (g.pos[seat] + steps) % 40
+                if rules.is_ownable[s] and g.owner[s] < 0:
+                    return {"type": "bus", "seat": seat, "steps": steps}
+            return {"type": "bus", "seat": seat, "steps": max(pend["options"])}
+        if ph == TRIPLES:
+            for k in range(1, 40):
+                s = (g.pos[seat] + k) % 40
+                if rules.is_ownable[s] and g.owner[s] < 0 and g.cash[seat] > rules.price[s]:
+                    return {"type": "move_to", "seat": seat, "square": s}
+            return {"type": "move_to", "seat": seat, "square": 0}
+        if ph == JAIL_CHOICE:
+            if self.jail == "leave" and rules.why_not_pay_fine(g, seat) is None:
+                return {"type": "pay_fine", "seat": seat}
+            return {"type": "stay", "seat": seat}
+        raise AssertionError(f"no decision for phase {ph}")
+
+
+class RandomPolicy(HeuristicPolicy):
+    """Uniform among legal actions, favouring each phase's main action so games progress."""
+
+    name = "random"
+
+    def __init__(self, jail: str = "leave", rng: random.Random | None = None, main_weight: float = 0.75,
+                 timeout_rate: float = 0.01):
+        super().__init__(jail)
+        self.rng = rng or random.Random(0)
+        self.main_weight = main_weight
+        self.timeout_rate = timeout_rate
+
+    def manage(self, rules, g: GameState, seat: int) -> list:
+        from .step import enumerate_actions
+        rng = self.rng
+        if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
+            out = super().manage(rules, g, seat)
+            if out:
+                return out
+        if rng.random() < self.main_weight:
+            return []
+        acts = [a for a in enumerate_actions(rules, g)
+                if a.get("seat") == seat and a["type"] not in ("roll", "end_turn", "timeout", "surrender")]
+        builds = [a for a in acts if a["type"] in ("build_house", "build_hotel", "unmortgage")]
+        if builds and rng.random() < 0.7:
+            return [rng.choice(builds)]
+        return [rng.choice(acts)] if acts else []
+
+    def wants_buy(self, rules, g, seat, square) -> bool:
+        return self.rng.random() < 0.7
+
+    def bid(self, rules, g, seat) -> int | None:
+        low = rules.min_bid(g)
+        if self.rng.random() < 0.5 and rules.why_not_bid(g, seat, low) is None:
+            return low
+        return None
+
+    def raise_cash(self, rules, g, seat, amount):
+        from .step import enumerate_actions
+        acts = [a for a in enumerate_actions(rules, g) if a.get("seat") == seat and a["type"] in (
+            "sell_house", "sell_hotel", "sell_group", "mortgage")]
+        return self.rng.choice(acts) if acts else None
+
+    def decide(self, rules, g, seat, rng):
+        from .step import enumerate_actions
+        acts = [a for a in enumerate_actions(rules, g) if a.get("seat") == seat and a["type"] in (
+            "pay_tax", "casino_bet", "casino_decline", "bus", "move_to", "pay_fine", "use_card", "stay")]
+        return self.rng.choice(acts)
+
+    def times_out(self, rules, g, seat) -> bool:
+        return self.rng.random() < self.timeout_rate
+
+
+def make_policies(kind: str, players: int, jail: str, seed: int) -> list:
+    if kind == "heuristic":
+        return [HeuristicPolicy(jail) for _ in range(players)]
+    if kind == "random":
+        return [RandomPolicy(jail, random.Random(seed * 7919 + i)) for i in range(players)]
+    raise ValueError(f"unknown policy {kind!r}")
+
+
+POLICIES = ("heuristic", "random")
+__all__ = ["HeuristicPolicy", "RandomPolicy", "make_policies", "POLICIES", "JAIL_STRATEGIES", "DEBT",
+           "AUCTION", "POST_ROLL"]

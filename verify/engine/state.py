@@ -1,0 +1,220 @@
+"""The canonical game state ("verify.state/1") and the engine's flat, mutable form of it.
+
+The canonical state is the JSON document every stage exchanges: traces,
+replay, the conformance harness and the SMT differential tests (its JSON
+Schema ships as ``verify/schemas/state.schema.json``). The engine works on
+``GameState``: the same facts as flat per-seat and per-square lists (fast to
+read and copy); ``to_json()`` / ``from_json()`` convert exactly, so the step
+API and the fast simulator run the same rule code on the same object.
+
+Beyond the keys listed in docs/TEAM.md the canonical state carries what a
+game in progress needs to be resumed from JSON alone: the bank's cash ledger
+(``bank.cash``: money the bank paid out is negative), the decision being
+awaited (``pending``), queued debts and auctions (``queue``), per-turn
+counters (``turn``), discard piles, the shuffle seed, the player-turn count
+and the winner.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import GameError
+
+SCHEMA = "verify.state/1"
+
+#: phases: who is expected to act, and how
+PRE_ROLL, POST_ROLL, BUY, AUCTION, DEBT = "pre_roll", "post_roll", "buy", "auction", "debt"
+CASINO, BUS, TRIPLES, INCOME_TAX, JAIL_CHOICE, OVER = ("casino", "bus", "triples", "income_tax",
+                                                      "jail_choice", "over")
+PHASES = (PRE_ROLL, POST_ROLL, BUY, AUCTION, DEBT, CASINO, BUS, TRIPLES, INCOME_TAX, JAIL_CHOICE, OVER)
+UNLIMITED = 1 << 40          # internal stand-in for an unlimited building supply
+
+
+class GameState:
+    """One game in progress. Per-seat lists have one entry per player; per-square lists have 40."""
+
+    __slots__ = (
+        # players
+        "n", "team", "cash", "pos", "in_jail", "jail_turns", "jail_cards", "bankrupt", "doubles",
+        "passed_go", "missed",
+        # squares (only the 28 ownable ones are used)
+        "owner", "mortgaged", "houses", "hotel", "mortgage_rounds", "interest_paid",
+        # bank, pots, decks
+        "bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot", "chance", "chest",
+        "chance_discards", "chest_discards", "seed", "shuffles",
+        # clock and flow
+        "round", "current", "minute", "phase", "stage", "pending", "debts", "auctions", "player_turns",
+        "winner", "result",
+        # per-turn counters
+        "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
+        # per-move scratch (reset at each roll; canonical under turn.move)
+        "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll",
+        # instrumentation (not canonical)
+        "events", "landings",
+    )
+
+    def copy(self) -> "GameState":
+        g = GameState.__new__(GameState)
+        for name in GameState.__slots__:
+            v = getattr(self, name, None)
+            if isinstance(v, list):
+                v = [list(x) if isinstance(x, list) else x for x in v]
+            elif isinstance(v, dict):
+                v = _deep(v)
+            setattr(g, name, v)
+        return g
+
+    # ----------------------------------------------------------------- canonical JSON
+    def to_json(self, ownable: tuple[int, ...]) -> dict[str, Any]:
+        teams = self.team
+        return {
+            "schema": SCHEMA,
+            "round": self.round,
+            "current": self.current,
+            "minute": round(self.minute, 6),
+            "phase": self.phase,
+            "players": [
+                {"seat": i, "team": teams[i], "cash": self.cash[i], "position": self.pos[i],
+                 "in_jail": self.in_jail[i], "jail_turns": self.jail_turns[i],
+                 "jail_cards": list(self.jail_cards[i]), "bankrupt": self.bankrupt[i],
+                 "doubles": self.doubles[i], "passed_go": self.passed_go[i], "missed_turns": self.missed[i]}
+                for i in range(self.n)],
+            "properties": [
+                {"square": s, "owner": None if self.owner[s] < 0 else self.owner[s],
+                 "mortgaged": self.mortgaged[s], "houses": self.houses[s], "hotel": self.hotel[s],
+                 "mortgage_rounds": self.mortgage_rounds[s], "interest_paid": self.interest_paid[s]}
+                for s in ownable],
+            "bank": {"houses": None if self.bank_houses >= UNLIMITED // 2 else self.bank_houses,
+                     "hotels": None if self.bank_hotels >= UNLIMITED // 2 else self.bank_hotels,
+                     "cash": self.bank_cash},
+            "pot": self.pot,
+            "jackpot": self.jackpot,
+            "decks": {"chance": list(self.chance), "chest": list(self.chest)},
+            "discards": {"chance": list(self.chance_discards), "chest": list(self.chest_discards)},
+            "seed": self.seed,
+            "shuffles": self.shuffles,
+            "pending": _deep(self.pending),
+            "queue": {"debts": [list(d) for d in self.debts], "auctions": [list(a) for a in self.auctions]},
+            "turn": {"rolled": self.rolled, "dice": list(self.dice), "trades": self.trades,
+                     "built_streets": sorted(self.built_streets), "built_groups": sorted(self.built_groups),
+                     "timed_out": self.timed_out, "stage": self.stage,
+                     "move": {"salary_paid": self.salary_paid, "rent_factor": self.rent_factor,
+                              "util_mult": self.util_mult, "mr_pending": self.mr_pending,
+                              "no_auction": self.no_auction, "jailed": self.jailed, "reroll": self.reroll}},
+            "player_turns": self.player_turns,
+            "winner": self.winner,
+            "result": self.result,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, ownable: tuple[int, ...]) -> "GameState":
+        """Build from canonical JSON; missing extension keys take their start-of-turn defaults."""
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise GameError(f"not a {SCHEMA} state (schema key is {data.get('schema') if isinstance(data, dict) else None!r})")
+        try:
+            g = cls.__new__(cls)
+            players = data["players"]
+            g.n = len(players)
+            if [p["seat"] for p in players] != list(range(g.n)):
+                raise GameError("players must be listed by seat 0..n-1")
+            g.team = [p.get("team") for p in players]
+            g.cash = [int(p["cash"]) for p in players]
+            g.pos = [int(p["position"]) for p in players]
+            g.in_jail = [bool(p["in_jail"]) for p in players]
+            g.jail_turns = [int(p.get("jail_turns", 0)) for p in players]
+            g.jail_cards = [list(p.get("jail_cards", [])) for p in players]
+            g.bankrupt = [bool(p.get("bankrupt", False)) for p in players]
+            g.doubles = [int(p.get("doubles", 0)) for p in players]
+            g.passed_go = [bool(p.get("passed_go", False)) for p in players]
+            g.missed = [int(p.get("missed_turns", 0)) for p in players]
+            g.owner = [-1] * 40
+            g.mortgaged = [False] * 40
+            g.houses = [0] * 40
+            g.hotel = [False] * 40
+            g.mortgage_rounds = [0] * 40
+            g.interest_paid = [False] * 40
+            props = data["properties"]
+            if sorted(p["square"] for p in props) != sorted(ownable):
+                raise GameError("properties must list the 28 ownable squares")
+            for p in props:
+                s = p["square"]
+                o = p.get("owner")
+                g.owner[s] = -1 if o is None else int(o)
+                g.mortgaged[s] = bool(p.get("mortgaged", False))
+                g.houses[s] = int(p.get("houses", 0))
+                g.hotel[s] = bool(p.get("hotel", False))
+                g.mortgage_rounds[s] = int(p.get("mortgage_rounds", 0))
+                g.interest_paid[s] = bool(p.get("interest_paid", False))
+            bank = data.get("bank", {})
+            g.bank_houses = UNLIMITED if bank.get("houses") is None else int(bank["houses"])
+            g.bank_hotels = UNLIMITED if bank.get("hotels") is None else int(bank["hotels"])
+            g.bank_cash = int(bank.get("cash", 0))
+            g.pot = int(data.get("pot", 0))
+            g.jackpot = int(data.get("jackpot", 0))
+            decks = data.get("decks", {})
+            g.chance = list(decks.get("chance", []))
+            g.chest = list(decks.get("chest", []))
+            disc = data.get("discards", {})
+            g.chance_discards = list(disc.get("chance", []))
+            g.chest_discards = list(disc.get("chest", []))
+            g.seed = int(data.get("seed", 0))
+            g.shuffles = int(data.get("shuffles", 0))
+            g.round = int(data.get("round", 0))
+            g.current = int(data.get("current", 0))
+            g.minute = float(data.get("minute", 0.0))
+            g.phase = data.get("phase", PRE_ROLL)
+            if g.phase not in PHASES:
+                raise GameError(f"unknown phase {g.phase!r}; one of {', '.join(PHASES)}")
+            g.pending = _deep(data.get("pending"))
+            q = data.get("queue", {})
+            g.debts = [list(d) for d in q.get("debts", [])]
+            g.auctions = [list(a) for a in q.get("auctions", [])]
+            t = data.get("turn", {})
+            g.rolled = bool(t.get("rolled", False))
+            g.dice = tuple(t.get("dice", ()))
+            g.trades = int(t.get("trades", 0))
+            g.built_streets = set(t.get("built_streets", ()))
+            g.built_groups = set(t.get("built_groups", ()))
+            g.timed_out = bool(t.get("timed_out", False))
+            g.stage = t.get("stage", "pre")
+            if g.stage not in ("pre", "move", "post"):
+                raise GameError(f"unknown turn stage {g.stage!r}")
+            g.reset_move()
+            m = t.get("move") or {}
+            g.salary_paid = bool(m.get("salary_paid", False))
+            g.rent_factor = int(m.get("rent_factor", 1))
+            g.util_mult = int(m.get("util_mult", 0))
+            g.mr_pending = bool(m.get("mr_pending", False))
+            g.no_auction = bool(m.get("no_auction", False))
+            g.jailed = bool(m.get("jailed", False))
+            g.reroll = bool(m.get("reroll", False))
+            g.player_turns = int(data.get("player_turns", 0))
+            g.winner = data.get("winner")
+            g.result = data.get("result")
+        except GameError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise GameError(f"malformed game state: {type(exc).__name__}: {exc}") from None
+        if not (0 <= g.current < g.n):
+            raise GameError(f"current seat {g.current} is not a player")
+        g.events = None
+        g.landings = None
+        return g
+
+    def reset_move(self) -> None:
+        self.salary_paid = False
+        self.rent_factor = 1
+        self.util_mult = 0
+        self.mr_pending = False
+        self.no_auction = False
+        self.jailed = False
+        self.reroll = False
+
+
+def _deep(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _deep(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_deep(x) for x in v]
+    return v

@@ -1,0 +1,228 @@
+"""Traces (JSON Lines), runtime invariant checks, and replay.
+
+A trace file holds one or more games. Each game starts with a header line
+
+    {"trace": "verify.trace/1", "state_schema": "verify.state/1", "ruleset": "official",
+     "config_hash": "...", "seed": 123, "game": 0, "players": 4, "policy": "heuristic", "jail": "leave"}
+
+followed by one line per step: ``{"step": k, "action": {...} | null, "events": [...],
+"state": {...}}`` (step 0 is the initial state, with no action). ``replay``
+re-applies every action to the previous state through the step API and
+compares the result with the recorded state, and evaluates the invariants
+the ruleset promises on every state and step.
+
+The invariant predicates come from ``verify.invariants`` (compiled from
+``specs/invariants.yaml``); ``InvariantChecker`` is the hook the simulator
+calls after every action with ``--check-invariants``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import IO, Callable, Iterable, Iterator
+
+from ..errors import Location, VerifyError
+from .config import EngineConfig
+from .rules import Rules
+from .simulate import Recorder
+from .state import GameState
+from .step import apply_state
+
+TRACE_SCHEMA = "verify.trace/1"
+
+#: (config, before, after, action, promised ids) -> list of violations (objects with str())
+Check = Callable[[EngineConfig, dict, dict, dict | None], list]
+
+
+class InvariantBroken(Exception):
+    """An invariant the ruleset promises failed after a step."""
+
+    def __init__(self, step: int, action: dict | None, events: list, state: dict, violations: list):
+        self.step, self.action, self.events, self.state, self.violations = step, action, events, state, violations
+        super().__init__("; ".join(str(v) for v in violations))
+
+    def report(self) -> dict:
+        return {"step": self.step, "action": self.action, "events": self.events,
+                "violations": [str(v) for v in self.violations], "state": self.state}
+
+
+class InvariantChecker:
+    """Evaluates the promised state and step invariants (verify.invariants) on each step."""
+
+    def __init__(self, config: EngineConfig, promised: Iterable[str],
+                 check_state: Callable | None = None, check_step: Callable | None = None):
+        self.config = config
+        self.promised = sorted(promised)
+        if check_state is None or check_step is None:
+            from .. import invariants as inv
+            check_state = check_state or inv.check_state
+            check_step = check_step or inv.check_step
+        self._state, self._step = check_state, check_step
+
+    def __call__(self, before: dict | None, after: dict, action: dict | None) -> list:
+        if not self.promised:
+            return []
+        out = list(self._state(self.config, after, self.promised))
+        if before is not None:
+            out += list(self._step(self.config, before, after, action, self.promised))
+        return out
+
+
+def _action_for_check(action: dict | None, events: list) -> dict | None:
+    """The action as the invariants see it: a bankruptcy names its creditor (-1 = the bank)."""
+    if action is None:
+        return None
+    a = dict(action)
+    for e in events:
+        if e.get("event") == "bankrupt":
+            a["creditor"] = e.get("creditor", -1)
+            a["player"] = e.get("player")
+            break
+    return a
+
+
+class TraceRecorder(Recorder):
+    """Writes a trace and/or checks invariants after every action of one game."""
+
+    def __init__(self, out: IO[str] | None = None, header: dict | None = None,
+                 checker: InvariantChecker | None = None):
+        self.out, self.header, self.checker = out, header, checker
+        self.last: dict | None = None
+        self.steps = 0
+
+    def start(self, rules: Rules, g: GameState) -> None:
+        self.last = g.to_json(rules.ownable)
+        if self.out is not None:
+            self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
+            self._write(0, None, [], self.last)
+        if self.checker:
+            bad = self.checker(None, self.last, None)
+            if bad:
+                raise InvariantBroken(0, None, [], self.last, bad)
+
+    def step(self, rules: Rules, g: GameState, action: dict) -> None:
+        g.events = []
+        apply_state(rules, g, action)
+        after = g.to_json(rules.ownable)
+        events = g.events
+        self.steps += 1
+        if self.out is not None:
+            self._write(self.steps, action, events, after)
+        if self.checker:
+            bad = self.checker(self.last, after, _action_for_check(action, events))
+            if bad:
+                raise InvariantBroken(self.steps, action, events, after, bad)
+        self.last = after
+
+    def finish(self, rules: Rules, g: GameState) -> None:
+        if self.out is not None:
+            self.out.flush()
+
+    def _write(self, k: int, action, events, state) -> None:
+        self.out.write(json.dumps({"step": k, "action": action, "events": events, "state": state},
+                                  separators=(",", ":")) + "\n")
+
+
+# ------------------------------------------------------------------------ replay
+@dataclass
+class ReplayResult:
+    games: int
+    steps: int
+    problems: list[str]
+
+
+class TraceError(VerifyError):
+    def __init__(self, message: str, where: Location | None = None):
+        super().__init__("E016", message, where)
+
+
+def read_trace(lines: Iterable[str], name: str) -> Iterator[tuple[dict, list[tuple[int, dict]]]]:
+    """Games of a trace: (header, [(line number, step record), ...])."""
+    header, steps = None, []
+    for no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise TraceError(f"not JSON: {exc.msg}", Location(name, no)) from None
+        if not isinstance(rec, dict):
+            raise TraceError("each line is a JSON object", Location(name, no))
+        if "trace" in rec:
+            if rec["trace"] != TRACE_SCHEMA:
+                raise TraceError(f"unknown trace format {rec['trace']!r}; expected {TRACE_SCHEMA}",
+                                 Location(name, no))
+            if header is not None:
+                yield header, steps
+            header, steps = rec, []
+            continue
+        if header is None:
+            raise TraceError("the first line must be a trace header", Location(name, no))
+        if "state" not in rec:
+            raise TraceError("a step line needs a state", Location(name, no))
+        steps.append((no, rec))
+    if header is not None:
+        yield header, steps
+
+
+def replay_game(config: EngineConfig, rules: Rules, header: dict, steps: list, name: str,
+                checker: InvariantChecker | None, stop_at_first: bool = True) -> tuple[int, list[str]]:
+    """Re-apply each action; compare states; evaluate invariants. Returns (steps checked, problems)."""
+    problems: list[str] = []
+    if header.get("config_hash") and header["config_hash"] != config.hash():
+        problems.append(f"{name}: the trace was recorded with config {header['config_hash']}, "
+                        f"but the ruleset compiles to {config.hash()}")
+        return 0, problems
+    prev = None
+    checked = 0
+    for no, rec in steps:
+        where = f"{name}:{no}"
+        state, action = rec["state"], rec.get("action")
+        if prev is not None:
+            if action is None:
+                problems.append(f"{where}: step {rec.get('step')} has no action")
+            else:
+                try:
+                    g = GameState.from_json(prev, rules.ownable)
+                    g.events = []
+                    apply_state(rules, g, action)
+                    mine = g.to_json(rules.ownable)
+                except VerifyError as exc:
+                    problems.append(f"{where}: step {rec.get('step')}: {exc.message}")
+                    mine, g = None, None
+                if mine is not None and mine != state:
+                    problems.append(f"{where}: step {rec.get('step')}: the recorded state differs from the rules' "
+                                    f"result ({_first_difference(mine, state)})")
+        if checker is not None:
+            events = rec.get("events") or []
+            bad = checker(prev, state, _action_for_check(action, events))
+            for v in bad:
+                problems.append(f"{where}: step {rec.get('step')}: {v}")
+        checked += 1
+        prev = state
+        if problems and stop_at_first:
+            break
+    return checked, problems
+
+
+def _first_difference(a, b, path: str = "state") -> str:
+    if type(a) is not type(b):
+        return f"{path}: {a!r} vs recorded {b!r}"
+    if isinstance(a, dict):
+        for k in sorted(set(a) | set(b)):
+            if k not in a or k not in b:
+                return f"{path}.{k} present on one side only"
+            if a[k] != b[k]:
+                return _first_difference(a[k], b[k], f"{path}.{k}")
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items vs recorded {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: {a!r} vs recorded {b!r}"
+
+
+__all__ = ["TRACE_SCHEMA", "TraceRecorder", "InvariantChecker", "InvariantBroken", "read_trace", "replay_game",
+           "ReplayResult", "TraceError"]
