@@ -43,7 +43,7 @@ KIND_TEXT = {
 @dataclass(frozen=True)
 class ReportOptions:
     out: Path
-    games: int = 20
+    games: int = 30
     seed: int = 1
     run_check: bool = True
     run_simulation: bool = True

@@ -57,14 +57,15 @@ def game_lengths(runs: list[dict]) -> dict[str, Any] | None:
     if not rows:
         return None
     top = max(max(float(r["turns"].get("p90") or 0), float(r["turns"].get("mean") or 0)) for r in rows) or 1
-    x0, width = 190, 640
+    x0, width = 250, 700
     span = width - x0 - 60
     out = []
     for i, r in enumerate(rows):
         t = r["turns"]
         y = 8 + i * 24
         sx = lambda v: x0 + span * float(v or 0) / top  # noqa: E731
-        out.append({"y": y, "ty": y + 14, "label": r["ruleset"], "w": max(1, round(sx(t.get("mean")) - x0, 1)),
+        label = r["ruleset"] if len(r["ruleset"]) <= 38 else r["ruleset"][:37] + "…"
+        out.append({"y": y, "ty": y + 14, "label": label, "w": max(1, round(sx(t.get("mean")) - x0, 1)),
                     "median_x": round(sx(t.get("median")), 1), "p90_x": round(sx(t.get("p90")), 1),
                     "text": f"{float(t.get('mean') or 0):.0f}", "tx": round(sx(t.get("mean")), 1) + 4})
     return {"width": width, "height": 16 + len(rows) * 24 + 20, "rows": out, "x0": x0,
