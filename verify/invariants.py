@@ -29,7 +29,8 @@ NOBODY = -1  #: owner of a deed the bank holds; creditor of a debt to the bank
 
 #: The fields of each kind of object in the view (the contract with verify.smt).
 PLAYER_FIELDS = ("seat", "cash", "in_jail", "bankrupt", "team", "chance_cards", "chest_cards", "jail_cards")
-PROPERTY_FIELDS = ("square", "kind", "group", "owner", "mortgaged", "houses", "hotel", "price", "house_cost")
+PROPERTY_FIELDS = ("square", "kind", "group", "owner", "mortgaged", "houses", "hotel", "hotels", "price",
+                   "house_cost")
 GROUP_FIELDS = ("name", "streets")
 BANK_FIELDS = ("houses", "hotels", "cash")
 ACTION_FIELDS = ("kind", "player", "creditor", "team", "bankruptcy")
@@ -352,7 +353,8 @@ def state_view(config: Any, state: dict, invariants: Iterable[Invariant] = ()) -
         properties.append(_Obj(square=sq, kind=facts.kinds[i], group=facts.groups[i],
                                owner=NOBODY if owner is None else int(owner),
                                mortgaged=bool(raw.get("mortgaged")), houses=int(raw.get("houses") or 0),
-                               hotel=bool(raw.get("hotel")), price=facts.prices[i],
+                               hotel=bool(raw.get("hotel")), hotels=1 if raw.get("hotel") else 0,
+                               price=facts.prices[i],
                                house_cost=facts.house_costs[i]))
     groups = [_Obj(name=name, streets=[properties[i] for i in idx]) for name, idx in facts.group_members]
     env: dict[str, Any] = {

@@ -1,0 +1,24 @@
+"""The SMT half of the toolkit: every ruleset compiled to z3 and its invariants proved or refuted.
+
+Pipeline (data flows one way, each stage its own module)::
+
+    Ruleset --EngineConfig--> model.from_config   (the rule values the formulas read)
+                 |
+                 v
+    state.fresh            symbolic state: 28 deeds, players, bank stock, bank ledger, pot
+    to_z3.formula          the expression language (verify.expr AST) as z3 terms
+    actions.ACTIONS        one transition per action: guard + effect, from the config
+                 |
+                 v
+    proofs                 inductive step per action x invariant, vacuity, bounded runs,
+                           cross-parameter constraints; a query cache keyed by a canonical hash
+    scenario               counterexamples minimised and told as scenarios
+    to_smt2                SMT-LIB 2 export for other solvers
+
+Every check ends in a :class:`~verify.smt.verdict.Verdict`: PROVED, VIOLATED
+(with a counterexample) or UNKNOWN (with the reason). UNKNOWN is never success.
+"""
+
+from .verdict import CheckResult, Verdict
+
+__all__ = ["Verdict", "CheckResult"]

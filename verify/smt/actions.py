@@ -1,0 +1,760 @@
+"""One transition per action: a guard over the state before and the state after, from the config.
+
+Each action takes symbolic arguments (the acting seat ``a``, another seat
+``b``, a deed index ``sq``, an amount ...) and returns ``(guard, after)``:
+``guard`` says when the rules allow the action, ``after`` is the new state as
+expressions of the old one. Rule values are compiled in as constants, so the
+formula of an action is the same for every ruleset that agrees on the values
+it reads.
+
+The guards and effects follow the rules as the reference engine implements
+them (``verify.engine``): the two are checked against each other by the
+differential tests. What the model leaves out is listed in ``NOT_MODELLED``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import z3
+
+from ..invariants import NOBODY
+from .model import Model
+from .state import SymState
+
+#: Rule details that do not change assets and are therefore not part of the transitions.
+NOT_MODELLED = (
+    "turn phases and timing (building.timing, mortgage.timing, trade.timing, per-turn limits)",
+    "trade balance limits (trade.max_value_gap / max_value_ratio)",
+    "the amount of a debt that leads to bankruptcy is any amount the debtor cannot raise",
+)
+
+
+def _round(x: float) -> int:
+    """Money is whole; half rounds up (as verify.engine.config)."""
+    return int(x + 0.5 + 1e-9)
+
+
+def pick(idx: Any, values: list) -> Any:
+    """``values[idx]`` for a symbolic index (an If-chain; the last value is the default)."""
+    out = values[-1]
+    for i in range(len(values) - 2, -1, -1):
+        out = z3.If(idx == i, values[i], out)
+    return out
+
+
+def _b(x) -> Any:
+    return z3.BoolVal(x) if isinstance(x, bool) else x
+
+
+def _all(xs) -> Any:
+    xs = [_b(x) for x in xs]
+    return z3.And(xs) if xs else z3.BoolVal(True)
+
+
+def _any(xs) -> Any:
+    xs = [_b(x) for x in xs]
+    return z3.Or(xs) if xs else z3.BoolVal(False)
+
+
+@dataclass(frozen=True)
+class Args:
+    """The symbolic arguments of one action (fresh per action, stable names)."""
+
+    a: Any       # acting seat (buyer, payer, builder, debtor, proposer)
+    b: Any       # other seat (owner paid, creditor, trade partner, decliner); NOBODY = the bank
+    sq: Any      # deed index 0..27
+    sq2: Any     # second deed (trades)
+    amt: Any     # an amount (bid, debt, tax, trade cash)
+    dice: Any    # dice total (utility rent)
+    f1: Any      # flags (trade: what changes hands)
+    f2: Any
+    f3: Any
+    f4: Any
+    f5: Any
+    f6: Any
+
+    @classmethod
+    def fresh(cls, name: str) -> "Args":
+        i = lambda n: z3.Int(f"{name}.{n}")   # noqa: E731
+        b = lambda n: z3.Bool(f"{name}.{n}")  # noqa: E731
+        return cls(i("a"), i("b"), i("sq"), i("sq2"), i("amt"), i("dice"),
+                   b("f1"), b("f2"), b("f3"), b("f4"), b("f5"), b("f6"))
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    title: str
+    build: Callable[[Model, SymState, Args], tuple[Any, SymState]]
+    disabled: Callable[[Model], str | None] = lambda m: None   # why the ruleset has no such action
+    bank_free: bool = False                                     # the bank takes no part
+
+
+# ---- small helpers over the state ----------------------------------------------------
+
+def seat_ok(m: Model, x) -> Any:
+    return z3.And(x >= 0, x < m.players)
+
+
+def pf(s: SymState, seat, field: str) -> Any:
+    """A player's field for a symbolic seat."""
+    return pick(seat, [getattr(p, field) for p in s.players])
+
+
+def active(s: SymState, seat) -> Any:
+    return z3.Not(pf(s, seat, "bankrupt"))
+
+
+def add_cash(s: SymState, seat, delta) -> SymState:
+    ps = s
+    for p in s.players:
+        ps = ps.with_player(p.seat, cash=p.cash + z3.If(seat == p.seat, delta, 0))
+    return ps
+
+
+def bank_gets(s: SymState, amount) -> SymState:
+    from dataclasses import replace
+    return replace(s, bank_cash=s.bank_cash + amount)
+
+
+def level(m: Model, p) -> Any:
+    """Evenness level of a street: its houses, or one above the most houses for a hotel."""
+    return z3.If(p.hotel, m.config.building.max_houses + 1, p.houses)
+
+
+def no_buildings(p) -> Any:
+    return z3.And(p.houses == 0, z3.Not(p.hotel))
+
+
+def streets(m: Model) -> list[int]:
+    return [i for i, d in enumerate(m.deeds) if d.kind == "street"]
+
+
+def sell_refund(m: Model, i: int) -> int:
+    return _round(m.deeds[i].house_cost * m.config.building.sell_ratio)
+
+
+def hotel_refund(m: Model, i: int) -> int:
+    """A hotel sold whole: the sell ratio of a hotel's worth in houses (1 hotel = max houses + 1)."""
+    return _round(m.deeds[i].house_cost * (m.config.building.max_houses + 1) * m.config.building.sell_ratio)
+
+
+def mortgage_interest(m: Model, i: int, base: str | None = None) -> int:
+    d = m.deeds[i]
+    b = d.price if (base or m.config.mortgage.interest_base) == "price" else d.mortgage
+    return _round(b * m.config.mortgage.interest_rate)
+
+
+def may_manage(m: Model, s: SymState, a) -> Any:
+    return z3.BoolVal(True) if m.config.jail.may_manage else z3.Not(pf(s, a, "in_jail"))
+
+
+def liquidation(m: Model, s: SymState, a) -> Any:
+    """What a player could raise by selling every building and mortgaging every deed."""
+    terms = []
+    for p in s.props:
+        i = p.index
+        v = z3.If(p.mortgaged, 0, m.deeds[i].mortgage)
+        if p.kind == "street":
+            v = v + p.houses * sell_refund(m, i) + p.hotels * hotel_refund(m, i)
+        terms.append(z3.If(p.owner == a, v, 0))
+    return z3.Sum(terms)
+
+
+def worth(m: Model, s: SymState, a) -> Any:
+    """Total worth: cash, printed prices (mortgaged ones at their net), buildings at cost."""
+    terms = [pf(s, a, "cash")]
+    for p in s.props:
+        d = m.deeds[p.index]
+        v = z3.If(p.mortgaged, d.price - d.mortgage, d.price)
+        if p.kind == "street":
+            v = v + p.houses * d.house_cost + p.hotels * (d.house_cost * (m.config.building.max_houses + 1))
+        terms.append(z3.If(p.owner == a, v, 0))
+    return z3.Sum(terms)
+
+
+# ---- rent -------------------------------------------------------------------------------
+
+def street_rent(m: Model, s: SymState, i: int) -> Any:
+    d, p, r = m.deeds[i], s.props[i], m.config.rent
+    mates = [s.props[t] for t in m.group_members(i)]
+    bonus = _all([t.owner == p.owner for t in mates])
+    if not r.group_bonus_with_buildings:
+        bonus = z3.And(bonus, _all([no_buildings(t) for t in mates]))
+    if not r.group_bonus_with_mortgaged_mate:
+        bonus = z3.And(bonus, _all([z3.Not(t.mortgaged) for t in mates]))
+    rent = z3.If(bonus, d.rents[0] * r.group_multiplier, d.rents[0])
+    for k in range(m.config.building.max_houses, 0, -1):
+        rent = z3.If(p.houses == k, d.rents[min(k, 4)], rent)
+    return z3.If(p.hotel, d.rents[5], rent)
+
+
+def owned_count(s: SymState, owner, kind: str) -> Any:
+    return z3.Sum([z3.If(p.owner == owner, 1, 0) for p in s.props if p.kind == kind])
+
+
+def station_rent(m: Model, s: SymState, i: int) -> Any:
+    n = owned_count(s, s.props[i].owner, "station")
+    sched = list(m.config.rent.station_schedule)
+    return pick(n - 1, sched)
+
+
+def utility_rent(m: Model, s: SymState, i: int, dice) -> Any:
+    n = owned_count(s, s.props[i].owner, "utility")
+    mult = list(m.config.rent.utility_multipliers)
+    return pick(n - 1, mult) * dice
+
+
+def _rent_action(kind: str):
+    def build(m: Model, s: SymState, x: Args):
+        r = m.config.rent
+        rent, owner = z3.Int(f"rent_{kind}.due"), z3.Int(f"rent_{kind}.owner")
+        tax = z3.Int(f"rent_{kind}.tax")
+        cases = []
+        for p in s.props:
+            if p.kind != kind:
+                continue
+            i = p.index
+            due = (street_rent(m, s, i) if kind == "street" else station_rent(m, s, i) if kind == "station"
+                   else utility_rent(m, s, i, x.dice))
+            cases.append(z3.And(x.sq == i, owner == p.owner, rent == due,
+                                z3.BoolVal(True) if r.mortgaged_collects else z3.Not(p.mortgaged)))
+        dice_lo, dice_hi = m.config.movement.dice_count, 6 * m.config.movement.dice_count
+        guard = [seat_ok(m, x.a), owner >= 0, owner != x.a, active(s, x.a), _any(cases),
+                 pf(s, x.a, "cash") >= rent]
+        if kind == "utility":
+            guard += [x.dice >= min(2, dice_lo), x.dice <= max(12, dice_hi)]
+        if not r.jailed_owner_collects:
+            guard.append(z3.Not(pf(s, owner, "in_jail")))
+        if m.teams and not m.config.teams.teammates_pay_rent:
+            guard.append(pick(x.a, [p.team for p in s.players]) != pick(owner, [p.team for p in s.players]))
+        if r.tax_enabled:
+            guard += [tax >= 0, tax <= rent]   # the share the late-game rent tax takes (to the bank)
+        else:
+            guard.append(tax == 0)
+        after = add_cash(s, x.a, -rent)
+        after = add_cash(after, owner, rent - tax)
+        after = bank_gets(after, tax)
+        return _all(guard), after
+    return build
+
+
+# ---- purchase -----------------------------------------------------------------------------
+
+def _set_prop(s: SymState, sq, **fields) -> SymState:
+    """For a symbolic deed index: every deed gets If(sq == i, new, old) per field."""
+    out = s
+    for p in s.props:
+        kw = {}
+        for f, v in fields.items():
+            new = v(p) if callable(v) else v
+            kw[f] = z3.If(sq == p.index, new, getattr(p, f))
+        out = out.with_prop(p.index, **kw)
+    return out
+
+
+def buy(m: Model, s: SymState, x: Args):
+    price = pick(x.sq, [d.price for d in m.deeds])
+    guard = [seat_ok(m, x.a), x.sq >= 0, x.sq < 28, active(s, x.a),
+             pick(x.sq, [p.owner for p in s.props]) == NOBODY, pf(s, x.a, "cash") >= price]
+    after = _set_prop(s, x.sq, owner=x.a)
+    after = bank_gets(add_cash(after, x.a, -price), price)
+    return _all(guard), after
+
+
+def auction_settle(m: Model, s: SymState, x: Args):
+    pc = m.config.purchase
+    opening = pick(x.sq, [d.price for d in m.deeds]) if pc.opening == "printed_price" else pc.opening_amount
+    guard = [seat_ok(m, x.a), x.sq >= 0, x.sq < 28, active(s, x.a),
+             pick(x.sq, [p.owner for p in s.props]) == NOBODY,
+             x.amt >= opening, pf(s, x.a, "cash") >= x.amt, seat_ok(m, x.b)]
+    if pc.auction_bidders == "others_only":
+        guard.append(x.a != x.b)          # b declined to buy and may not bid
+    after = _set_prop(s, x.sq, owner=x.a)
+    after = bank_gets(add_cash(after, x.a, -x.amt), x.amt)
+    return _all(guard), after
+
+
+# ---- buildings ------------------------------------------------------------------------------
+
+def _group_ok(m: Model, s: SymState, i: int, a) -> list:
+    b = m.config.building
+    mates = [s.props[t] for t in m.group_members(i)]
+    out = [s.props[i].owner == a]
+    if b.requires_full_group:
+        out.append(_all([t.owner == a for t in mates]))
+    if b.blocked_by_mortgage:
+        out.append(_all([z3.Not(t.mortgaged) for t in mates]))
+    return out
+
+
+def _on_street(m: Model, x: Args, per_street: Callable[[int], list]) -> Any:
+    return _any([z3.And(x.sq == i, _all(per_street(i))) for i in streets(m)])
+
+
+def _bank_stock(s: SymState, field: str, delta) -> SymState:
+    from dataclasses import replace
+    cur = getattr(s, field)
+    return s if cur is None else replace(s, **{field: cur + delta})
+
+
+def build_house(m: Model, s: SymState, x: Args):
+    b = m.config.building
+
+    def ok(i):
+        p = s.props[i]
+        mates = [s.props[t] for t in m.group_members(i)]
+        c = _group_ok(m, s, i, x.a) + [z3.Not(p.hotel), p.houses < b.max_houses,
+                                       pf(s, x.a, "cash") >= m.deeds[i].house_cost]
+        if b.even_build:
+            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) <= level(m, t)) for t in mates]))
+        return c
+
+    cost = pick(x.sq, [d.house_cost for d in m.deeds])
+    guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a), _on_street(m, x, ok)]
+    if s.bank_houses is not None:
+        guard.append(s.bank_houses >= 1)
+    after = _set_prop(s, x.sq, houses=lambda p: p.houses + 1)
+    if m.extra("building.supply_accounting") != "builds_not_taken_from_stock":
+        after = _bank_stock(after, "bank_houses", -1)
+    after = bank_gets(add_cash(after, x.a, -cost), cost)
+    return _all(guard), after
+
+
+def build_hotel(m: Model, s: SymState, x: Args):
+    b = m.config.building
+
+    def ok(i):
+        p = s.props[i]
+        mates = [s.props[t] for t in m.group_members(i)]
+        c = _group_ok(m, s, i, x.a) + [z3.Not(p.hotel), p.houses >= b.hotel_threshold,
+                                       pf(s, x.a, "cash") >= m.deeds[i].house_cost]
+        if b.hotel_needs_whole_group:
+            c.append(_all([z3.Or(t.hotel, t.houses >= b.hotel_threshold) for t in mates]))
+        if b.even_build:
+            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) <= level(m, t)) for t in mates]))
+        return c
+
+    cost = pick(x.sq, [d.house_cost for d in m.deeds])
+    returned = pick(x.sq, [p.houses for p in s.props]) if b.hotel_returns_houses else 0
+    guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a), _on_street(m, x, ok)]
+    if s.bank_hotels is not None:
+        guard.append(s.bank_hotels >= 1)
+    after = _set_prop(s, x.sq, hotels=1, **({"houses": 0} if b.hotel_returns_houses else {}))
+    if m.extra("building.supply_accounting") != "builds_not_taken_from_stock":
+        after = _bank_stock(after, "bank_hotels", -1)
+    if b.hotel_returns_houses:
+        after = _bank_stock(after, "bank_houses", returned)
+    after = bank_gets(add_cash(after, x.a, -cost), cost)
+    return _all(guard), after
+
+
+def sell_house(m: Model, s: SymState, x: Args):
+    b = m.config.building
+
+    def ok(i):
+        p = s.props[i]
+        mates = [s.props[t] for t in m.group_members(i)]
+        c = [p.owner == x.a, z3.Not(p.hotel), p.houses >= 1]
+        if b.even_sell:
+            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) >= level(m, t)) for t in mates]))
+        return c
+
+    refund = pick(x.sq, [sell_refund(m, i) for i in range(28)])
+    guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
+    after = _set_prop(s, x.sq, houses=lambda p: p.houses - 1)
+    if m.extra("building.supply_accounting") != "sold_buildings_vanish":
+        after = _bank_stock(after, "bank_houses", 1)
+    after = bank_gets(add_cash(after, x.a, refund), -refund)
+    return _all(guard), after
+
+
+def sell_hotel(m: Model, s: SymState, x: Args):
+    """A hotel sold whole; with even selling, every hotel of the group is sold at once."""
+    b = m.config.building
+    if b.even_sell:
+        def ok(i):
+            mates = [s.props[t] for t in m.group_members(i)]
+            return [s.props[i].owner == x.a, s.props[i].hotel, _all([t.hotel for t in mates])]
+        sold = lambda p: z3.Or([z3.And(x.sq == i, z3.BoolVal(p.index in m.group_members(i)))  # noqa: E731
+                                for i in streets(m)])
+    else:
+        def ok(i):
+            return [s.props[i].owner == x.a, s.props[i].hotel]
+        sold = lambda p: x.sq == p.index  # noqa: E731
+    guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
+    after = s
+    n_sold, refund = [], []
+    for p in s.props:
+        if p.kind != "street":
+            continue
+        gone = z3.And(sold(p), p.hotel)
+        n_sold.append(z3.If(gone, p.hotels, 0))
+        refund.append(z3.If(gone, hotel_refund(m, p.index), 0))
+        after = after.with_prop(p.index, hotels=z3.If(gone, 0, p.hotels))
+    if m.extra("building.supply_accounting") != "sold_buildings_vanish":
+        after = _bank_stock(after, "bank_hotels", z3.Sum(n_sold))
+    total = z3.Sum(refund)
+    after = bank_gets(add_cash(after, x.a, total), -total)
+    return _all(guard), after
+
+
+def break_down_hotel(m: Model, s: SymState, x: Args):
+    """One 'house' sold from a hotel: the hotel goes back and the street holds the most houses."""
+    b = m.config.building
+
+    def ok(i):
+        p = s.props[i]
+        mates = [s.props[t] for t in m.group_members(i)]
+        c = [p.owner == x.a, p.hotel]
+        if b.even_sell:
+            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) >= level(m, t)) for t in mates]))
+        return c
+
+    refund = pick(x.sq, [sell_refund(m, i) for i in range(28)])
+    guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
+    if b.hotel_returns_houses:
+        if s.bank_houses is not None:
+            guard.append(s.bank_houses >= b.max_houses)
+        after = _set_prop(s, x.sq, hotels=0, houses=b.max_houses)
+        after = _bank_stock(after, "bank_houses", -b.max_houses)
+    else:
+        after = _set_prop(s, x.sq, hotels=0)
+    if m.extra("building.supply_accounting") != "sold_buildings_vanish":
+        after = _bank_stock(after, "bank_hotels", 1)
+    after = bank_gets(add_cash(after, x.a, refund), -refund)
+    return _all(guard), after
+
+
+def destroy_building(m: Model, s: SymState, x: Args):
+    """The card that destroys one of the drawer's buildings: it returns to the bank, no refund."""
+    def ok(i):
+        p = s.props[i]
+        return [p.owner == x.a, z3.Or(p.hotel, p.houses >= 1)]
+
+    hotel = pick(x.sq, [p.hotel for p in s.props])
+    guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
+    after = _set_prop(s, x.sq, hotels=lambda p: z3.If(p.hotel, p.hotels - 1, p.hotels),
+                      houses=lambda p: z3.If(p.hotel, p.houses, p.houses - 1))
+    if m.extra("building.supply_accounting") != "sold_buildings_vanish":
+        after = _bank_stock(after, "bank_hotels", z3.If(hotel, 1, 0))
+        after = _bank_stock(after, "bank_houses", z3.If(hotel, 0, 1))
+    return _all(guard), after
+
+
+# ---- mortgages --------------------------------------------------------------------------------
+
+def mortgage(m: Model, s: SymState, x: Args):
+    mc = m.config.mortgage
+
+    def ok(i):
+        p = s.props[i]
+        c = [p.owner == x.a, z3.Not(p.mortgaged), no_buildings(p)]
+        if mc.requires_no_buildings_in_group and p.kind == "street":
+            c.append(_all([no_buildings(s.props[t]) for t in m.group_members(i)]))
+        return c
+
+    value = pick(x.sq, [d.mortgage for d in m.deeds])
+    guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a),
+             _any([z3.And(x.sq == i, _all(ok(i))) for i in range(28)])]
+    after = _set_prop(s, x.sq, mortgaged=True, mrounds=0)
+    after = bank_gets(add_cash(after, x.a, value), -value)
+    return _all(guard), after
+
+
+def unmortgage(m: Model, s: SymState, x: Args):
+    cost = pick(x.sq, [m.deeds[i].mortgage + mortgage_interest(m, i) for i in range(28)])
+    guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a), x.sq >= 0, x.sq < 28,
+             pick(x.sq, [p.owner for p in s.props]) == x.a, pick(x.sq, [p.mortgaged for p in s.props]),
+             pf(s, x.a, "cash") >= cost]
+    after = _set_prop(s, x.sq, mortgaged=False, mrounds=0)
+    after = bank_gets(add_cash(after, x.a, -cost), cost)
+    return _all(guard), after
+
+
+def mortgage_expiry(m: Model, s: SymState, x: Args):
+    """An unlifted mortgage is forfeited and auctioned: `a` wins for `amt`, or (f1) nobody bids."""
+    mc = m.config.mortgage
+    owner = pick(x.sq, [p.owner for p in s.props])
+    opening = pick(x.sq, [d.price for d in m.deeds]) if mc.expiry_auction_opening is None \
+        else mc.expiry_auction_opening
+    guard = [x.sq >= 0, x.sq < 28, owner >= 0, pick(x.sq, [p.mortgaged for p in s.props]),
+             pick(x.sq, [p.mrounds for p in s.props]) >= (mc.expiry_rounds or 0)]
+    won = z3.And(seat_ok(m, x.a), active(s, x.a), x.amt >= opening, pf(s, x.a, "cash") >= x.amt)
+    if not mc.expiry_auction_owner_bids:
+        won = z3.And(won, x.a != owner)
+    guard.append(z3.Or(x.f1, won))
+    winner = z3.If(x.f1, NOBODY, x.a)
+    paid = z3.If(x.f1, 0, x.amt)
+    after = _set_prop(s, x.sq, owner=winner, mortgaged=False, mrounds=0)
+    after = bank_gets(add_cash(after, winner, -paid), paid)
+    return _all(guard), after
+
+
+# ---- trades ------------------------------------------------------------------------------------
+
+def trade(m: Model, s: SymState, x: Args):
+    """`a` gives deed `sq` (f1) and gets deed `sq2` (f2) from `b`; `amt` cash from a to b (negative:
+    b pays a); f3..f6: a's Chance card, a's Chest card, b's Chance card, b's Chest card change hands."""
+    t, mc = m.config.trade, m.config.mortgage
+    team = lambda seat: pick(seat, [p.team for p in s.players])  # noqa: E731
+
+    def movable(idx, giver, receiver):
+        cases = []
+        for p in s.props:
+            i = p.index
+            c = [p.owner == giver]
+            if p.kind == "street":
+                if t.building_lock == "whole_group":
+                    c.append(_all([no_buildings(s.props[k]) for k in m.group_members(i)]))
+                else:
+                    c.append(no_buildings(p))
+            if t.mortgaged == "forbidden":
+                c.append(z3.Not(p.mortgaged))
+            elif t.mortgaged == "teammates_only":
+                c.append(z3.Or(z3.Not(p.mortgaged), team(giver) == team(receiver)))
+            cases.append(z3.And(idx == i, _all(c)))
+        return _any(cases)
+
+    def interest(idx, base=None):
+        return pick(idx, [z3.If(s.props[i].mortgaged, mortgage_interest(m, i), 0) if mc.transfer_interest else 0
+                          for i in range(28)])
+
+    give, take = x.f1, x.f2
+    fee_b = z3.If(give, interest(x.sq), 0)      # b receives sq and pays the interest on its mortgage
+    fee_a = z3.If(take, interest(x.sq2), 0)
+    cards = [x.f3, x.f4, x.f5, x.f6]
+    guard = [seat_ok(m, x.a), seat_ok(m, x.b), x.a != x.b, active(s, x.a), active(s, x.b),
+             may_manage(m, s, x.a), may_manage(m, s, x.b),
+             z3.Implies(give, movable(x.sq, x.a, x.b)), z3.Implies(take, movable(x.sq2, x.b, x.a)),
+             z3.Implies(z3.And(give, take), x.sq != x.sq2),
+             pf(s, x.a, "cash") - x.amt - fee_a >= 0, pf(s, x.b, "cash") + x.amt - fee_b >= 0,
+             z3.Implies(x.f3, pf(s, x.a, "chance")), z3.Implies(x.f4, pf(s, x.a, "chest")),
+             z3.Implies(x.f5, pf(s, x.b, "chance")), z3.Implies(x.f6, pf(s, x.b, "chest")),
+             _any([give, take, x.amt != 0] + cards)]
+    if not t.allowed:
+        guard.append(z3.BoolVal(False))
+    if not t.cash:
+        guard.append(x.amt == 0)
+    if not (t.jail_cards and m.config.cards.jail_card_tradeable):
+        guard += [z3.Not(c) for c in cards]
+    after = s
+    for p in s.props:
+        new_owner = z3.If(z3.And(give, x.sq == p.index), x.b, z3.If(z3.And(take, x.sq2 == p.index), x.a, p.owner))
+        after = after.with_prop(p.index, owner=new_owner)
+    for p in s.players:
+        me_a, me_b = x.a == p.seat, x.b == p.seat
+        chance = z3.If(me_a, z3.If(x.f3, False, z3.Or(p.chance, x.f5)),
+                       z3.If(me_b, z3.If(x.f5, False, z3.Or(p.chance, x.f3)), p.chance))
+        chest = z3.If(me_a, z3.If(x.f4, False, z3.Or(p.chest, x.f6)),
+                      z3.If(me_b, z3.If(x.f6, False, z3.Or(p.chest, x.f4)), p.chest))
+        after = after.with_player(p.seat, chance=chance, chest=chest)
+    after = add_cash(after, x.a, -x.amt - fee_a)
+    after = add_cash(after, x.b, x.amt - fee_b)
+    after = bank_gets(after, fee_a + fee_b)
+    return _all(guard), after
+
+
+# ---- cards and taxes ---------------------------------------------------------------------------
+
+def _deck_cards(m: Model, effect: str) -> list:
+    return [c for c in tuple(m.config.cards.chance) + tuple(m.config.cards.chest) if c.effect == effect]
+
+
+def card_repairs(m: Model, s: SymState, x: Args):
+    """Pay the bank (or the pot) per house and per hotel owned; `amt` selects the card."""
+    cards = _deck_cards(m, "repairs")
+    houses = z3.Sum([z3.If(p.owner == x.a, p.houses, 0) for p in s.props if p.kind == "street"])
+    hotels = z3.Sum([z3.If(p.owner == x.a, p.hotels, 0) for p in s.props if p.kind == "street"])
+    choices = [z3.And(x.amt == k, x.dice == c.house * houses + c.hotel * hotels) for k, c in enumerate(cards)]
+    due = x.dice
+    guard = [seat_ok(m, x.a), active(s, x.a), _any(choices), pf(s, x.a, "cash") >= due]
+    after = add_cash(s, x.a, -due)
+    after = _to_pot_or_bank(m, after, due)
+    return _all(guard), after
+
+
+def _to_pot_or_bank(m: Model, s: SymState, amount) -> SymState:
+    from dataclasses import replace
+    if m.config.taxes.free_parking_pot:
+        return replace(s, pot=s.pot + amount)
+    return bank_gets(s, amount)
+
+
+def card_each_player(m: Model, s: SymState, x: Args):
+    """Pay every other player in the game `k`, or (a positive card) collect `k` from each."""
+    cards = _deck_cards(m, "each_player")
+    others = [z3.And(p.seat != x.a, z3.Not(p.bankrupt)) for p in s.players]
+    k = x.amt
+    total = z3.Sum([z3.If(o, k, 0) for o in others])     # what a gains (negative: pays)
+    guard = [seat_ok(m, x.a), active(s, x.a), _any([k == c.amount for c in cards])]
+    # a payer must cover the whole payment; each payer in a collect card must cover theirs
+    guard.append(pf(s, x.a, "cash") + total >= 0)
+    guard += [z3.Implies(z3.And(k > 0, o), p.cash >= k) for o, p in zip(others, s.players)]
+    after = s
+    for o, p in zip(others, s.players):
+        after = after.with_player(p.seat, cash=after.players[p.seat].cash + z3.If(o, -k, 0))
+    after = add_cash(after, x.a, total)
+    return _all(guard), after
+
+
+def tax(m: Model, s: SymState, x: Args):
+    """Income or luxury tax (or the worth-share option of income tax) to the bank, or to the pot."""
+    tx = m.config.taxes
+    options = [x.amt == tx.income, x.amt == tx.luxury]
+    if tx.income_percent is not None:
+        base = worth(m, s, x.a) if tx.worth_counts_mortgaged_at_printed else worth(m, s, x.a)
+        options.append(z3.And(x.amt * 1000 <= base * int(round(tx.income_percent * 1000)) + 999,
+                              x.amt * 1000 >= base * int(round(tx.income_percent * 1000)) - 999, x.amt >= 0))
+    guard = [seat_ok(m, x.a), active(s, x.a), _any(options), pf(s, x.a, "cash") >= x.amt]
+    after = add_cash(s, x.a, -x.amt)
+    after = _to_pot_or_bank(m, after, x.amt)
+    return _all(guard), after
+
+
+# ---- bankruptcy -----------------------------------------------------------------------------------
+
+def _cannot_pay(m: Model, s: SymState, a, debt) -> Any:
+    if m.config.debt.threshold == "debt_exceeds_worth":
+        return debt > worth(m, s, a)
+    return pf(s, a, "cash") + liquidation(m, s, a) < debt
+
+
+def _strip_debtor(m: Model, s: SymState, a, cards_to=None) -> SymState:
+    """The debtor is out: no cash, no cards; cards go to `cards_to` or back to their decks."""
+    out = s
+    give_chance, give_chest = pf(s, a, "chance"), pf(s, a, "chest")
+    for p in s.players:
+        me = a == p.seat
+        chance, chest = z3.If(me, False, p.chance), z3.If(me, False, p.chest)
+        if cards_to is not None:
+            chance = z3.If(cards_to == p.seat, z3.Or(chance, give_chance), chance)
+            chest = z3.If(cards_to == p.seat, z3.Or(chest, give_chest), chest)
+        out = out.with_player(p.seat, cash=z3.If(me, 0, out.players[p.seat].cash),
+                              bankrupt=z3.Or(me, p.bankrupt), in_jail=z3.If(me, False, p.in_jail),
+                              chance=chance, chest=chest)
+    return out
+
+
+def _buildings_to_bank(m: Model, s: SymState, a) -> tuple[SymState, Any]:
+    """Every building of `a` returns to the bank; returns the new state and their sale value."""
+    out, houses, hotels, value = s, [], [], []
+    for p in s.props:
+        if p.kind != "street":
+            continue
+        mine = p.owner == a
+        houses.append(z3.If(mine, p.houses, 0))
+        hotels.append(z3.If(mine, p.hotels, 0))
+        value.append(z3.If(mine, p.houses * sell_refund(m, p.index)
+                           + p.hotels * hotel_refund(m, p.index), 0))
+        out = out.with_prop(p.index, houses=z3.If(mine, 0, p.houses), hotels=z3.If(mine, 0, p.hotels))
+    if m.extra("building.supply_accounting") != "sold_buildings_vanish":
+        out = _bank_stock(out, "bank_houses", z3.Sum(houses))
+        out = _bank_stock(out, "bank_hotels", z3.Sum(hotels))
+    return out, z3.Sum(value)
+
+
+def bankrupt_to_player(m: Model, s: SymState, x: Args):
+    d, mc = m.config.debt, m.config.mortgage
+    a, c = x.a, x.b
+    guard = [seat_ok(m, a), seat_ok(m, c), a != c, active(s, a), active(s, c), x.amt > 0,
+             _cannot_pay(m, s, a, x.amt)]
+    debtor_cash = pf(s, a, "cash")
+    after, value = _buildings_to_bank(m, s, a)
+    dropped = m.extra("bankruptcy.to_player_mortgaged") == "dropped"
+    interest = []
+    for p in s.props:
+        mine = p.owner == a
+        if d.to_player_properties == "creditor":
+            stays = z3.And(mine, p.mortgaged) if dropped else z3.BoolVal(False)
+            new_owner = z3.If(z3.And(mine, z3.Not(stays)), c, p.owner)
+            if mc.transfer_interest:
+                interest.append(z3.If(z3.And(mine, p.mortgaged, z3.Not(stays)),
+                                      mortgage_interest(m, p.index, d.transfer_interest_base), 0))
+            after = after.with_prop(p.index, owner=new_owner)
+        else:   # bank_unowned / bank_auction: back to the bank (then auctioned as any unowned deed)
+            after = after.with_prop(p.index, owner=z3.If(mine, NOBODY, p.owner),
+                                    mortgaged=z3.If(mine, False, p.mortgaged),
+                                    mrounds=z3.If(mine, 0, p.mrounds))
+    fees = z3.Sum(interest) if interest else z3.IntVal(0)
+    proceeds = value if d.to_player_buildings == "sold_half_to_creditor" else z3.IntVal(0)
+    # the creditor must pay the interest on the mortgages taken over at once
+    guard.append(pf(s, c, "cash") + debtor_cash + proceeds - fees >= 0)
+    after = _strip_debtor(m, after, a, c if d.to_player_jail_cards == "creditor" else None)
+    after = add_cash(after, c, debtor_cash + proceeds - fees)
+    after = bank_gets(after, fees - proceeds)
+    return _all(guard), after
+
+
+def _to_bank(m: Model, s: SymState, a) -> SymState:
+    d = m.config.debt
+    debtor_cash = pf(s, a, "cash")
+    after, _ = _buildings_to_bank(m, s, a)
+    heir = None
+    if d.to_bank_properties == "teammate" and m.teams:
+        my_team = pick(a, [p.team for p in s.players])
+        heir = NOBODY
+        for p in reversed(s.players):
+            heir = z3.If(z3.And(p.seat != a, z3.Not(p.bankrupt), z3.IntVal(p.team) == my_team), p.seat, heir)
+    for p in s.props:
+        mine = p.owner == a
+        new_owner = heir if heir is not None else NOBODY
+        keep_mortgage = d.to_bank_mortgages == "kept_on_auction"
+        after = after.with_prop(p.index, owner=z3.If(mine, new_owner, p.owner),
+                                mortgaged=p.mortgaged if keep_mortgage else z3.If(mine, False, p.mortgaged))
+    after = _strip_debtor(m, after, a, None)
+    return bank_gets(after, debtor_cash)
+
+
+def bankrupt_to_bank(m: Model, s: SymState, x: Args):
+    guard = [seat_ok(m, x.a), active(s, x.a), x.amt > 0, _cannot_pay(m, s, x.a, x.amt)]
+    return _all(guard), _to_bank(m, s, x.a)
+
+
+def surrender(m: Model, s: SymState, x: Args):
+    guard = [seat_ok(m, x.a), active(s, x.a)]
+    return _all(guard), _to_bank(m, s, x.a)
+
+
+# ---- the action table -----------------------------------------------------------------------------
+
+def _no_cards(effect: str):
+    return lambda m: None if _deck_cards(m, effect) else f"no card in the decks has the {effect} effect"
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action("buy", "buy the unowned deed landed on at its printed price", buy),
+    Action("auction-settle", "an auction ends: the winner pays the bank its bid", auction_settle,
+           lambda m: None if (m.config.purchase.on_decline == "auction"
+                              or m.config.debt.to_player_properties == "bank_auction"
+                              or m.config.debt.to_bank_properties == "auction") else "no rule starts an auction"),
+    Action("rent-street", "pay rent for a street", _rent_action("street"), bank_free=True),
+    Action("rent-station", "pay rent for a station", _rent_action("station"), bank_free=True),
+    Action("rent-utility", "pay rent for a utility", _rent_action("utility"), bank_free=True),
+    Action("build-house", "build a house", build_house),
+    Action("build-hotel", "build a hotel", build_hotel),
+    Action("sell-house", "sell a house back to the bank", sell_house),
+    Action("sell-hotel", "sell a hotel back to the bank whole", sell_hotel),
+    Action("break-down-hotel", "break a hotel down into houses (one 'house' sold)", break_down_hotel),
+    Action("mortgage", "mortgage a deed", mortgage),
+    Action("unmortgage", "lift a mortgage (value plus interest)", unmortgage),
+    Action("mortgage-expiry", "an unlifted mortgage is forfeited and auctioned", mortgage_expiry,
+           lambda m: None if m.expiry_rounds is not None else "mortgages never expire"),
+    Action("trade", "two players exchange deeds, cash and cards", trade,
+           lambda m: None if m.config.trade.allowed else "trading is not allowed"),
+    Action("card-repairs", "a repairs card: pay per house and hotel", card_repairs, _no_cards("repairs")),
+    Action("card-each-player", "a card paid to or collected from every other player", card_each_player,
+           _no_cards("each_player"), bank_free=True),
+    Action("card-destroy-building", "a card destroys one of the drawer's buildings", destroy_building,
+           lambda m: None if m.config.cards.building_destroy and _deck_cards(m, "destroy_building")
+           else "no card destroys buildings"),
+    Action("tax", "pay income or luxury tax", tax),
+    Action("bankrupt-to-player", "bankruptcy to a creditor player", bankrupt_to_player),
+    Action("bankrupt-to-bank", "bankruptcy to the bank", bankrupt_to_bank),
+    Action("surrender", "a player gives up", surrender,
+           lambda m: None if m.config.debt.surrender else "players may not give up"),
+)
+
+BY_NAME = {a.name: a for a in ACTIONS}

@@ -1,0 +1,275 @@
+"""The checks ``verify check`` runs on one ruleset: constraints, inductive steps, vacuity, bounded runs.
+
+* inductive step, per action x invariant: the invariants and the action's
+  guard before, the transition, the invariant after. UNSAT is PROVED; SAT is
+  VIOLATED with the model as a counterexample (minimised and told as a
+  scenario); a timeout is UNKNOWN. The invariants assumed before are the
+  largest set of state invariants that is inductive for the ruleset
+  (Houdini: start from all, drop every one some action breaks, repeat), so a
+  promised invariant that only holds thanks to an unpromised one (even
+  building needs the house limit) is still proved, and a counterexample's
+  "before" satisfies every invariant that survives.
+* vacuity, per action: the guard is satisfiable together with the
+  invariants, else the action is a dead rule.
+* bounded runs (``bounded``): properties that need several steps.
+
+Identical queries are solved once: the cache key is the z3 term itself
+(z3 hash-conses terms, so two rulesets whose values give the same formula
+give the same term) and the key terms are kept alive by the cache.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import z3
+
+from ..invariants import NOBODY, Invariant, load_invariants
+from .actions import ACTIONS, Action, Args, pick
+from .model import Model
+from .reads import Log, Recorder, same_reads
+from .scenario import counterexample
+from .state import domain, fresh, link_before, view
+from .to_z3 import as_bool, formula
+from .verdict import CheckResult, Verdict
+
+BANKRUPTCY_ACTIONS = {"bankrupt-to-player", "bankrupt-to-bank", "surrender"}
+
+
+class QueryCache:
+    """Solved queries by their (hash-consed) z3 term: identical queries are solved once."""
+
+    def __init__(self):
+        self._results: dict[tuple, tuple[Any, tuple, Any]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple):
+        hit = self._results.get(tuple(k.get_id() for k in key))
+        if hit is not None:
+            self.hits += 1
+            return hit[0]
+        return None
+
+    def put(self, key: tuple, value) -> None:
+        self.misses += 1
+        self._results[tuple(k.get_id() for k in key)] = (value, key, None)
+
+
+_CACHE = QueryCache()
+
+
+def cache() -> QueryCache:
+    return _CACHE
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action instantiated on a fresh state: what every check of that action shares."""
+
+    action: Action
+    before: Any
+    args: Args
+    guard: Any
+    after: Any
+
+
+def instantiate(m: Model, action: Action, tag: str = "") -> Step:
+    s = fresh(m, tag)
+    args = Args.fresh(action.name + tag)
+    guard, after = action.build(m, s, args)
+    return Step(action, s, args, guard, after)
+
+
+def action_view(m: Model, step: Step):
+    from .state import _Rec
+    name = step.action.name
+    creditor = step.args.b if name == "bankrupt-to-player" else NOBODY
+    team = pick(step.args.a, [p.team for p in step.before.players])
+    return _Rec(kind=name, player=step.args.a, creditor=creditor, team=team,
+                bankruptcy=name in BANKRUPTCY_ACTIONS)
+
+
+def invariant_after(m: Model, inv: Invariant, step: Step) -> Any:
+    """The invariant in the state after the step (step invariants relate before and after)."""
+    new = view(m, step.after)
+    if inv.kind == "state":
+        return as_bool(formula(inv.expr, new))
+    old = view(m, step.before)
+    link_before(new, old)
+    new["action"] = action_view(m, step)
+    return as_bool(formula(inv.expr, new, old))
+
+
+def invariant_before(m: Model, inv: Invariant, s) -> Any:
+    return as_bool(formula(inv.expr, view(m, s)))
+
+
+def _status(res) -> str:
+    return "sat" if res == z3.sat else "unsat" if res == z3.unsat else "unknown"
+
+
+class RulesetResults:
+    """Whole-ruleset verdicts kept with the config values their encoding read (see ``reads``)."""
+
+    def __init__(self):
+        self._entries: dict[tuple, list[tuple[dict, list[CheckResult]]]] = {}
+        self.reused = 0
+
+    def find(self, key: tuple, config) -> list[CheckResult] | None:
+        for entries, results in self._entries.get(key, ()):
+            if same_reads(config, entries):
+                self.reused += 1
+                return results
+        return None
+
+    def add(self, key: tuple, entries: dict, results: list[CheckResult]) -> None:
+        self._entries.setdefault(key, []).append((dict(entries), results))
+
+
+_RESULTS = RulesetResults()
+
+
+def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeout_s: float = 10.0,
+                  actions: Iterable[Action] = ACTIONS, reuse: bool = True) -> list[CheckResult]:
+    """Inductive steps and vacuity for every action and every invariant (promised or not).
+
+    Only promised invariants count for success; the others are shown in the
+    matrix. Results are reused for a later ruleset whose config has the same
+    values wherever this encoding read one.
+    """
+    from dataclasses import replace as dc_replace
+
+    promised = set(promised)
+    actions = tuple(actions)
+    key = (tuple(sorted(extras.items())), tuple(sorted(promised)), tuple(a.name for a in actions), timeout_s,
+           tuple(i.text for i in load_invariants()))
+    if reuse:
+        hit = _RESULTS.find(key, config)
+        if hit is not None:
+            return [dc_replace(r, ruleset=rid, seconds=0.0, cached=True) for r in hit]
+    log = Log()
+    results = _Checker(rid, Model.from_config(Recorder(config, log), extras), promised, actions,
+                       timeout_s).run()
+    _RESULTS.add(key, log.entries, results)
+    return results
+
+
+class _Checker:
+    def __init__(self, rid: str, m: Model, promised: set[str], actions: tuple[Action, ...], timeout_s: float):
+        self.rid, self.m, self.promised, self.timeout_s = rid, m, promised, timeout_s
+        self.ms = int(timeout_s * 1000)
+        self.invs = load_invariants()
+        self.state_invs = [i for i in self.invs if i.kind == "state"]
+        self.step_invs = [i for i in self.invs if i.kind == "step"]
+        self.pre_state = fresh(m)
+        self.dom = domain(m, self.pre_state)
+        self.before = {i.id: invariant_before(m, i, self.pre_state) for i in self.state_invs}
+        self.lits = {i.id: z3.Bool(f"assume:{i.id}") for i in self.state_invs}
+        self.actions = actions
+        self.out: list[CheckResult] = []
+
+    def _solver(self, step: Step) -> z3.Solver:
+        solver = z3.Solver()
+        solver.set("timeout", self.ms)
+        solver.add(self.dom)
+        for iid, lit in self.lits.items():
+            solver.add(z3.Implies(lit, self.before[iid]))
+        solver.add(step.guard)
+        return solver
+
+    def run(self) -> list[CheckResult]:
+        rid, m = self.rid, self.m
+        live: list[tuple[Action, Step, z3.Solver]] = []
+        for action in self.actions:
+            why_off = action.disabled(m)
+            if why_off:
+                self.out.append(CheckResult(rid, "(enabled)", action.name, False, Verdict.VIOLATED, None,
+                                            f"dead rule: {why_off} in this ruleset"))
+                continue
+            step = instantiate(m, action)
+            live.append((action, step, self._solver(step)))
+        # Houdini over the state invariants: cells[(inv, action)] = (status, core, cex, why, seconds)
+        candidates = {i.id for i in self.state_invs}
+        cells: dict[tuple[str, str], tuple] = {}
+        goals: dict[tuple[str, str], Any] = {}
+        while True:
+            broken: set[str] = set()
+            assumed = [self.lits[c] for c in sorted(candidates)]
+            for action, step, solver in live:
+                for inv in self.state_invs:
+                    if inv.id not in candidates:
+                        continue
+                    k = (inv.id, action.name)
+                    old = cells.get(k)
+                    if old is not None and old[0] == "unsat" and old[1] <= candidates:
+                        continue        # its proof used only invariants still assumed
+                    if k not in goals:
+                        goals[k] = invariant_after(m, inv, step)
+                    cells[k] = self._prove(step, solver, inv, goals[k], assumed, candidates)
+                    if cells[k][0] == "sat":
+                        broken.add(inv.id)
+            if not broken:
+                break
+            candidates -= broken
+        assumed = [self.lits[c] for c in sorted(candidates)]
+        for action, step, solver in live:
+            self._vacuity(action, solver, assumed)
+            for inv in self.invs:
+                if inv.kind == "state":
+                    status, _core, cex, why, secs = cells[(inv.id, action.name)]
+                else:
+                    status, _core, cex, why, secs = self._prove(step, solver, inv, invariant_after(m, inv, step),
+                                                               assumed, candidates)
+                self.out.append(self._result(inv, action, status, cex, why, secs, inv.id in candidates
+                                             or inv.kind == "step"))
+        return self.out
+
+    def _prove(self, step: Step, solver: z3.Solver, inv: Invariant, goal, assumed: list, candidates: set) -> tuple:
+        t0 = time.perf_counter()
+        if z3.is_true(goal) or (inv.kind == "state" and goal.eq(self.before[inv.id]) and inv.id in candidates):
+            return ("unsat", frozenset({inv.id} if not z3.is_true(goal) else ()), None, None,
+                    time.perf_counter() - t0)
+        key = (step.guard, goal) + tuple(assumed)
+        hit = _CACHE.get(key)
+        if hit is not None:
+            return hit[:4] + (0.0,)
+        solver.push()
+        neg = z3.Bool(f"goal:{inv.id}")
+        solver.add(z3.Implies(neg, z3.Not(goal)))
+        res = _status(solver.check(*assumed, neg))
+        core, cex, why = frozenset(), None, None
+        if res == "unsat":
+            names = {str(c) for c in solver.unsat_core()}
+            core = frozenset(i for i, lit in self.lits.items() if str(lit) in names)
+        elif res == "sat":
+            cex = counterexample(self.m, step, inv, solver, self.ms, action_view(self.m, step),
+                                 assumptions=assumed + [neg])
+        else:
+            why = solver.reason_unknown() or "unknown"
+        solver.pop()
+        value = (res, core, cex, why)
+        _CACHE.put(key, value)
+        return value + (time.perf_counter() - t0,)
+
+    def _vacuity(self, action: Action, solver: z3.Solver, assumed: list) -> None:
+        t0 = time.perf_counter()
+        res = _status(solver.check(*assumed))
+        verdict = {"sat": Verdict.PROVED, "unsat": Verdict.VIOLATED}.get(res, Verdict.UNKNOWN)
+        reason = None if res == "sat" else ("dead rule: no state satisfying the invariants allows it"
+                                           if res == "unsat" else f"solver: {solver.reason_unknown()}")
+        self.out.append(CheckResult(self.rid, "(enabled)", action.name, True, verdict, None, reason,
+                                    time.perf_counter() - t0))
+
+    def _result(self, inv, action, status, cex, why, secs, holds: bool) -> CheckResult:
+        promised = inv.id in self.promised
+        if status == "unsat":
+            return CheckResult(self.rid, inv.id, action.name, promised, Verdict.PROVED, None,
+                               None if holds else f"{inv.id} is broken by another action", secs)
+        if status == "sat":
+            return CheckResult(self.rid, inv.id, action.name, promised, Verdict.VIOLATED, cex,
+                               f"{action.name} can break {inv.id}", secs)
+        return CheckResult(self.rid, inv.id, action.name, promised, Verdict.UNKNOWN, None,
+                           f"solver gave up ({why}) within {self.timeout_s:g} s", secs)

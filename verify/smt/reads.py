@@ -1,0 +1,60 @@
+"""Which config values an encoding read: the canonical key under which its results are reused.
+
+The SMT model reads the EngineConfig through a :class:`Recorder`, which logs
+every leaf value read (``building.max_houses``, ``board.deeds`` ...). An
+encoding depends on nothing else, so a second ruleset that has the same
+values at every logged path yields the identical formula and the identical
+verdicts: its checks are answered from the first one without building or
+solving anything. (Branches taken on other values would read other paths,
+so the comparison is exact, not a heuristic.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import is_dataclass
+from typing import Any
+
+
+class Log:
+    """The paths read so far (swappable, so that each action gets its own record)."""
+
+    def __init__(self):
+        self.entries: dict[tuple[str, ...], Any] = {}
+
+
+class Recorder:
+    """A read-only view of a frozen dataclass tree that logs every leaf it hands out."""
+
+    __slots__ = ("_obj", "_path", "_log")
+
+    def __init__(self, obj: Any, log: Log, path: tuple[str, ...] = ()):
+        object.__setattr__(self, "_obj", obj)
+        object.__setattr__(self, "_path", path)
+        object.__setattr__(self, "_log", log)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._obj, name)
+        path = self._path + (name,)
+        if is_dataclass(value) and not isinstance(value, type):
+            return Recorder(value, self._log, path)
+        if callable(value):
+            raise AttributeError(f"{'.'.join(path)}: methods are not read through the recorder")
+        self._log.entries[path] = value
+        return value
+
+    def __setattr__(self, name, value):
+        raise AttributeError("read-only")
+
+
+def value_at(obj: Any, path: tuple[str, ...]) -> Any:
+    for name in path:
+        obj = getattr(obj, name)
+    return obj
+
+
+def same_reads(obj: Any, entries: dict[tuple[str, ...], Any]) -> bool:
+    """True when ``obj`` has the logged value at every logged path."""
+    try:
+        return all(value_at(obj, p) == v for p, v in entries.items())
+    except AttributeError:
+        return False
