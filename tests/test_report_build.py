@@ -129,3 +129,14 @@ def test_report_command(tmp_path):
     res = CliRunner().invoke(main, ["report", "--out", str(tmp_path / "r"), "--no-check", "--no-simulate"])
     assert res.exit_code == 0, res.output
     assert "pages" in res.output and Path(tmp_path / "r" / "index.html").is_file()
+
+
+def test_end_to_end_with_the_engine(tmp_path):
+    """The README's main job on the bundled rulesets, with real (few) simulated games."""
+    out = tmp_path / "reports"
+    summary = build(ReportOptions(out=out, games=2, run_check=False))
+    assert summary["simulation"] == "ran"
+    html = (out / "simulation.html").read_text(encoding="utf-8")
+    assert "2 seeded games per ruleset" in html
+    assert html.count('<figure id="land-') >= 10           # landing chart for (nearly) every ruleset
+    assert "Game length" in html and "<svg" in html
