@@ -43,8 +43,9 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
             else:
                 click.echo(f"    {where}: {s.kind}{': ' + s.gloss if s.gloss else ''}")
         w = f.witness
-        if w and w.method == "z3":
-            click.echo(f"  witness: {w.situation_text}")
+        if w and w.method in ("z3", "direct"):
+            click.echo(f"  witness ({w.method}): {w.question}")
+            click.echo(f"    situation: {w.situation_text}")
             for o in w.outcomes:
                 click.echo(f"    {o.ruleset}: {o.text}")
         elif w and w.method == "proof":
