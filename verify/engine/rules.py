@@ -83,6 +83,8 @@ class Rules:
         self.explicit_pay = cfg.debt.explicit_payment_step
         self.sec_per_turn = cfg.clock.seconds_per_turn / 60.0
         self.speed_on = cfg.speed_die.enabled
+        # dice.count counts the speed die when it is in the game
+        self.white = m.dice_count - 1 if self.speed_on and m.dice_count >= 3 else m.dice_count
         self.teams_on = cfg.teams.enabled
         self.secs_timeout = (cfg.clock.turn_seconds or cfg.clock.seconds_per_turn) / 60.0
         self.interest = [_r((self.price[s] if mo.interest_base == "price" else self.mortgage_value[s])
@@ -208,7 +210,7 @@ class Rules:
     def dice_needed(self, g: GameState) -> int:
         """How many dice the current player rolls now (a speed die is the last one)."""
         p = g.current
-        n = self.cfg.movement.dice_count
+        n = self.white
         if self.speed_on and self.speed_active(g, p) and not (g.in_jail[p] and self.cfg.speed_die.jail_white_only):
             n += 1
         return n
@@ -334,7 +336,7 @@ class Rules:
             return rc.station_schedule[count - 1] * g.rent_factor
         count = sum(1 for t in self.utilities if owner[t] == o)
         mult = g.util_mult or rc.utility_multipliers[count - 1]
-        return mult * sum(g.dice[:self.cfg.movement.dice_count])
+        return mult * sum(g.dice[:self.white])
 
     def _ev(self, g: GameState, **kw) -> None:
         g.events.append(kw)
@@ -405,7 +407,8 @@ class Rules:
             if g.stage == "move":
                 self._after_move(g)
             elif g.bankrupt[g.current]:
-                self.end_turn(g)
+                g.stage = "post"       # a bankrupt player's turn ends with its own end_turn step
+                g.phase = POST_ROLL
             else:
                 g.phase = PRE_ROLL if g.stage == "pre" else POST_ROLL
             return
@@ -416,7 +419,7 @@ class Rules:
         if g.landings is not None and not g.bankrupt[p]:
             g.landings[g.pos[p]] += 1
         if g.bankrupt[p]:
-            self.end_turn(g)
+            g.phase = POST_ROLL     # its end_turn is a step of its own
             return
         if g.reroll and not g.jailed and not g.in_jail[p]:
             g.stage = "pre"
@@ -535,10 +538,11 @@ class Rules:
             g.missed[p] = 0
         if g.in_jail[p]:
             self._jail_roll(g, p, dice)
-            self._continue(g)
+            if g.phase == MOVING:
+                self._continue(g)
             return
         mv = self.cfg.movement
-        n = mv.dice_count
+        n = self.white
         d1 = dice[0]
         doubles = n >= 2 and d1 == dice[1]
         steps = sum(dice[:n])
@@ -1258,7 +1262,9 @@ class Rules:
 
     def _building_auction(self, g: GameState, s: int, item: str) -> None:
         """A shortage: the building goes to the highest bidder among everyone who could build."""
-        self._interrupt_with_auction(g, [s, item, self.house_cost[s], -1, False, -1])
+        pu = self.cfg.purchase
+        opening = self.house_cost[s] if pu.opening == "printed_price" else pu.opening_amount
+        self._interrupt_with_auction(g, [s, item, opening, -1, False, -1])
 
     def _place_won_building(self, g: GameState, seat: int, item: str) -> None:
         test = self._house_ok if item == "house" else self._hotel_ok
@@ -1819,9 +1825,8 @@ class Rules:
         if g.events is not None:
             self._ev(g, event="timeout", player=seat, missed=g.missed[seat])
         if ck.forfeit_after_missed is not None and g.missed[seat] >= ck.forfeit_after_missed:
+            g.stage = "post"
             self.go_bankrupt(g, seat, -1, 0)
-            if g.phase != OVER and g.current == seat:
-                self.end_turn(g)
             return
         if ck.on_timeout == "skip_turn":
             self.end_turn(g)

@@ -112,6 +112,8 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
                 dice = tuple(int(rnd() * 6) + 1 for _ in range(k))
             if timed and not g.rolled and hasattr(pol, "times_out") and pol.times_out(rules, g, p):
                 act({"type": "timeout", "seat": p, "dice": list(dice)})
+                if rules.cfg.clock.on_timeout == "default_choices":
+                    rolls += 1
                 continue
             rolls += 1
             if tracing:

@@ -2,7 +2,7 @@
 
 A trace file holds one or more games. Each game starts with a header line
 
-    {"trace": "verify.trace/1", "state_schema": "verify.state/1", "ruleset": "official",
+    {"trace": "verify.trace/1", "state_schema": "verify.state/1", "ruleset": "<id>",
      "config_hash": "...", "seed": 123, "game": 0, "players": 4, "policy": "heuristic", "jail": "leave"}
 
 followed by one line per step: ``{"step": k, "action": {...} | null, "events": [...],

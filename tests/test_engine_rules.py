@@ -1,0 +1,451 @@
+"""Rule families of the engine, each from a constructed state to a concrete outcome."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from verify.engine.config import EngineConfig, fallback_ruleset
+from verify.engine.rules import IllegalAction, Rules
+from verify.engine.state import GameState
+from verify.engine.step import apply, apply_state, legal_actions
+from verify.spec import load_ruleset
+
+
+@pytest.fixture(scope="module")
+def official() -> EngineConfig:
+    return EngineConfig.from_ruleset(load_ruleset("official"))
+
+
+def game(cfg: EngineConfig, players: int = 2, seed: int = 1) -> tuple[Rules, GameState]:
+    rules = Rules(cfg)
+    g = rules.new_game(players, random.Random(seed))
+    g.events = []
+    return rules, g
+
+
+def act(rules, g, **action):
+    apply_state(rules, g, action)
+    return g
+
+
+def own(g, seat, *squares, mortgaged=False):
+    for s in squares:
+        g.owner[s] = seat
+        g.mortgaged[s] = mortgaged
+
+
+def with_(cfg: EngineConfig, area: str, **changes) -> EngineConfig:
+    return replace(cfg, **{area: replace(getattr(cfg, area), **changes)})
+
+
+# ------------------------------------------------------------------ rent
+def test_street_rent_doubles_for_a_full_unbuilt_group(official):
+    rules, g = game(official)
+    own(g, 1, 39)
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])          # lands on Boardwalk (39), base rent 50
+    assert g.cash == [1500 - 50, 1550]
+    rules, g = game(official)
+    own(g, 1, 37, 39)
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.cash == [1400, 1600]                     # whole group: 2 x 50
+
+
+def test_group_bonus_survives_a_mortgaged_mate_and_houses_set_the_rent(official):
+    rules, g = game(official)
+    own(g, 1, 37, 39)
+    g.mortgaged[37] = True
+    assert rules.rent(g, 39, 0) == 100               # official: bonus still applies
+    g.mortgaged[37] = False
+    g.houses[37], g.houses[39] = 2, 3
+    assert rules.rent(g, 39, 0) == 1400              # 3 houses on Boardwalk
+    g.houses[39], g.hotel[39] = 0, True
+    assert rules.rent(g, 39, 0) == 2000
+    g.mortgaged[39] = True
+    assert rules.rent(g, 39, 0) == 0                 # no rent on a mortgaged deed
+
+
+def test_station_and_utility_rents(official):
+    rules, g = game(official)
+    own(g, 1, 5, 15, 25)
+    g.pos[0] = 20
+    act(rules, g, type="roll", dice=[2, 3])          # 25: three stations -> 100
+    assert g.cash[0] == 1400
+    rules, g = game(official)
+    own(g, 1, 12)
+    g.pos[0] = 7
+    act(rules, g, type="roll", dice=[1, 4])          # 12: one utility, 4 x 5
+    assert g.cash[0] == 1500 - 20
+    own(g, 1, 28)
+    g.dice = (6, 5)
+    assert rules.rent(g, 12, 0) == 110               # both utilities: 10 x 11
+
+
+def test_jailed_owner_and_teammates(official):
+    cfg = with_(official, "rent", jailed_owner_collects=False)
+    rules, g = game(cfg)
+    own(g, 1, 39)
+    g.in_jail[1] = True
+    assert rules.rent(g, 39, 0) == 0
+    teams = EngineConfig.from_ruleset(load_ruleset("platform-teams"))
+    rules, g = game(teams, players=4)
+    own(g, 2, 39)                                    # seat 2 is seat 0's teammate
+    assert g.team[0] == g.team[2] and rules.rent(g, 39, 0) == 0
+    assert rules.rent(g, 39, 1) == 500
+
+
+def test_rent_tax_takes_a_share_out_of_circulation(official):
+    cfg = with_(official, "rent", tax_enabled=True, tax_start_minute=10, tax_initial_rate=0.5,
+                tax_step_rate=0.1, tax_step_minutes=5, tax_max_rate=0.99)
+    rules, g = game(cfg)
+    own(g, 1, 39)
+    g.minute = 16.0                                  # 0.5 + one step = 0.6
+    g.pos[0] = 34
+    bank = g.bank_cash
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.cash == [1450, 1520]
+    assert g.bank_cash == bank + 30
+
+
+# ------------------------------------------------------------------ movement, GO, doubles
+def test_go_salary_and_three_doubles(official):
+    rules, g = game(official)
+    g.pos[0] = 38
+    act(rules, g, type="roll", dice=[1, 2])          # passes GO to 1 (unowned: offered)
+    assert g.cash[0] == 1700 and g.phase == "buy"
+    rules, g = game(official)
+    g.doubles[0] = 2
+    g.pos[0] = 0
+    act(rules, g, type="roll", dice=[3, 3])          # third double: straight to jail, no move
+    assert g.in_jail[0] and g.pos[0] == 10 and g.current == 1
+
+
+def test_doubles_roll_again(official):
+    rules, g = game(official)
+    act(rules, g, type="roll", dice=[1, 1])           # square 2: Community Chest
+    while g.phase not in ("pre_roll", "post_roll"):
+        a = legal_actions(official, g)[0]
+        act(rules, g, **a)
+    assert g.current == 0 and (g.phase == "pre_roll" or g.in_jail[0])
+
+
+# ------------------------------------------------------------------ jail
+def test_jail_exits(official):
+    rules, g = game(official)
+    g.in_jail[0], g.pos[0] = True, 10
+    act(rules, g, type="pay_fine")                    # pay before rolling, then roll normally
+    assert not g.in_jail[0] and g.cash[0] == 1450 and g.phase == "pre_roll"
+    rules, g = game(official)
+    g.in_jail[0], g.pos[0] = True, 10
+    act(rules, g, type="roll", dice=[4, 4])           # doubles: out, moves 8, no extra roll
+    assert not g.in_jail[0] and g.pos[0] == 18 and g.current == 0 and g.phase in ("buy",)
+    rules, g = game(official)
+    g.in_jail[0], g.pos[0], g.jail_turns[0] = True, 10, 2
+    act(rules, g, type="roll", dice=[1, 2])           # third failed try: pay 50 and move 3
+    assert not g.in_jail[0] and g.pos[0] == 13 and g.cash[0] == 1450
+    rules, g = game(official)
+    g.in_jail[0], g.pos[0] = True, 10
+    g.jail_cards[0] = ["chance"]
+    g.chance.remove("chance-jail-free")
+    act(rules, g, type="use_card")
+    assert not g.in_jail[0] and g.jail_cards[0] == [] and g.chance[-1] == "chance-jail-free"
+    rules, g = game(official)
+    g.in_jail[0], g.pos[0] = True, 10
+    act(rules, g, type="roll", dice=[1, 2])           # first failed try: stays, turn passes
+    assert g.in_jail[0] and g.jail_turns[0] == 1 and g.current == 1
+
+
+def test_fine_only_in_voluntary_turns():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official"))
+    cfg = with_(cfg, "jail", fine_voluntary_turns=2)
+    rules, g = game(cfg)
+    g.in_jail[0], g.pos[0], g.jail_turns[0] = True, 10, 2
+    with pytest.raises(IllegalAction):
+        act(rules, g, type="pay_fine")
+
+
+# ------------------------------------------------------------------ purchase and auctions
+def test_auction_after_decline_goes_to_the_highest_bidder(official):
+    rules, g = game(official, players=3)
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])           # Boardwalk, unowned
+    act(rules, g, type="decline")
+    assert g.phase == "auction" and g.pending["bidders"] == [1, 2, 0]
+    act(rules, g, type="bid", seat=1, amount=10)
+    act(rules, g, type="bid", seat=0, amount=50)     # the decliner may bid (official: everyone)
+    act(rules, g, type="pass", seat=2)
+    act(rules, g, type="bid", seat=1, amount=51)
+    act(rules, g, type="pass", seat=0)
+    assert g.owner[39] == 1 and g.cash[1] == 1500 - 51 and g.phase == "post_roll"
+
+
+def test_platform_auction_opens_at_the_price_in_seat_order():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg, players=3)
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])
+    act(rules, g, type="decline")
+    assert g.pending["bidders"] == [1, 2]             # the decliner is out
+    with pytest.raises(IllegalAction):
+        act(rules, g, type="bid", seat=1, amount=3000)   # below the printed 4000
+    with pytest.raises(IllegalAction):
+        act(rules, g, type="bid", seat=2, amount=4000)   # not seat 2's turn
+    act(rules, g, type="bid", seat=1, amount=4000)
+    act(rules, g, type="pass", seat=2)
+    assert g.owner[39] == 1 and g.cash[1] == 15000 - 4000
+
+
+# ------------------------------------------------------------------ building
+def test_even_building_and_the_hotel(official):
+    rules, g = game(official)
+    own(g, 0, 37, 39)
+    g.cash[0] = 3000
+    act(rules, g, type="build_house", square=39)
+    with pytest.raises(IllegalAction, match="evenly"):
+        act(rules, g, type="build_house", square=39)
+    for _ in range(3):
+        act(rules, g, type="build_house", square=37)
+        act(rules, g, type="build_house", square=39)
+    act(rules, g, type="build_house", square=37)
+    assert g.houses[37] == g.houses[39] == 4 and g.bank_houses == 32 - 8
+    act(rules, g, type="build_hotel", square=39)
+    assert g.hotel[39] and g.houses[39] == 0 and g.bank_houses == 28 and g.bank_hotels == 11
+    assert g.cash[0] == 3000 - 9 * 200
+    with pytest.raises(IllegalAction, match="sell evenly"):
+        act(rules, g, type="sell_house", square=37)
+    act(rules, g, type="sell_hotel", square=39)       # broken down: 4 houses come back on the street
+    assert not g.hotel[39] and g.houses[39] == 4 and g.bank_houses == 24 and g.cash[0] == 3000 - 1800 + 100
+
+
+def test_building_needs_the_whole_unmortgaged_group(official):
+    rules, g = game(official)
+    own(g, 0, 39)
+    assert "whole colour group" in rules.why_not_build_house(g, 0, 39)
+    own(g, 0, 37, mortgaged=True)
+    assert "mortgaged" in rules.why_not_build_house(g, 0, 39)
+
+
+def test_house_shortage_goes_to_auction(official):
+    rules, g = game(official, players=3)
+    own(g, 0, 37, 39)
+    own(g, 1, 1, 3)
+    g.bank_houses = 1                                 # two players want the last house
+    act(rules, g, type="build_house", square=37)
+    assert g.phase == "auction" and g.pending["item"] == "house" and sorted(g.pending["bidders"]) == [0, 1]
+    act(rules, g, type="bid", seat=1, amount=60)
+    act(rules, g, type="pass", seat=0)
+    assert g.bank_houses == 0 and g.houses[1] + g.houses[3] == 1 and g.cash[1] == 1440
+    assert g.houses[37] == 0 and g.phase == "pre_roll"
+
+
+# ------------------------------------------------------------------ mortgages
+def test_mortgage_and_unmortgage_cost(official):
+    rules, g = game(official)
+    own(g, 0, 39)
+    act(rules, g, type="mortgage", square=39)
+    assert g.cash[0] == 1700 and g.mortgaged[39]
+    act(rules, g, type="unmortgage", square=39)
+    assert g.cash[0] == 1700 - 220 and not g.mortgaged[39]   # 200 + 10 %
+    platform = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(platform)
+    own(g, 0, 39)
+    act(rules, g, type="mortgage", square=39)
+    act(rules, g, type="unmortgage", square=39)
+    assert g.cash[0] == 15000 + 2000 - 2400          # 60 % of the price: value + 10 % of the price
+
+
+def test_mortgage_expiry_auctions_the_deed():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg, players=2)
+    own(g, 0, 39, mortgaged=True)
+    g.mortgage_rounds[39] = cfg.mortgage.expiry_rounds - 1
+    g.phase, g.rolled = "post_roll", True
+    act(rules, g, type="end_turn")                    # seat 1's turn: not yet a new round
+    g.phase, g.rolled = "post_roll", True
+    act(rules, g, type="end_turn")                    # round wraps: the mortgage is forfeited
+    assert g.owner[39] == -1 and g.phase == "auction" and g.pending["min"] == 4000
+
+
+# ------------------------------------------------------------------ trades
+def test_trade_balance_limit_refuses_a_gift():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg, players=2)
+    own(g, 1, 39)
+    why = rules.why_not_trade(g, 0, 1, {"cash": 1000}, {"squares": [39]})
+    assert why and "unbalanced" in why
+    assert rules.why_not_trade(g, 0, 1, {"cash": 4000}, {"squares": [39]}) is None
+    act(rules, g, type="trade", **{"with": 1}, give={"cash": 4000}, take={"squares": [39]})
+    assert g.owner[39] == 0 and g.cash == [11000, 19000]
+
+
+def test_trade_locked_by_buildings_and_transfer_interest(official):
+    rules, g = game(official)
+    own(g, 1, 37, 39)
+    g.houses[37] = 1
+    assert "buildings" in rules.why_not_trade(g, 0, 1, {"cash": 100}, {"squares": [39]})
+    g.houses[37] = 0
+    g.mortgaged[39] = True
+    act(rules, g, type="trade", **{"with": 1}, give={"cash": 100}, take={"squares": [39]})
+    assert g.cash[0] == 1500 - 100 - 20 and g.interest_paid[39]   # 10 % of the 200 mortgage at once
+
+
+# ------------------------------------------------------------------ debt and bankruptcy
+def test_bankruptcy_to_a_player_hands_over_everything(official):
+    rules, g = game(official, players=3)
+    own(g, 1, 37, 39)
+    g.hotel[39], g.houses[37] = True, 4
+    g.bank_houses, g.bank_hotels = 28, 11
+    own(g, 0, 1, 3)
+    g.mortgaged[1] = True
+    g.jail_cards[0] = ["chest"]
+    g.chest.remove("chest-jail-free")
+    g.cash[0] = 100
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])           # 2000 rent on the hotel
+    assert g.phase == "debt" and g.pending["amount"] == 2000
+    assert rules.why_not_bankrupt(g, 0) is None       # 100 + 30 (mortgage of 3) < 2000
+    act(rules, g, type="bankrupt")
+    assert g.bankrupt[0] and g.cash[0] == 0
+    assert g.owner[1] == g.owner[3] == 1 and g.mortgaged[1]
+    assert g.jail_cards[1] == ["chest"]
+    interest = rules.transfer_interest[1]             # 10 % on the inherited mortgage, paid at once
+    assert interest == (6 if official.debt.transfer_interest_base == "price" else 3)
+    assert g.cash[1] == 1500 + 100 - interest
+    assert g.phase == "post_roll" and g.current == 0
+    act(rules, g, type="end_turn")
+    assert g.current == 1
+
+
+def test_bankruptcy_to_the_bank_auctions_the_deeds(official):
+    rules, g = game(official, players=3)
+    own(g, 0, 1, 3)
+    g.houses[1] = g.houses[3] = 1
+    g.bank_houses = 30
+    g.cash[0] = 20
+    g.pos[0] = 36
+    act(rules, g, type="roll", dice=[1, 1])           # Luxury Tax 100
+    assert g.phase == "debt" and g.pending["creditor"] == -1
+    with pytest.raises(IllegalAction):
+        act(rules, g, type="bankrupt")                # 20 + 50 (houses) + 60 (mortgages) >= 100
+    act(rules, g, type="sell_group", group=rules.group_of[1])
+    act(rules, g, type="mortgage", square=1)
+    act(rules, g, type="pay")
+    assert g.cash[0] == 20 + 50 + 30 - 100 and g.bank_houses == 32
+    rules, g = game(official, players=3)
+    own(g, 0, 1, 3)
+    g.cash[0] = 10
+    g.mortgaged[1] = g.mortgaged[3] = True
+    g.pos[0] = 36
+    act(rules, g, type="roll", dice=[1, 1])
+    act(rules, g, type="bankrupt")
+    assert g.owner[1] == g.owner[3] == -1 and not g.mortgaged[1] and g.phase == "auction"
+    assert g.pending["square"] == 1
+
+
+def test_platform_rent_bankruptcy_and_voluntary_surrender():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg, players=3)
+    own(g, 2, 6)
+    act(rules, g, type="surrender", seat=2)           # any time: properties return to the bank
+    assert g.bankrupt[2] and g.owner[6] == -1 and g.phase == "pre_roll"
+
+
+# ------------------------------------------------------------------ cards and taxes
+def test_cards_move_pay_and_keep(official):
+    rules, g = game(official)
+    g.chance.remove("chance-railroad-1")
+    g.chance.insert(0, "chance-railroad-1")
+    own(g, 1, 15)
+    g.pos[0] = 4
+    act(rules, g, type="roll", dice=[1, 2])           # Chance at 7 -> nearest station 15, pay twice 25
+    assert g.pos[0] == 15 and g.cash == [1450, 1550]
+    rules, g = game(official, players=3)
+    g.chest.remove("chest-birthday")
+    g.chest.insert(0, "chest-birthday")
+    act(rules, g, type="roll", dice=[1, 1])           # Community Chest at 2: 10 from each player
+    assert g.cash == [1520, 1490, 1490]
+    rules, g = game(official)
+    g.chance.remove("chance-jail-free")
+    g.chance.insert(0, "chance-jail-free")
+    g.pos[0] = 4
+    act(rules, g, type="roll", dice=[1, 2])
+    assert g.jail_cards[0] == ["chance"] and "chance-jail-free" not in g.chance
+
+
+def test_income_tax_ten_percent_option():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official-pre2008"))
+    assert cfg.taxes.income_percent == 0.1
+    rules, g = game(cfg)
+    g.pos[0] = 1
+    act(rules, g, type="roll", dice=[1, 2])
+    assert g.phase == "income_tax"
+    act(rules, g, type="pay_tax", option="percent")
+    assert g.cash[0] == 1500 - 150
+
+
+def test_free_parking_pot():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official+house-free-parking-pot"))
+    rules, g = game(cfg)
+    g.pot = 300
+    g.pos[0] = 15
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.cash[0] == 1800 and g.pot == 0
+
+
+def test_casino_bet_pays_by_the_numbers_chosen():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    assert cfg.casino.enabled
+    rules, g = game(cfg)
+    g.pos[0] = 15
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.phase == "casino"
+    act(rules, g, type="casino_bet", numbers=[2, 5], die=5, jackpot=False)
+    assert g.cash[0] == 15000 - 1000 + 3000 and g.jackpot == cfg.casino.jackpot_start + 500
+
+
+# ------------------------------------------------------------------ speed die
+def test_speed_die_bus_and_mr_monopoly():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official-speed-die"))
+    rules, g = game(cfg)
+    g.passed_go[0] = True
+    assert rules.dice_needed(g) == 3
+    act(rules, g, type="roll", dice=[1, 3, 6])        # Bus: move 1, 3 or 4
+    assert g.phase == "bus" and g.pending["options"] == [1, 3, 4]
+    act(rules, g, type="bus", steps=4)
+    assert g.pos[0] == 4
+    rules, g = game(cfg)
+    g.passed_go[0] = True
+    own(g, 1, 1, 3, 5, 6)
+    g.pos[0] = 0
+    act(rules, g, type="roll", dice=[1, 2, 4])        # Mr. Monopoly: 3 (owned), then on to 8 (unowned)
+    assert g.pos[0] == 8 and g.phase == "buy"
+
+
+# ------------------------------------------------------------------ the step API on JSON
+def test_apply_on_canonical_json_and_refusals(official):
+    from verify.engine.step import new_game
+    s = new_game(official, 2, seed=5)
+    me = s["current"]
+    s2, events = apply(official, s, {"type": "roll", "dice": [1, 2]})
+    assert s2["players"][me]["position"] == 3 and events[0] == {"event": "rolled", "player": me, "dice": [1, 2]}
+    assert s["players"][me]["position"] == 0           # the input state is not changed
+    with pytest.raises(IllegalAction):
+        apply(official, s, {"type": "roll", "dice": [3]})
+    with pytest.raises(IllegalAction):
+        apply(official, s, {"type": "end_turn"})
+    from verify.errors import GameError
+    with pytest.raises(GameError):
+        apply(official, s, {"type": "fly"})
+    with pytest.raises(GameError):
+        apply(official, {"schema": "nope"}, {"type": "roll", "dice": [1, 2]})
+
+
+def test_fallback_config_plays():
+    cfg = EngineConfig.from_ruleset(fallback_ruleset())
+    rules, g = game(cfg)
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.pos[0] == 5

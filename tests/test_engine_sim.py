@@ -1,0 +1,130 @@
+"""Whole games: determinism, every bundled ruleset under invariant checks, traces and replay."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from verify.engine.config import EngineConfig
+from verify.engine.policies import make_policies
+from verify.engine.rules import rules_for
+from verify.engine.simulate import CampaignSpec, game_seed, play_game, run_campaign
+from verify.engine.trace import InvariantBroken, InvariantChecker, TraceRecorder, read_trace, replay_game
+from verify.spec import load_ruleset, registry
+
+
+def _playable_ids() -> list[str]:
+    reg = registry()
+    out = []
+    for rid in reg.ids():
+        out.append(f"official+{rid}" if reg.resolve(rid).is_overlay else rid)
+    return out
+
+
+def _players(cfg: EngineConfig) -> int:
+    n = max(cfg.setup.players_min, min(4, cfg.setup.players_max))
+    if cfg.teams.enabled and n % cfg.teams.size:
+        n += cfg.teams.size - n % cfg.teams.size
+    return n
+
+
+def test_same_seed_same_game_and_jobs_do_not_matter():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official"))
+    spec = CampaignSpec(cfg, 4, seed=11)
+    a = run_campaign(spec, 12, "official").to_json()
+    b = run_campaign(spec, 12, "official", jobs=2).to_json()
+    for d in (a, b):
+        d.pop("elapsed_s"), d.pop("player_turns_per_s")
+    assert a == b
+    assert a["finished"] + a["hit_limit"] == 12 and sum(a["landings"]) > 0
+    c = run_campaign(CampaignSpec(cfg, 4, seed=12), 12, "official").to_json()
+    assert c["landings"] != a["landings"]
+
+
+def test_recorded_game_is_the_same_game():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official"))
+    rules = rules_for(cfg)
+    s = game_seed(3, 0)
+    fast = play_game(rules, make_policies("heuristic", 4, "stay", s), s)
+    buf = io.StringIO()
+    slow = play_game(rules, make_policies("heuristic", 4, "stay", s), s,
+                     recorder=TraceRecorder(buf, {"trace": "verify.trace/1", "ruleset": "official",
+                                                  "config_hash": cfg.hash()}))
+    assert fast == slow
+    games = list(read_trace(io.StringIO(buf.getvalue()), "mem"))
+    assert len(games) == 1
+    header, steps = games[0]
+    last = steps[-1][1]["state"]
+    assert last["player_turns"] == fast.player_turns and last["winner"] == fast.winner
+    n, problems = replay_game(cfg, rules, header, steps, "mem", None)
+    assert problems == [] and n == len(steps)
+
+
+def test_replay_finds_a_tampered_step():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official"))
+    rules = rules_for(cfg)
+    buf = io.StringIO()
+    play_game(rules, make_policies("heuristic", 2, "leave", 5), 5, max_turns=30,
+              recorder=TraceRecorder(buf, {"trace": "verify.trace/1", "ruleset": "official"}))
+    lines = buf.getvalue().splitlines()
+    rec = json.loads(lines[10])
+    rec["state"]["players"][1]["cash"] += 7
+    lines[10] = json.dumps(rec)
+    header, steps = next(read_trace(lines, "t"))
+    _, problems = replay_game(cfg, rules, header, steps, "t", None)
+    assert problems and "cash" in problems[0] and "t:11" in problems[0]
+
+
+def test_invariant_hook_stops_at_the_first_violation():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official"))
+    rules = rules_for(cfg)
+    seen = []
+
+    def state_pred(config, state, ids):
+        seen.append(state["player_turns"])
+        return ["stub: a player turn was played"] if state["player_turns"] >= 3 else []
+
+    checker = InvariantChecker(cfg, ["stub"], check_state=state_pred, check_step=lambda *a: [])
+    with pytest.raises(InvariantBroken) as info:
+        play_game(rules, make_policies("heuristic", 2, "leave", 1), 1, recorder=TraceRecorder(None, None, checker))
+    assert info.value.state["player_turns"] == 3 and info.value.action["type"] == "end_turn"
+    assert seen[-1] == 3
+
+
+@pytest.mark.parametrize("rid", _playable_ids())
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_every_ruleset_plays_with_its_invariants(rid, policy):
+    r = load_ruleset(rid)
+    cfg = EngineConfig.from_ruleset(r)
+    rules = rules_for(cfg)
+    n = _players(cfg)
+    checker = InvariantChecker(cfg, r.promised())
+    s = game_seed(2024, 0)
+    res = play_game(rules, make_policies(policy, n, "stay" if policy == "random" else "leave", s), s,
+                    max_turns=40, recorder=TraceRecorder(None, None, checker))
+    assert res.player_turns <= 40 and 0 < sum(res.landings) <= res.rolls
+
+
+@pytest.mark.parametrize("rid", _playable_ids())
+def test_every_ruleset_finishes_games_fast(rid):
+    r = load_ruleset(rid)
+    cfg = EngineConfig.from_ruleset(r)
+    summary = run_campaign(CampaignSpec(cfg, _players(cfg), seed=1, max_turns=1500), 10, rid).to_json()
+    assert summary["finished"] >= 8, summary["end_reasons"]
+    assert summary["bankruptcies_total"] >= summary["finished"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rid", _playable_ids())
+def test_thousand_games_with_invariants(rid):
+    r = load_ruleset(rid)
+    cfg = EngineConfig.from_ruleset(r)
+    rules = rules_for(cfg)
+    n = _players(cfg)
+    checker = InvariantChecker(cfg, r.promised())
+    for i in range(1000):
+        s = game_seed(99, i)
+        play_game(rules, make_policies("heuristic" if i % 2 else "random", n, "leave" if i % 3 else "stay", s), s,
+                  max_turns=1000, recorder=TraceRecorder(None, None, checker))

@@ -1,0 +1,62 @@
+"""``verify replay``: re-check a recorded trace against the rules and the invariants.
+
+Every action is re-applied to the previous state through the step API and
+the result compared with the recorded state; the invariants the ruleset
+promises are evaluated on every state and step. Exit status 0 only when the
+whole trace follows the rules.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import Location, VerifyError
+
+
+@click.command()
+@click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--ruleset", default=None, help="Check against this ruleset instead of the one in the trace header.")
+@click.option("--no-invariants", is_flag=True, help="Only re-apply the actions; skip invariant checks.")
+@click.option("--all", "all_problems", is_flag=True, help="Report every problem, not only the first per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems: bool, as_json: bool) -> None:
+    """Re-check every step of TRACE (JSON Lines from `verify simulate --trace`)."""
+    from ..engine.config import EngineConfig
+    from ..engine.rules import rules_for
+    from ..engine.trace import InvariantChecker, TraceError, read_trace, replay_game
+    from ..spec import load_ruleset
+
+    name = str(trace)
+    games = steps = 0
+    problems: list[str] = []
+    with trace.open(encoding="utf-8") as fh:
+        for header, records in read_trace(fh, name):
+            rid = ruleset or header.get("ruleset")
+            if not rid:
+                raise TraceError("the trace header names no ruleset; pass --ruleset", Location(name, 1))
+            r = load_ruleset(rid)
+            cfg = EngineConfig.from_ruleset(r)
+            checker = None if no_invariants else InvariantChecker(cfg, r.promised())
+            k, found = replay_game(cfg, rules_for(cfg), header, records, name, checker,
+                                   stop_at_first=not all_problems)
+            games += 1
+            steps += k
+            problems.extend(found)
+    if games == 0:
+        raise TraceError("the trace holds no game", Location(name))
+    if as_json:
+        click.echo(json.dumps({"trace": name, "games": games, "steps": steps, "ok": not problems,
+                               "problems": problems}))
+    else:
+        for p in problems:
+            click.echo(p, err=True)
+        click.echo(f"{name}: {games} game(s), {steps} step(s) checked: "
+                   + ("every step follows the rules" if not problems else f"{len(problems)} problem(s)"))
+    sys.exit(1 if problems else 0)
+
+
+__all__ = ["command", "VerifyError"]
