@@ -39,6 +39,8 @@ class HeuristicPolicy:
         self.reserve_ratio = reserve_ratio
         self._reserve = None
         self._tried: set = set()
+        self._cache: dict = {}
+        self._idle: dict = {}
 
     def reserve(self, rules) -> int:
         if self._reserve is None:
@@ -46,8 +48,34 @@ class HeuristicPolicy:
         return self._reserve
 
     # --------------------------------------------------------------- decisions
+    def _holdings(self, rules, g: GameState, seat: int):
+        """(full street groups, mortgaged deeds, (missing street, owner) per almost-full group), cached
+        until ownership or a mortgage changes (``g.ov``)."""
+        key = (id(g), g.ov[seat])
+        hit = self._cache.get(seat)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        owner = g.owner
+        full, wanted = [], []
+        for grp in rules.street_groups:
+            squares = rules.groups[grp]
+            mine = 0
+            missing = -1
+            for s in squares:
+                if owner[s] == seat:
+                    mine += 1
+                else:
+                    missing = s
+            if mine == len(squares):
+                full.append(grp)
+            elif mine == len(squares) - 1 and mine > 0:
+                wanted.append(missing)          # whether someone owns it is checked when used
+        mortgaged = [s for s in rules.ownable if owner[s] == seat and g.mortgaged[s]]
+        data = (full, mortgaged, wanted)
+        self._cache[seat] = (key, data)
+        return data
+
     def manage(self, rules, g: GameState, seat: int) -> list:
-        out = []
         if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
             if rules.why_not_use_card(g, seat) is None:
                 return [{"type": "use_card", "seat": seat}]
@@ -56,58 +84,71 @@ class HeuristicPolicy:
         reserve = self.reserve(rules)
         cash = g.cash[seat]
         if cash < reserve * 2:
-            return out
-        # unmortgage first (cheap deeds that complete groups matter most), then build
-        for s in rules.ownable:
-            if g.mortgaged[s] and g.owner[s] == seat:
-                cost = rules.unmortgage_cost(g, s)
-                if cash - cost >= reserve * 2 and rules.why_not_unmortgage(g, seat, s) is None:
-                    return [{"type": "unmortgage", "seat": seat, "square": s}]
-        for grp in rules.street_groups:
+            return []
+        # nothing to do last time, and nothing that matters has changed since: still nothing to do
+        idle = self._idle.get(seat)
+        if idle is not None and idle[0] == g.ov[seat] and cash < idle[1] and idle[2] == g.bank_houses \
+                and idle[3] is g:
+            return []
+        out, need = self._manage(rules, g, seat, reserve, cash)
+        if not out:
+            self._idle[seat] = (g.ov[seat], need, g.bank_houses, g)
+        return out
+
+    def _manage(self, rules, g: GameState, seat: int, reserve: int, cash: int):
+        """(actions, the cash from which some action might become possible)."""
+        need = 1 << 62
+        full, mortgaged, wanted = self._holdings(rules, g, seat)
+        for s in mortgaged:      # unmortgage first, then build
+            cost = rules.unmortgage_cost(g, s) + reserve * 2
+            if cash >= cost and rules.why_not_unmortgage(g, seat, s) is None:
+                return [{"type": "unmortgage", "seat": seat, "square": s}], 0
+            need = min(need, cost)
+        for grp in full:
             squares = rules.groups[grp]
-            if g.owner[squares[0]] != seat or not rules.owns_group(g, seat, grp):
-                continue
-            # lowest street first keeps the group even
-            best, best_level = -1, 99
+            best, best_level = -1, 99          # lowest street first keeps the group even
             for s in squares:
                 lv = rules.level(g, s)
                 if lv < best_level:
                     best, best_level = s, lv
-            if cash - rules.house_cost[best] < reserve * 2:
+            if best_level >= rules.hotel_level:
                 continue
+            cost = rules.house_cost[best] + reserve * 2
+            if cash < cost:
+                need = min(need, cost)
+                continue
+            key = (g.player_turns, best)
+            if key in self._tried:             # a shortage auction already ran for it this turn
+                continue
+            if g.bank_houses < g.n or g.bank_hotels < g.n:
+                self._tried.add(key)
             if rules.why_not_build_house(g, seat, best) is None:
-                return [{"type": "build_house", "seat": seat, "square": best}]
+                return [{"type": "build_house", "seat": seat, "square": best}], 0
             if rules.why_not_build_hotel(g, seat, best) is None:
-                return [{"type": "build_hotel", "seat": seat, "square": best}]
-        if g.phase == PRE_ROLL:
-            t = self.trade_for_group(rules, g, seat, reserve)
-            if t is not None:
-                return [t]
-        return out
+                return [{"type": "build_hotel", "seat": seat, "square": best}], 0
+        if wanted:
+            if g.phase == PRE_ROLL:
+                t = self.trade_for_group(rules, g, seat, reserve, wanted)
+                if t is not None:
+                    return [t], 0
+            for s in wanted:
+                if g.owner[s] >= 0:
+                    need = min(need, rules.price[s] * 3 // 2 + reserve * 2 + 1)
+        return [], need
 
-    def trade_for_group(self, rules, g: GameState, seat: int, reserve: int) -> dict | None:
-        """Offer cash for the one street that completes a group (once per street and turn count)."""
-        if not rules.cfg.trade.allowed or not rules.cfg.trade.cash:
+    def trade_for_group(self, rules, g: GameState, seat: int, reserve: int, wanted) -> dict | None:
+        """Offer cash for the one street that completes a group (once per street and turn)."""
+        tr = rules.cfg.trade
+        if not tr.allowed or not tr.cash:
             return None
-        cash = g.cash[seat]
-        for grp in rules.street_groups:
-            squares = rules.groups[grp]
-            missing = -1
-            for s in squares:
-                o = g.owner[s]
-                if o == seat:
-                    continue
-                if missing >= 0 or o < 0:
-                    missing = -2
-                    break
-                missing = s
-            if missing < 0:
+        for missing in wanted:
+            if g.owner[missing] < 0:
                 continue
             key = (g.player_turns, missing)
             if key in self._tried:
                 continue
             offer = rules.price[missing] * 3 // 2
-            if cash - offer < reserve * 2:
+            if g.cash[seat] - offer < reserve * 2:
                 continue
             self._tried.add(key)
             other = g.owner[missing]
@@ -137,9 +178,12 @@ class HeuristicPolicy:
             value = rules.price[a["square"]]
         else:
             value = rules.house_cost[a["square"]] * 2
-        if low <= value and g.cash[seat] - low >= self.reserve(rules) // 2 and rules.why_not_bid(g, seat, low) is None:
-            return low
-        return None
+        cap = min(value, g.cash[seat] - self.reserve(rules) // 2)
+        if low > cap:
+            return None
+        # jump straight to our value (an English auction in one step) unless bids rise by a fixed step
+        amount = low if rules.cfg.purchase.fixed_step else cap
+        return amount if rules.why_not_bid(g, seat, amount) is None else None
 
     def raise_cash(self, rules, g: GameState, seat: int, amount: int) -> dict | None:
         """One step of raising cash: sell the highest building, else mortgage the cheapest deed."""
@@ -153,10 +197,10 @@ class HeuristicPolicy:
             if g.hotel[best]:
                 if rules.why_not_sell_hotel(g, seat, best) is None:
                     return {"type": "sell_hotel", "seat": seat, "square": best}
-                return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
-            if rules.why_not_sell_house(g, seat, best) is None:
+            elif rules.why_not_sell_house(g, seat, best) is None:
                 return {"type": "sell_house", "seat": seat, "square": best}
-            return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
+            if rules.why_not_sell_group(g, seat, rules.group_of[best]) is None:
+                return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
         choice, value = -1, 0
         for s in rules.ownable:
             if g.owner[s] == seat and not g.mortgaged[s] and rules.why_not_mortgage(g, seat, s) is None:

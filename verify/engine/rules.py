@@ -83,6 +83,7 @@ class Rules:
         self.explicit_pay = cfg.debt.explicit_payment_step
         self.sec_per_turn = cfg.clock.seconds_per_turn / 60.0
         self.speed_on = cfg.speed_die.enabled
+        self.limit_end = cfg.end.condition in ("time_limit", "round_limit")
         # dice.count counts the speed die when it is in the game
         self.white = m.dice_count - 1 if self.speed_on and m.dice_count >= 3 else m.dice_count
         self.teams_on = cfg.teams.enabled
@@ -163,6 +164,7 @@ class Rules:
         g.reset_move()
         g.events = None
         g.landings = None
+        g.ov = [0] * n
         g.current = 0
         if cfg.setup.first_player == "highest_roll":
             g.current = self._highest_roll(n, rng)
@@ -178,6 +180,7 @@ class Rules:
         return seats[0]
 
     def _deal(self, g: GameState, rng: random.Random) -> None:
+        self._touch_all(g)
         st = self.cfg.setup
         if not st.dealt_all and st.dealt_per_player <= 0:
             return
@@ -441,11 +444,12 @@ class Rules:
         if not g.timed_out and not g.bankrupt[p]:
             g.missed[p] = 0
         g.rolled, g.dice, g.trades, g.timed_out = False, (), 0, False
-        g.built_streets = set()
-        g.built_groups = set()
+        if g.built_streets:
+            g.built_streets = set()
+            g.built_groups = set()
         g.reset_move()
         g.pending = None
-        if self._check_end(g):
+        if self.limit_end and self._check_end(g):
             return
         n = g.n
         i = p
@@ -461,7 +465,7 @@ class Rules:
         if wrapped:
             g.round += 1
             self._new_round(g)
-            if self._check_end(g):
+            if self.limit_end and self._check_end(g):
                 return
         g.stage = "pre"
         g.phase = MOVING
@@ -471,6 +475,7 @@ class Rules:
         mo = self.cfg.mortgage
         if mo.expiry_rounds is None:
             return
+        self._touch_all(g)
         for s in self.ownable:
             if g.mortgaged[s] and g.owner[s] >= 0:
                 g.mortgage_rounds[s] += 1
@@ -531,7 +536,8 @@ class Rules:
         g.stage = "move"
         g.rolled = True
         g.dice = dice = tuple(dice)
-        g.reset_move()
+        g.salary_paid = g.mr_pending = g.no_auction = g.jailed = g.reroll = False
+        g.rent_factor, g.util_mult = 1, 0
         if g.events is not None:
             self._ev(g, event="rolled", player=p, dice=list(dice))
         if g.timed_out is False:
@@ -544,8 +550,13 @@ class Rules:
         mv = self.cfg.movement
         n = self.white
         d1 = dice[0]
-        doubles = n >= 2 and d1 == dice[1]
-        steps = sum(dice[:n])
+        if n == 2:
+            d2 = dice[1]
+            doubles = d1 == d2
+            steps = d1 + d2
+        else:
+            doubles = n >= 2 and d1 == dice[1]
+            steps = sum(dice[:n])
         special = 0
         if len(dice) > n:
             sp = dice[n]
@@ -761,6 +772,12 @@ class Rules:
         if g.events is not None:
             self._ev(g, event="building_destroyed", player=p, square=best)
 
+    def _touch_all(self, g: GameState) -> None:
+        """Ownership or mortgages changed for possibly every seat (bots re-read their holdings)."""
+        ov = g.ov
+        for i in range(len(ov)):
+            ov[i] += 1
+
     def _stock_back(self, g: GameState, houses: int, hotels: int) -> None:
         """Buildings sold or given up go back into the bank's stock."""
         if not self.sold_vanish:
@@ -974,6 +991,7 @@ class Rules:
         return None
 
     def buy(self, g: GameState, seat: int) -> None:
+        g.ov[seat] += 1
         s = g.pending["square"]
         g.cash[seat] -= self.price[s]
         g.bank_cash += self.price[s]
@@ -1097,6 +1115,7 @@ class Rules:
             return
         s, item = a["square"], a["item"]
         if leader >= 0:
+            g.ov[leader] += 1
             amount = a["high"]
             g.cash[leader] -= amount
             to = a["proceeds_to"]
@@ -1204,7 +1223,7 @@ class Rules:
         """More players want the item than the bank has left: it goes to auction."""
         bu = self.cfg.building
         stock = g.bank_houses if item == "house" else g.bank_hotels
-        if not bu.shortage_auction or stock >= UNLIMITED // 2:
+        if not bu.shortage_auction or stock >= g.n:   # fewer wanting players than buildings left
             return False
         wanting = sum(1 for q in range(g.n) if not g.bankrupt[q] and self._can_build_somewhere(g, q, item))
         return wanting > stock
@@ -1383,6 +1402,7 @@ class Rules:
         return None
 
     def mortgage(self, g: GameState, seat: int, s: int) -> None:
+        g.ov[seat] += 1
         v = self.mortgage_value[s]
         g.mortgaged[s] = True
         g.mortgage_rounds[s] = 0
@@ -1404,6 +1424,7 @@ class Rules:
         return None
 
     def unmortgage(self, g: GameState, seat: int, s: int) -> None:
+        g.ov[seat] += 1
         cost = self.unmortgage_cost(g, s)
         g.cash[seat] -= cost
         g.bank_cash += cost
@@ -1427,6 +1448,8 @@ class Rules:
         return None
 
     def lift(self, g: GameState, seat: int, s: int) -> None:
+        g.ov[seat] += 1
+        g.ov[g.owner[s]] += 1
         cost = self.unmortgage_cost(g, s)
         g.cash[seat] -= cost
         g.bank_cash += cost
@@ -1449,6 +1472,7 @@ class Rules:
 
     def auction_mortgaged(self, g: GameState, seat: int, s: int) -> None:
         """The owner auctions a mortgaged deed: the bank keeps the mortgage value, the owner the rest."""
+        g.ov[seat] += 1
         g.owner[s] = -1
         g.mortgaged[s] = False
         g.mortgage_rounds[s] = 0
@@ -1563,6 +1587,8 @@ class Rules:
         return None
 
     def trade(self, g: GameState, seat: int, other: int, give: dict, take: dict) -> None:
+        g.ov[seat] += 1
+        g.ov[other] += 1
         g.trades += 1
         for side, a, b in ((give, seat, other), (take, other, seat)):
             cash = side.get("cash", 0) or 0
@@ -1640,6 +1666,7 @@ class Rules:
 
     def go_bankrupt(self, g: GameState, p: int, creditor: int, amount: int) -> None:
         """Every asset of p goes where the ruleset says; p leaves the game."""
+        self._touch_all(g)
         dc = self.cfg.debt
         if creditor >= 0 and g.bankrupt[creditor]:
             creditor = -1

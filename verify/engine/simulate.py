@@ -26,7 +26,7 @@ from .config import EngineConfig
 from .policies import make_policies
 from .rules import Rules, rules_for
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
-from .step import actor, apply_state
+from .step import _DISPATCH, actor, apply_state
 
 #: A game that has not ended after this many player-turns stops and counts as "hit a limit".
 DEFAULT_MAX_TURNS = 2000
@@ -78,8 +78,9 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
         def act(a: dict) -> None:
             recorder.step(rules, g, a)
     else:
-        def act(a: dict) -> None:
-            apply_state(rules, g, a)
+        def act(a: dict) -> None:   # policies only propose actions whose guard they checked
+            seat = a.get("seat")
+            _DISPATCH[a["type"]][1](rules, g, actor(g) if seat is None else seat, a)
 
     timed = rules.cfg.clock.turn_seconds is not None and rules.cfg.clock.on_timeout != "none"
     post_manage = [getattr(p, "name", "") == "random" for p in policies]
@@ -92,19 +93,21 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             if g.player_turns >= max_turns:
                 break
             pol = policies[p]
-            for _ in range(40):
-                acts = pol.manage(rules, g, p)
-                if not acts:
-                    break
-                for a in acts:
-                    if a["type"] == "trade" and not policies[a["with"]].accepts(
-                            rules, g, a["with"], p, a.get("give", {}), a.get("take", {})):
-                        continue
-                    act(a)
+            acts = pol.manage(rules, g, p)
+            if acts:
+                for _ in range(40):
+                    for a in acts:
+                        if a["type"] == "trade" and not policies[a["with"]].accepts(
+                                rules, g, a["with"], p, a.get("give", {}), a.get("take", {})):
+                            continue
+                        act(a)
+                    if g.phase != PRE_ROLL or g.current != p:
+                        break
+                    acts = pol.manage(rules, g, p)
+                    if not acts:
+                        break
                 if g.phase != PRE_ROLL or g.current != p:
-                    break
-            if g.phase != PRE_ROLL or g.current != p:
-                continue
+                    continue
             k = rules.dice_needed(g)
             if k == 2:
                 dice = (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
@@ -151,19 +154,18 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             if g.cash[p] >= amount:
                 act({"type": "pay", "seat": p})
             else:
-                a = None
-                if rules.why_not_bankrupt(g, p) is not None or not rules.cfg.debt.raise_cash_first:
-                    a = policies[p].raise_cash(rules, g, p, amount)
-                if a is not None and rules.why_not_bankrupt(g, p) is not None:
+                a = policies[p].raise_cash(rules, g, p, amount) if rules.raisable(g, p) >= amount else None
+                if a is not None:
                     act(a)
                 elif rules.why_not_bankrupt(g, p) is None:
                     act({"type": "bankrupt", "seat": p})
-                elif a is not None:
-                    act(a)
                 elif rules.why_not_surrender(g, p) is None:
                     act({"type": "surrender", "seat": p})
-                else:  # nothing left to sell and the rules still refuse: the rules say bankrupt
-                    act({"type": "bankrupt", "seat": p})
+                else:
+                    a = policies[p].raise_cash(rules, g, p, amount)
+                    if a is None:
+                        raise RuntimeError(f"seat {p} can neither pay, raise cash nor go bankrupt")
+                    act(a)
         elif ph == OVER:
             break
         else:

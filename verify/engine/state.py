@@ -50,8 +50,8 @@ class GameState:
         "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
         # per-move scratch (reset at each roll; canonical under turn.move)
         "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll",
-        # instrumentation (not canonical)
-        "events", "landings",
+        # instrumentation (not canonical): events list, landing counts, ownership/mortgage version
+        "events", "landings", "ov",
     )
 
     def copy(self) -> "GameState":
@@ -200,6 +200,7 @@ class GameState:
             raise GameError(f"current seat {g.current} is not a player")
         g.events = None
         g.landings = None
+        g.ov = [0] * g.n
         return g
 
     def reset_move(self) -> None:
