@@ -1,0 +1,182 @@
+"""Checks that need more than one step: a house shortage, a bankruptcy, no building from nothing.
+
+* ``house-shortage-reachable``: from a state that satisfies the invariants
+  with nothing built and the bank's full stock, a run of legal
+  ``build-house`` steps empties the bank. The run builds evenly, group by
+  group (the order of the streets is fixed, everything else — owners, cash,
+  mortgages — is left to the solver), so a SAT answer is a real witness of
+  ``supply`` steps. Not applicable with an unlimited supply.
+* ``bankruptcy-reachable``: from a state that satisfies the invariants and in
+  which nobody is bankrupt, within ``k`` legal steps (rent, then a debt the
+  player cannot raise) somebody is bankrupt.
+* ``no-building-from-nothing``: in every legal step, no street gains a
+  building except by a paid build (one house on the street built on, paid at
+  its house cost; one hotel; the houses a broken-down hotel becomes); since
+  this holds for every single step it holds for runs of every length ``k``.
+
+Verdicts: PROVED (the property holds / the witness exists), VIOLATED (with a
+counterexample, or: unreachable within the bound), UNKNOWN on a timeout.
+"""
+
+from __future__ import annotations
+
+import time
+
+import z3
+
+from ..invariants import load_invariants
+from .actions import ACTIONS, BY_NAME, Args
+from .model import Model
+from .proofs import instantiate, invariant_before
+from .reads import Log, Recorder
+from .state import domain, fresh
+from .verdict import CheckResult, Verdict
+
+
+def _start(m: Model, tag: str, promised) -> tuple:
+    s = fresh(m, tag)
+    cons = domain(m, s) + [invariant_before(m, i, s) for i in load_invariants()
+                           if i.kind == "state" and i.id in promised]
+    return s, cons
+
+
+def _solve(cons: list, timeout_s: float) -> tuple[str, z3.ModelRef | None, str | None]:
+    sol = z3.Solver()
+    sol.set("timeout", int(timeout_s * 1000))
+    sol.add(cons)
+    res = sol.check()
+    if res == z3.sat:
+        return "sat", sol.model(), None
+    if res == z3.unsat:
+        return "unsat", None, None
+    return "unknown", None, sol.reason_unknown()
+
+
+def _schedule(m: Model) -> list[int]:
+    """Streets to build on, one house per step, evenly, group by group, until the supply is used."""
+    groups = sorted(m.street_groups, key=lambda g: -len(g[1]))
+    supply = m.house_supply
+    order: list[int] = []
+    chosen: list[tuple[int, ...]] = []
+    for _, idx in groups:
+        if sum(len(c) for c in chosen) * m.config.building.max_houses >= supply:
+            break
+        chosen.append(idx)
+    for idx in chosen:
+        for _level in range(m.config.building.max_houses):
+            order.extend(idx)
+    return order[:supply]
+
+
+def shortage(rid: str, m: Model, promised, timeout_s: float) -> CheckResult:
+    name = "bounded:house-shortage-reachable"
+    if m.house_supply is None:
+        return CheckResult(rid, name, "build-house", False, Verdict.VIOLATED, None,
+                           "the house supply is unlimited: a shortage cannot happen")
+    plan = _schedule(m)
+    if len(plan) < m.house_supply:
+        return CheckResult(rid, name, "build-house", True, Verdict.VIOLATED, None,
+                           f"the board cannot hold {m.house_supply} houses at {m.config.building.max_houses} "
+                           "per street")
+    t0 = time.perf_counter()
+    s, cons = _start(m, "@0", promised)
+    cons += [p.houses == 0 for p in s.props] + [p.hotels == 0 for p in s.props]
+    action = BY_NAME["build-house"]
+    for k, sq in enumerate(plan):
+        args = Args.fresh(f"bh@{k}")
+        g, s = action.build(m, s, args)
+        cons += [g, args.sq == sq]
+    cons.append(s.bank_houses == 0)
+    status, model, why = _solve(cons, timeout_s)
+    secs = time.perf_counter() - t0
+    if status == "sat":
+        return CheckResult(rid, name, "build-house", True, Verdict.PROVED, None,
+                           f"{len(plan)} legal builds empty the bank's {m.house_supply} houses", secs)
+    if status == "unsat":
+        return CheckResult(rid, name, "build-house", True, Verdict.VIOLATED, None,
+                           f"no run of {len(plan)} even builds empties the bank", secs)
+    return CheckResult(rid, name, "build-house", True, Verdict.UNKNOWN, None, f"solver: {why}", secs)
+
+
+def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckResult:
+    name = "bounded:bankruptcy-reachable"
+    t0 = time.perf_counter()
+    s, cons = _start(m, "@0", promised)
+    cons += [z3.Not(p.bankrupt) for p in s.players]
+    steps = [BY_NAME["rent-street"]] * max(0, k - 1)
+    for j, action in enumerate(steps):
+        g, s = action.build(m, s, Args.fresh(f"{action.name}@{j}"))
+        cons.append(g)
+    ends = []
+    for action in (BY_NAME["bankrupt-to-player"], BY_NAME["bankrupt-to-bank"]):
+        g, after = action.build(m, s, Args.fresh(f"{action.name}@end"))
+        ends.append(g)
+    cons.append(z3.Or(ends))
+    status, _, why = _solve(cons, timeout_s)
+    secs = time.perf_counter() - t0
+    verdict = {"sat": Verdict.PROVED, "unsat": Verdict.VIOLATED}.get(status, Verdict.UNKNOWN)
+    reason = {"sat": f"a bankruptcy follows within {k} legal steps",
+              "unsat": f"no bankruptcy within {k} steps"}.get(status, f"solver: {why}")
+    return CheckResult(rid, name, "bankrupt-to-player|bankrupt-to-bank", True, verdict, None, reason, secs)
+
+
+def no_building_from_nothing(rid: str, m: Model, promised, timeout_s: float) -> list[CheckResult]:
+    name = "bounded:no-building-from-nothing"
+    out = []
+    for action in ACTIONS:
+        if action.disabled(m):
+            continue
+        t0 = time.perf_counter()
+        step = instantiate(m, action, "@nb")
+        pre = domain(m, step.before) + [invariant_before(m, i, step.before) for i in load_invariants()
+                                       if i.kind == "state" and i.id in promised]
+        # street by street (sums of building counts are hard for the solver; this is stronger anyway)
+        x, cond = step.args, []
+        for p, q in zip(step.before.props, step.after.props):
+            if p.kind != "street":
+                continue
+            here = x.sq == p.index
+            more_h = z3.If(here, 1, 0) if action.name == "build-house" else \
+                z3.If(z3.And(here, p.hotel), m.config.building.max_houses, 0) \
+                if action.name == "break-down-hotel" else 0
+            more_t = z3.If(here, 1, 0) if action.name == "build-hotel" else 0
+            cond += [q.houses <= p.houses + more_h, q.hotels <= p.hotels + more_t]
+        if action.name == "build-house":
+            cond.append(step.after.bank_cash - step.before.bank_cash
+                        == z3.Sum([z3.If(x.sq == p.index, m.deeds[p.index].house_cost, 0)
+                                   for p in step.before.props]))
+        ok = z3.And(cond)
+        status, model, why = _solve(pre + [step.guard, z3.Not(ok)], timeout_s)
+        secs = time.perf_counter() - t0
+        if status == "unsat":
+            out.append(CheckResult(rid, name, action.name, True, Verdict.PROVED, None, None, secs))
+        elif status == "sat":
+            from .state import concrete
+            cex = {"before": concrete(m, step.before, model), "after": concrete(m, step.after, model),
+                   "scenario": [f"{action.name} adds a building without a paid build"]}
+            out.append(CheckResult(rid, name, action.name, True, Verdict.VIOLATED, cex,
+                                   f"{action.name} creates a building from nothing", secs))
+        else:
+            out.append(CheckResult(rid, name, action.name, True, Verdict.UNKNOWN, None, f"solver: {why}", secs))
+    return out
+
+
+_DONE: list[tuple[dict, tuple, list[CheckResult]]] = []
+
+
+def check(rid: str, config, extras: dict, promised, timeout_s: float, k: int = 3) -> list[CheckResult]:
+    """The bounded checks for one ruleset (reused for rulesets that read the same values)."""
+    from dataclasses import replace
+
+    from .reads import same_reads
+    key = (tuple(sorted(extras.items())), tuple(sorted(promised)), timeout_s, k)
+    for entries, kk, results in _DONE:
+        if kk == key and same_reads(config, entries):
+            return [replace(r, ruleset=rid, seconds=0.0, cached=True) for r in results]
+    log = Log()
+    m = Model.from_config(Recorder(config, log), extras)
+    promised = set(promised)
+    results = [shortage(rid, m, promised, timeout_s), bankruptcy(rid, m, promised, timeout_s, k)]
+    results += no_building_from_nothing(rid, m, promised, timeout_s)
+    _DONE.append((dict(log.entries), key, results))
+    return results
