@@ -449,3 +449,140 @@ def test_fallback_config_plays():
     rules, g = game(cfg)
     act(rules, g, type="roll", dice=[2, 3])
     assert g.pos[0] == 5
+
+
+# ------------------------------------------------------------------ clock, timers, end conditions
+def test_missed_turns_forfeit_on_the_game_clock():
+    cfg = EngineConfig.from_ruleset(load_ruleset("online-vn"))
+    assert cfg.clock.on_timeout == "skip_turn" and cfg.clock.forfeit_after_missed == 2
+    rules, g = game(cfg, players=3)
+    p = g.current
+    act(rules, g, type="timeout")                     # skipped: the turn passes, the clock runs a full timer
+    assert g.missed[p] == 1 and g.current != p
+    assert g.minute == pytest.approx((cfg.clock.turn_seconds or cfg.clock.seconds_per_turn) / 60)
+    while g.current != p:
+        g.phase, g.rolled = "post_roll", True
+        act(rules, g, type="end_turn")
+    act(rules, g, type="timeout")                     # second missed turn in a row: out of the game
+    assert g.bankrupt[p] and g.phase == "post_roll"
+    act(rules, g, type="end_turn")
+    assert g.current != p
+
+
+def test_time_limit_ends_with_the_richest_player():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official-timed"))
+    cfg = with_(cfg, "end", time_limit_minutes=1)      # the players agree on the time (an open parameter)
+    rules, g = game(cfg)
+    g.cash[1] = 5000
+    for _ in range(2):                                  # two player-turns of 30 s each: one minute
+        g.phase, g.rolled = "post_roll", True
+        act(rules, g, type="end_turn")
+    assert g.phase == "over" and g.result == "time_limit" and g.winner == 1
+
+
+def test_first_bankruptcy_ends_the_short_game():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official-short"))
+    rules, g = game(cfg, players=3)
+    own(g, 1, 39)
+    g.hotel[39] = True
+    g.bank_hotels -= 1
+    own(g, 2, 37)
+    g.cash[2] = 9000
+    g.current, g.pos[0], g.cash[0] = 0, 34, 10
+    act(rules, g, type="roll", dice=[2, 3])
+    act(rules, g, type="bankrupt")
+    assert g.phase == "over" and g.result == "first_bankruptcy" and g.winner == 2
+
+
+def test_salary_stops_and_rent_tax_starts_on_the_clock():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    assert cfg.movement.salary_stop_minute == 46 and cfg.rent.tax_start_minute == 61
+    rules, g = game(cfg)
+    g.minute = 46.0
+    g.pos[0] = 38
+    act(rules, g, type="roll", dice=[1, 2])
+    assert g.cash[0] == 15000                          # no salary any more
+    g.minute = 66.0
+    assert rules.rent_tax_rate(g) == pytest.approx(0.6)
+    g.minute = 500.0
+    assert rules.rent_tax_rate(g) == pytest.approx(0.99)
+
+
+# ------------------------------------------------------------------ teams, speed die, cards
+def test_teammate_inherits_on_bankruptcy_to_the_bank():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-teams"))
+    rules, g = game(cfg, players=4)
+    g.current = 0
+    own(g, 0, 1, 3)
+    g.mortgaged[1] = True
+    g.cash[0] = 100
+    g.pos[0] = 36
+    act(rules, g, type="roll", dice=[1, 1])           # Luxury Tax 1000
+    act(rules, g, type="bankrupt")
+    assert g.owner[1] == g.owner[3] == 2 and not g.mortgaged[1]
+
+
+def test_triples_move_anywhere():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official-speed-die"))
+    rules, g = game(cfg)
+    g.passed_go[0] = True
+    act(rules, g, type="roll", dice=[2, 2, 2])
+    assert g.phase == "triples"
+    act(rules, g, type="move_to", square=39)
+    assert g.pos[0] == 39 and g.phase == "buy"
+
+
+def test_reshuffled_deck_is_deterministic():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    assert cfg.cards.return_policy == "reshuffle_when_empty"
+    rules, g = game(cfg)
+    g.chance_discards, g.chance = list(g.chance), []
+    g2 = g.copy()
+    rules._draw(g, 0, "chance")
+    rules._draw(g2, 0, "chance")
+    assert g.chance == g2.chance and g.shuffles == 1 and len(g.chance) + len(g.chance_discards) == 20
+
+
+def test_showdown_card_destroys_a_building():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-showdown"))
+    assert any(c.effect == "destroy_building" for c in cfg.cards.chance)
+    rules, g = game(cfg, players=3)
+    own(g, 0, 37, 39)
+    g.houses[37], g.houses[39] = 2, 3
+    g.bank_houses = None or g.bank_houses
+    rules._destroy_building(g, 0)
+    assert g.houses[39] == 2 and g.houses[37] == 2
+
+
+def test_per_turn_building_limit_and_timing():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    assert cfg.building.per_turn_limit == "one_per_group" and cfg.building.timing == "before_roll_own_turn"
+    rules, g = game(cfg)
+    own(g, 0, 37, 39)
+    act(rules, g, type="build_house", square=37)
+    assert "one building per group" in rules.why_not_build_house(g, 0, 39)
+    own(g, 1, 1, 3)
+    assert "before rolling" in rules.why_not_build_house(g, 1, 1)   # not seat 1's turn
+
+
+def test_trade_per_turn_limit():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg)
+    own(g, 1, 1, 3, 6, 8)
+    for s in (1, 3, 6):
+        act(rules, g, type="trade", **{"with": 1}, give={"cash": rules.price[s]}, take={"squares": [s]})
+    assert "at most 3 trades" in rules.why_not_trade(g, 0, 1, {"cash": 1000}, {"squares": [8]})
+
+
+def test_custom_table_that_loses_sold_buildings_breaks_house_supply():
+    from verify.engine.trace import InvariantChecker
+    cfg = with_(EngineConfig.from_ruleset(load_ruleset("official")), "building",
+                supply_accounting="sold_buildings_vanish")
+    rules, g = game(cfg)
+    own(g, 0, 37, 39)
+    act(rules, g, type="build_house", square=37)
+    before = g.to_json(rules.ownable)
+    act(rules, g, type="sell_house", square=37)
+    after = g.to_json(rules.ownable)
+    broken = InvariantChecker(cfg, ["house-supply"])(before, after, {"type": "sell_house", "seat": 0})
+    assert [v.invariant for v in broken] == ["house-supply"]

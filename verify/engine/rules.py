@@ -508,7 +508,7 @@ class Rules:
             result = "round_limit"
         else:
             return False
-        if winner is None and live:
+        if winner is None and live and e.winner == "richest":
             winner = max(live, key=lambda i: (self.net_worth(g, i), -i))
         g.phase = OVER
         g.pending = None
@@ -967,9 +967,11 @@ class Rules:
                 target = s
                 break
         if target < 0:
+            opponent = self.cfg.speed_die.mr_monopoly == "nearest_unowned_else_nearest_opponent"
             for k in range(1, 40):
                 s = (pos + k) % 40
-                if self.is_ownable[s] and g.owner[s] not in (-1, p) and self.rent(g, s, p) > 0:
+                if self.is_ownable[s] and g.owner[s] not in (-1, p) and (
+                        (opponent and not self.same_team(g, p, g.owner[s])) or self.rent(g, s, p) > 0):
                     target = s
                     break
         if target < 0:
@@ -1209,10 +1211,10 @@ class Rules:
             for t in self.groups[self.group_of[s]]:
                 if not g.hotel[t] and g.houses[t] < self.threshold:
                     return f"every street of the group needs {self.threshold} houses first"
-        if bu.even_build:
+        if bu.even_build:   # a hotel is one level above the most houses (as the even-build invariant says)
             for t in self.groups[self.group_of[s]]:
-                if t != s and self.level(g, t) < self.hotel_level - 1 and not bu.hotel_needs_whole_group:
-                    return "build evenly"
+                if t != s and self.level(g, t) < self.hotel_level - 1:
+                    return "build evenly: a hotel is one level above the most houses"
         return None
 
     def _can_build_somewhere(self, g: GameState, seat: int, item: str) -> bool:
@@ -1338,16 +1340,14 @@ class Rules:
             return why
         if not (0 <= s < 40) or g.owner[s] != seat or not g.hotel[s]:
             return "no hotel to sell"
-        back = self.threshold if self.cfg.building.hotel_returns_houses else 0
-        if back > self.max_houses:
-            back = self.max_houses
+        back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
         if g.bank_houses < back:
             return f"breaking a hotel down needs {back} houses from the bank (sell the group's buildings instead)"
         return None
 
     def sell_hotel(self, g: GameState, seat: int, s: int) -> None:
-        """Break the hotel down: the hotel goes back and the street holds the houses again."""
-        back = min(self.threshold, self.max_houses) if self.cfg.building.hotel_returns_houses else 0
+        """Break the hotel down (1 hotel = the most houses + 1): the street holds the most houses again."""
+        back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
         v = self.sell_house_value[s]
         g.hotel[s] = False
         self._stock_back(g, 0, 1)
@@ -1836,7 +1836,7 @@ class Rules:
 
     def why_not_timeout(self, g: GameState, seat: int, dice=None) -> str | None:
         ck = self.cfg.clock
-        if ck.turn_seconds is None or ck.on_timeout == "none":
+        if ck.on_timeout == "none":
             return "turns are not timed"
         if g.phase != PRE_ROLL or seat != g.current or g.rolled:
             return "the turn timer runs out only before the roll"
@@ -1877,7 +1877,8 @@ class Rules:
                 else:
                     self._liquidate_one(g, seat)
             elif ph == BUS and pend["player"] == seat:
-                self.bus(g, seat, max(pend["options"]))
+                sd = self.cfg.speed_die
+                self.bus(g, seat, max(pend["options"]) if sd.bus_timeout == "sum" else min(pend["options"]))
             elif ph == TRIPLES and pend["player"] == seat:
                 self.move_to(g, seat, g.pos[seat])
             elif ph == CASINO and pend["player"] == seat:

@@ -82,7 +82,7 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             seat = a.get("seat")
             _DISPATCH[a["type"]][1](rules, g, actor(g) if seat is None else seat, a)
 
-    timed = rules.cfg.clock.turn_seconds is not None and rules.cfg.clock.on_timeout != "none"
+    timed = rules.cfg.clock.on_timeout != "none"
     post_manage = [getattr(p, "name", "") == "random" for p in policies]
     rolls = 0
     guard = 0
