@@ -28,7 +28,7 @@ from ..compare.values import key, show
 from ..spec.sources import LANGUAGES
 from . import charts
 from .atomic import atomic_dir
-from .runs import CheckRun, Simulation, run_check, run_simulation
+from .runs import CheckRun, Simulation, load_check_json, run_check, run_simulation
 
 PAGES = ("index.html", "contradictions.html", "questions.html", "matrix.html", "simulation.html")
 KIND_TEXT = {
@@ -47,6 +47,7 @@ class ReportOptions:
     seed: int = 1
     run_check: bool = True
     run_simulation: bool = True
+    check_json: Path | None = None      # a saved `verify check --json` instead of running it
 
 
 def slug(rid: str) -> str:
@@ -126,39 +127,56 @@ def question_rows(reg, rs) -> list[dict]:
     return rows
 
 
+def column_of(invariant: str) -> str:
+    """Matrix column: each invariant, plus one column each for constraints, vacuity and bounded runs."""
+    if invariant.startswith("constraint:"):
+        return "parameter constraints"
+    if invariant.startswith("bounded:"):
+        return "bounded runs"
+    if invariant == "(enabled)":
+        return "rules can fire (vacuity)"
+    return invariant
+
+
 def check_matrix(check: CheckRun, ids: list[str]) -> dict[str, Any]:
     if check.status != "ran":
         return {"status": check.status, "reason": check.reason}
-    invariants = sorted({str(r.get("invariant")) for r in check.results})
+    columns = list(dict.fromkeys(column_of(str(r.get("invariant"))) for r in check.results))
+    special = [c for c in columns if c in ("parameter constraints", "rules can fire (vacuity)", "bounded runs")]
+    columns = sorted(c for c in columns if c not in special) + special
     rulesets = [i for i in ids if any(r.get("ruleset") == i for r in check.results)]
     rulesets += sorted({str(r.get("ruleset")) for r in check.results} - set(rulesets))
     cells: dict[tuple[str, str], Counter] = defaultdict(Counter)
-    promised: dict[tuple[str, str], bool] = {}
     problems = []
     for r in check.results:
-        k = (str(r.get("ruleset")), str(r.get("invariant")))
         v = str(r.get("verdict"))
-        cells[k][v] += 1
-        promised[k] = promised.get(k, False) or bool(r.get("promised"))
+        promised = bool(r.get("promised"))
+        label = v if v == "PROVED" or promised else f"{v} (not promised)"
+        cells[(str(r.get("ruleset")), column_of(str(r.get("invariant"))))][label] += 1
         if v != "PROVED":
             problems.append(r)
     table = []
     for rid in rulesets:
         row = []
-        for inv in invariants:
-            c = cells.get((rid, inv))
+        for col in columns:
+            c = cells.get((rid, col))
             if not c:
                 row.append({"state": "none", "text": "—"})
                 continue
-            state = "VIOLATED" if c["VIOLATED"] else "UNKNOWN" if c["UNKNOWN"] else "PROVED" \
-                if c["PROVED"] else "OTHER"
+            state = ("VIOLATED" if c["VIOLATED"] else "UNKNOWN" if c["UNKNOWN"] else
+                     "UNPROMISED" if any(k.endswith("(not promised)") for k in c) else "PROVED")
             text = ", ".join(f"{n} {v}" for v, n in sorted(c.items()))
-            row.append({"state": state, "text": text, "promised": promised.get((rid, inv), False)})
+            mark = {"PROVED": "✓", "VIOLATED": "✗", "UNKNOWN": "?"}
+            short = " ".join(f"{n}{mark.get(v, '·')}" for v, n in sorted(c.items()))
+            row.append({"state": state, "text": text, "short": short})
         table.append({"ruleset": rid, "slug": slug(rid) if rid in ids else None, "cells": row})
-    totals = Counter(str(r.get("verdict")) for r in check.results)
-    return {"status": "ran", "invariants": invariants, "table": table, "totals": dict(totals),
-            "problems": problems[:200], "more": max(0, len(problems) - 200), "elapsed": check.elapsed_s,
-            "count": len(check.results)}
+    totals = Counter(str(r.get("verdict")) + ("" if r.get("promised") or r.get("verdict") == "PROVED"
+                                              else " (not promised)") for r in check.results)
+    problems.sort(key=lambda r: (not r.get("promised"), str(r.get("verdict")) != "VIOLATED",
+                                 str(r.get("ruleset")), str(r.get("invariant"))))
+    return {"status": "ran", "invariants": columns, "table": table, "totals": dict(totals),
+            "problems": problems[:300], "more": max(0, len(problems) - 300), "elapsed": check.elapsed_s,
+            "count": len(check.results), "source": check.reason}
 
 
 def simulation_view(sim: Simulation) -> dict[str, Any]:
@@ -182,8 +200,12 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     comparison = compare(reg=reg)
     pl = plan(rs, load_declared())
     anchors = {rid: a for a, rid in pl.variants}
-    check = (hooks.get("check") or run_check)([i for i in ids if "+" not in i]) if opts.run_check else \
-        CheckRun("not run", reason="skipped (--no-check)")
+    if opts.check_json is not None:
+        check = load_check_json(opts.check_json)
+    elif opts.run_check:
+        check = (hooks.get("check") or run_check)([i for i in ids if "+" not in i])
+    else:
+        check = CheckRun("not run", reason="skipped (--no-check)")
     sim_targets = [(r.id, _players(r)) for r in rs]
     sim = (hooks.get("simulate") or run_simulation)(sim_targets, opts.games, opts.seed) \
         if opts.run_simulation else Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")

@@ -90,6 +90,19 @@ def run_check(rulesets: list[str]) -> CheckRun:
     return CheckRun("ran", results, elapsed_s=elapsed)
 
 
+def load_check_json(path) -> CheckRun:
+    """A saved ``verify check --json`` document (so a slow check need not run on every report)."""
+    from pathlib import Path
+
+    from ..errors import Location, SpecError
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        results = tuple(r for r in doc["results"] if isinstance(r, dict) and "verdict" in r)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SpecError("E009", f"not a `verify check --json` document: {exc}", Location(str(path))) from None
+    return CheckRun("ran", results, reason=f"read from {path}")
+
+
 def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -> Simulation:
     """Simulate ``games`` games of each (ruleset, players) in-process."""
     cmd = _command("simulate")
