@@ -140,3 +140,26 @@ def test_end_to_end_with_the_engine(tmp_path):
     assert "2 seeded games per ruleset" in html
     assert html.count('<figure id="land-') >= 10           # landing chart for (nearly) every ruleset
     assert "Game length" in html and "<svg" in html
+
+
+def test_saved_check_json(tmp_path):
+    from click.testing import CliRunner
+    from verify.cli import main
+    doc = {"results": [{"ruleset": "official", "invariant": "constraint:players-range", "action": "(parameters)",
+                        "promised": True, "verdict": "PROVED", "counterexample": None, "reason": None},
+                       {"ruleset": "official", "invariant": "(enabled)", "action": "mortgage-expiry",
+                        "promised": False, "verdict": "VIOLATED", "counterexample": None,
+                        "reason": "dead rule: mortgages never expire"}]}
+    saved = tmp_path / "check.json"
+    saved.write_text(__import__("json").dumps(doc), encoding="utf-8")
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(saved)])
+    assert res.exit_code == 0, res.output
+    html = (out / "matrix.html").read_text(encoding="utf-8")
+    assert "parameter constraints" in html and "rules can fire (vacuity)" in html
+    assert "1 VIOLATED (not promised)" in html and "dead rule: mortgages never expire" in html
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(bad)])
+    assert res.exit_code == 2 and "[E009]" in res.output
+    assert "1 VIOLATED (not promised)" in (out / "matrix.html").read_text(encoding="utf-8")   # left intact
