@@ -60,6 +60,16 @@ def default_members(reg: Registry) -> list[str]:
     return plain + overlays
 
 
+def _stack_overlay(reg: Registry, name: str) -> str:
+    """A bare overlay id is compared as stacked on the default ruleset (an overlay alone is no game)."""
+    f = reg.files.get(name)
+    if f is not None and f.kind == "overlay":
+        base = DEFAULT_RULESET if DEFAULT_RULESET in reg.files else None
+        if base:
+            return f"{base}+{name}"
+    return name
+
+
 def resolve_all(reg: Registry, names: list[str], strict: bool) -> tuple[list[Ruleset], list[VerifyError]]:
     out, errors = [], []
     for n in names:
@@ -387,7 +397,7 @@ def compare(names: list[str] | None = None, reg: Registry | None = None,
     reg = reg or load_registry()
     declared = declared or load_declared()
     strict = bool(names)
-    names = list(names) if names else default_members(reg)
+    names = [_stack_overlay(reg, n) for n in names] if names else default_members(reg)
     rs, _errors = resolve_all(reg, names, strict)
     if strict and not rs:
         raise SpecError("E011", "no ruleset to compare")
