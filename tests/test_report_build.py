@@ -163,3 +163,13 @@ def test_saved_check_json(tmp_path):
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(bad)])
     assert res.exit_code == 2 and "[E009]" in res.output
     assert "1 VIOLATED (not promised)" in (out / "matrix.html").read_text(encoding="utf-8")   # left intact
+
+
+def test_readme_in_the_report_folder_is_kept(tmp_path):
+    out = tmp_path / "reports"
+    out.mkdir()
+    (out / "README.md").write_text("sample report, regenerate with verify report")
+    with atomic_dir(out) as tmp:
+        (tmp / "index.html").write_text("<!doctype html><title>x</title>")
+    assert (out / "README.md").read_text() == "sample report, regenerate with verify report"
+    assert (out / "index.html").is_file() and (out / MARKER).is_file()
