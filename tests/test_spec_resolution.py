@@ -72,3 +72,11 @@ def test_unknown_parameter_lookup(reg):
     with pytest.raises(SpecError) as exc:
         reg.resolve("rs-base").value("jail.fin")
     assert exc.value.code == "E002" and "jail.fine" in exc.value.message
+
+
+def test_overlay_money_is_converted_to_the_base_scale(reg):
+    r = reg.resolve("rs-scaled+rs-overlay-money")
+    assert r.value("go.salary") == 3000
+    assert "scaled" in r.entries["go.salary"].note
+    assert r.value("jail.max_tries") == 2
+    assert reg.resolve("rs-base+rs-overlay-money").value("go.salary") == 300

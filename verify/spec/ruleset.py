@@ -261,7 +261,7 @@ class Ruleset:
 
 def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | None = None) -> Ruleset:
     entries = dict(base.entries) if base else {}
-    entries.update(f.entries)
+    entries.update(_in_base_scale(f, base, cat) if f.kind == "overlay" and base else f.entries)
     promises = dict(base.promises) if base else {}
     promises.update(f.promises)
     sources = list(base.sources) if base else []
@@ -273,6 +273,29 @@ def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | No
         chain=(base.chain if base else ()) + (f.id,), sources=tuple(sources), entries=entries,
         promises=promises, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
     )
+
+
+def _in_base_scale(f: RulesetFile, base: Ruleset, cat: Catalogue) -> dict[str, Entry]:
+    """An overlay's amounts are in its own money scale (classic unless it says otherwise);
+    stacked on a base of another scale they are converted, so a house rule of "one extra
+    salary of 200" means 2000 on a board whose amounts are ten times larger."""
+    own = f.entries.get("money.scale")
+    factor_num, factor_den = base.money_scale, (own.value if own is not None and own.has_value else 1)
+    if factor_num == factor_den:
+        return f.entries
+    out = {}
+    for pid, e in f.entries.items():
+        p = cat[pid]
+        if pid == "money.scale" or not (p.is_money and e.has_value):
+            out[pid] = e
+            continue
+        conv = (lambda v: v * factor_num // factor_den if isinstance(v, int) and not isinstance(v, bool) else v)
+        value = [conv(v) for v in e.value] if isinstance(e.value, list) else conv(e.value)
+        note = f"written as {e.value!r} in the overlay's money; scaled to the base ruleset's money (x{factor_num}/{factor_den})"
+        out[pid] = replace(e, value=value, note=(e.note + " " if e.note else "") + note)
+    if "money.scale" in out:  # the base keeps its own scale
+        del out["money.scale"]
+    return out
 
 
 def rename(r: Ruleset, new_id: str, title: str) -> Ruleset:
