@@ -20,7 +20,6 @@ gives the same successor.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 from ..errors import GameError
 from .config import CORNER_20, GO_TO_JAIL, JAIL_SQUARE, EngineConfig
@@ -40,9 +39,23 @@ def _r(x: float) -> int:
     return int(x + 0.5 + 1e-9)
 
 
-@lru_cache(maxsize=64)
+_RULES: dict[int, tuple[EngineConfig, "Rules"]] = {}
+
+
 def rules_for(config: EngineConfig) -> "Rules":
-    return Rules(config)
+    """The (cached) Rules of a config; keyed by identity first, as hashing a config is not free."""
+    hit = _RULES.get(id(config))
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    for cfg, rules in _RULES.values():
+        if cfg == config:
+            break
+    else:
+        rules = Rules(config)
+        if len(_RULES) >= 64:
+            _RULES.pop(next(iter(_RULES)))
+    _RULES[id(config)] = (config, rules)
+    return rules
 
 
 class Rules:
