@@ -30,7 +30,8 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--jail-strategy", "jail", type=click.Choice(["leave", "stay"]), default="leave", show_default=True)
 @click.option("--max-turns", default=2000, show_default=True, type=click.IntRange(min=1),
               help="A game stops (and counts as hitting a limit) after this many player-turns.")
-@click.option("--check-invariants", is_flag=True, help="Evaluate the promised invariants after every action.")
+@click.option("--check-invariants", is_flag=True,
+              help="Evaluate the promised invariants after every action (runs in one process).")
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game as a JSON Lines trace.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from .state import AUCTION, BUS, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, POST_ROLL, PRE_ROLL, TRIPLES, GameState
+from .state import BUS, CASINO, INCOME_TAX, JAIL_CHOICE, PRE_ROLL, TRIPLES, GameState
 
 JAIL_STRATEGIES = ("leave", "stay")
 
@@ -304,5 +304,4 @@ def make_policies(kind: str, players: int, jail: str, seed: int) -> list:
 
 
 POLICIES = ("heuristic", "random")
-__all__ = ["HeuristicPolicy", "RandomPolicy", "make_policies", "POLICIES", "JAIL_STRATEGIES", "DEBT",
-           "AUCTION", "POST_ROLL"]
+__all__ = ["HeuristicPolicy", "RandomPolicy", "make_policies", "POLICIES", "JAIL_STRATEGIES"]

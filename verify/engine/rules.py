@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from ..errors import GameError
-from .config import CORNER_20, GO_TO_JAIL, JAIL_SQUARE, EngineConfig
+from .config import JAIL_SQUARE, EngineConfig
 from .state import (AUCTION, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, OVER, POST_ROLL, PRE_ROLL, TRIPLES,
                     BUS, UNLIMITED, GameState)
 
@@ -97,6 +97,7 @@ class Rules:
         self.sec_per_turn = cfg.clock.seconds_per_turn / 60.0
         self.speed_on = cfg.speed_die.enabled
         self.limit_end = cfg.end.condition in ("time_limit", "round_limit")
+        self.first_round_buy = cfg.purchase.first_round
         # dice.count counts the speed die when it is in the game
         self.white = m.dice_count - 1 if self.speed_on and m.dice_count >= 3 else m.dice_count
         self.teams_on = cfg.teams.enabled
@@ -650,11 +651,10 @@ class Rules:
     def _land(self, g: GameState, p: int) -> None:
         """Resolve the square the player stands on."""
         s = g.pos[p]
-        k = self.kind[s]
-        if k == "street" or k == "station" or k == "utility":
+        if self.is_ownable[s]:
             o = g.owner[s]
             if o < 0:
-                if self.cfg.purchase.first_round or g.passed_go[p]:
+                if self.first_round_buy or g.passed_go[p]:
                     g.phase = BUY
                     g.pending = {"player": p, "square": s}
                 return
@@ -665,6 +665,7 @@ class Rules:
                     share = amount - _r(amount * rate) if rate else amount
                     self.charge(g, p, o, amount, "rent", share)
             return
+        k = self.kind[s]
         if k == "chance" or k == "chest":
             self._draw(g, p, k)
             return

@@ -262,4 +262,4 @@ def enumerate_actions(rules: Rules, g: GameState) -> list[dict]:
     return out
 
 
-__all__ += ["enumerate_actions", "ACTION_TYPES", "POST_ROLL"]
+__all__ += ["enumerate_actions", "ACTION_TYPES"]
