@@ -39,12 +39,13 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
         return
     for q, _s in hits:
         click.secho(f"\n{q.text}  [{q.id}]", bold=True)
+        shown: set[str] = set()
         for r in rs:
             a = answer(q, r, ctx)
             click.secho(f"  {r.id}", fg="cyan")
             for side in a.sides:
                 label = side.param
-                if side.origin and side.origin != r.chain[-1] and side.kind in ("cited", "assumed"):
+                if side.origin in shown and side.origin != r.chain[-1] and side.kind in ("cited", "assumed"):
                     click.echo(f"    {label} = {show(side.value)} (as in {side.origin})")
                 elif side.kind == "cited":
                     click.echo(f"    {label} = {show(side.value)}")
@@ -54,3 +55,4 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
                     click.echo(f"    {label} = {show(side.value)} (assumed: {side.gloss})")
                 else:
                     click.echo(f"    {label}: {side.kind}{' — ' + side.gloss if side.gloss else ''}")
+            shown.add(r.id)
