@@ -173,3 +173,20 @@ def test_readme_in_the_report_folder_is_kept(tmp_path):
         (tmp / "index.html").write_text("<!doctype html><title>x</title>")
     assert (out / "README.md").read_text() == "sample report, regenerate with verify report"
     assert (out / "index.html").is_file() and (out / MARKER).is_file()
+
+
+def test_a_crashing_check_is_shown_as_failed(tmp_path, monkeypatch):
+    import click
+
+    from verify.report import runs
+
+    @click.command()
+    def broken():
+        raise RuntimeError("solver exploded")
+    monkeypatch.setattr(runs, "_command", lambda name: broken if name == "check" else None)
+    check = runs.run_check(["official"])
+    assert check.status == "failed" and "solver exploded" in check.reason
+    out = tmp_path / "r"
+    build(ReportOptions(out=out), hooks={"check": lambda ids: check, "simulate": no_sim})
+    html = (out / "matrix.html").read_text(encoding="utf-8")
+    assert "Check failed." in html and "solver exploded" in html and 'class="v-PROVED"' not in html
