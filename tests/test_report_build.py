@@ -180,7 +180,7 @@ def test_a_crashing_check_is_shown_as_failed(tmp_path, monkeypatch):
 
     from verify.report import runs
 
-    @click.command()
+    @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
     def broken():
         raise RuntimeError("solver exploded")
     monkeypatch.setattr(runs, "_command", lambda name: broken if name == "check" else None)
