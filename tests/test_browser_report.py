@@ -109,6 +109,11 @@ def test_key_elements_and_filters(report_dir, server, browser):
     assert visible.count() >= 1
     assert all(k == "internal" for k in visible.evaluate_all("els => els.map(e => e.dataset.kind)"))
     page.click("button[data-kind='all']")
+    page.select_option("#r-filter", "online-vn")
+    shown = page.locator("article.finding:visible")
+    assert shown.count() >= 5
+    assert all(" online-vn " in r for r in shown.evaluate_all("els => els.map(e => e.dataset.rulesets)"))
+    page.select_option("#r-filter", "")
     page.screenshot(path=str(ARTIFACTS / "report-contradictions.png"), full_page=False)
 
     page.goto(server + "questions.html")
