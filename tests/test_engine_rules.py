@@ -27,7 +27,11 @@ def game(cfg: EngineConfig, players: int = 2, seed: int = 1) -> tuple[Rules, Gam
 
 
 def act(rules, g, **action):
+    """Apply an action; owners who must ask for rent ask at once (as the bots do)."""
     apply_state(rules, g, action)
+    while g.claims and g.phase in ("pre_roll", "post_roll", "buy"):
+        c = g.claims[0]
+        apply_state(rules, g, {"type": "claim_rent", "seat": c[1], "square": c[2]})
     return g
 
 
@@ -586,3 +590,34 @@ def test_custom_table_that_loses_sold_buildings_breaks_house_supply():
     after = g.to_json(rules.ownable)
     broken = InvariantChecker(cfg, ["house-supply"])(before, after, {"type": "sell_house", "seat": 0})
     assert [v.invariant for v in broken] == ["house-supply"]
+
+
+def test_unclaimed_rent_lapses_at_the_deadline(official):
+    assert official.rent.owner_must_claim and official.rent.claim_deadline == "before_second_next_roll"
+    rules, g = game(official, players=3)
+    g.current = 0
+    own(g, 1, 39)
+    g.pos[0] = 34
+    apply_state(rules, g, {"type": "roll", "dice": [2, 3]})
+    assert g.claims == [[0, 1, 39, 50, 50, 2]] and g.cash[0] == 1500
+    apply_state(rules, g, {"type": "end_turn"})
+    apply_state(rules, g, {"type": "roll", "dice": [1, 2]})      # the next player rolls: still claimable
+    assert g.claims == [[0, 1, 39, 50, 50, 2]]
+    while g.phase != "post_roll":
+        apply_state(rules, g, legal_actions(official, g)[0])
+    apply_state(rules, g, {"type": "end_turn"})
+    assert g.current == 2
+    apply_state(rules, g, {"type": "roll", "dice": [2, 4]})      # the second next player rolls: lapsed
+    assert g.claims == [] and g.cash[0] == 1500
+    assert rules.why_not_claim_rent(g, 1, 39) == "no rent to claim"
+
+
+def test_claimed_rent_is_paid(official):
+    rules, g = game(official, players=3)
+    g.current = 0
+    own(g, 1, 39)
+    g.pos[0] = 34
+    apply_state(rules, g, {"type": "roll", "dice": [2, 3]})
+    apply_state(rules, g, {"type": "end_turn"})
+    apply_state(rules, g, {"type": "claim_rent", "seat": 1, "square": 39})   # asked in the next turn
+    assert g.cash[0] == 1450 and g.cash[1] == 1550 and g.phase == "pre_roll" and g.current == 1

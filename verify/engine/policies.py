@@ -10,6 +10,7 @@ points:
 * ``wants_buy(rules, g, seat, square)`` -> bool;
 * ``bid(rules, g, seat)``      -> amount or None (pass);
 * ``raise_cash(rules, g, seat, amount)`` -> one action that raises cash, or None;
+* ``claims_rent(rules, g, claim)`` -> bool, where the owner must ask for rent;
 * ``decide(rules, g, seat, rng)`` -> an action for the rarer decisions
   (income tax, casino, bus, triples, the jail choice after a failed roll).
 
@@ -171,6 +172,10 @@ class HeuristicPolicy:
     def wants_buy(self, rules, g: GameState, seat: int, square: int) -> bool:
         return g.cash[seat] - rules.price[square] >= self.reserve(rules)
 
+    def claims_rent(self, rules, g: GameState, claim: list) -> bool:
+        """Ask for rent the moment it is due (where the owner must claim it)."""
+        return True
+
     def bid(self, rules, g: GameState, seat: int) -> int | None:
         a = g.pending
         low = rules.min_bid(g)
@@ -252,6 +257,7 @@ class RandomPolicy(HeuristicPolicy):
         super().__init__(jail)
         self.rng = rng or random.Random(0)
         self.main_weight = main_weight
+        self._claim_choice: dict = {}
         self.timeout_rate = timeout_rate
 
     def manage(self, rules, g: GameState, seat: int) -> list:
@@ -272,6 +278,13 @@ class RandomPolicy(HeuristicPolicy):
 
     def wants_buy(self, rules, g, seat, square) -> bool:
         return self.rng.random() < 0.7
+
+    def claims_rent(self, rules, g, claim) -> bool:
+        """Decide once per claim; one in five is forgotten (and lapses at its deadline)."""
+        key = (id(g), tuple(claim))
+        if key not in self._claim_choice:
+            self._claim_choice[key] = self.rng.random() < 0.8
+        return self._claim_choice[key]
 
     def bid(self, rules, g, seat) -> int | None:
         low = rules.min_bid(g)

@@ -98,6 +98,10 @@ class Rules:
         self.speed_on = cfg.speed_die.enabled
         self.limit_end = cfg.end.condition in ("time_limit", "round_limit")
         self.first_round_buy = cfg.purchase.first_round
+        rc = cfg.rent
+        self.must_claim = rc.owner_must_claim and rc.claim_deadline != "automatic"
+        # a claim lapses at the first roll made this many player-turns after the landing
+        self.claim_turns = 2 if rc.claim_deadline == "before_second_next_roll" else 1
         # dice.count counts the speed die when it is in the game
         self.white = m.dice_count - 1 if self.speed_on and m.dice_count >= 3 else m.dice_count
         self.teams_on = cfg.teams.enabled
@@ -169,7 +173,7 @@ class Rules:
         g.phase = PRE_ROLL
         g.stage = "pre"
         g.pending = None
-        g.debts, g.auctions = [], []
+        g.debts, g.auctions, g.claims = [], [], []
         g.player_turns = 0
         g.winner = None
         g.result = None
@@ -546,6 +550,8 @@ class Rules:
 
     def roll(self, g: GameState, dice) -> None:
         p = g.current
+        if g.claims:
+            self._expire_claims(g)
         g.phase = MOVING
         g.stage = "move"
         g.rolled = True
@@ -663,7 +669,12 @@ class Rules:
                 if amount:
                     rate = self.rent_tax_rate(g)
                     share = amount - _r(amount * rate) if rate else amount
-                    self.charge(g, p, o, amount, "rent", share)
+                    if self.must_claim:   # owed only if the owner asks in time
+                        g.claims.append([p, o, s, amount, share, g.player_turns + self.claim_turns])
+                        if g.events is not None:
+                            self._ev(g, event="rent_due", payer=p, owner=o, square=s, amount=amount)
+                    else:
+                        self.charge(g, p, o, amount, "rent", share)
             return
         k = self.kind[s]
         if k == "chance" or k == "chest":
@@ -1628,6 +1639,40 @@ class Rules:
             self._continue(g)
 
     # ================================================================== debts and bankruptcy
+    # ================================================================== rent claims
+    def _expire_claims(self, g: GameState) -> None:
+        """Rent not asked for before its deadline (the roll of the next, or second next, player) lapses."""
+        keep = []
+        for c in g.claims:
+            if g.player_turns >= c[5]:
+                if g.events is not None:
+                    self._ev(g, event="rent_lapsed", payer=c[0], owner=c[1], square=c[2], amount=c[3])
+            else:
+                keep.append(c)
+        g.claims = keep
+
+    def why_not_claim_rent(self, g: GameState, seat: int, square) -> str | None:
+        if g.phase not in (PRE_ROLL, POST_ROLL, BUY):
+            return f"not in phase {g.phase}"
+        for c in g.claims:
+            if c[1] == seat and (square is None or c[2] == square):
+                return None
+        return "no rent to claim"
+
+    def claim_rent(self, g: GameState, seat: int, square=None) -> None:
+        for i, c in enumerate(g.claims):
+            if c[1] == seat and (square is None or c[2] == square):
+                g.claims.pop(i)
+                payer, owner, s, amount, share, _ = c
+                if g.bankrupt[payer]:
+                    return
+                self.charge(g, payer, owner, amount, "rent", share)
+                if g.events is not None:
+                    self._ev(g, event="rent_claimed", payer=payer, owner=owner, square=s, amount=amount)
+                if g.debts and g.phase != BUY:
+                    self._resume_after_manage(g)
+                return
+
     def why_not_pay(self, g: GameState, seat: int) -> str | None:
         if g.phase != DEBT or g.pending["debtor"] != seat:
             return "no debt to pay"
@@ -1758,8 +1803,10 @@ class Rules:
         for d in g.debts:
             if d[1] == p:
                 d[1] = -1
+        if g.claims:
+            g.claims = [c for c in g.claims if c[0] != p and c[1] != p]
         if self._check_end(g):
-            g.debts, g.auctions = [], []
+            g.debts, g.auctions, g.claims = [], [], []
             return
         if g.phase == AUCTION:
             return

@@ -83,11 +83,25 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             _DISPATCH[a["type"]][1](rules, g, actor(g) if seat is None else seat, a)
 
     timed = rules.cfg.clock.on_timeout != "none"
+    two_dice = rules.white == 2 and not rules.speed_on
     post_manage = [getattr(p, "name", "") == "random" for p in policies]
     rolls = 0
     guard = 0
     while True:
         ph = g.phase
+        if g.claims and (ph == PRE_ROLL or ph == POST_ROLL or ph == BUY):
+            claimed = False
+            for c in list(g.claims):
+                if c in g.claims and policies[c[1]].claims_rent(rules, g, c):
+                    if tracing:
+                        act({"type": "claim_rent", "seat": c[1], "square": c[2]})
+                    else:
+                        rules.claim_rent(g, c[1], c[2])
+                    claimed = True
+                    if g.phase not in (PRE_ROLL, POST_ROLL, BUY):
+                        break
+            if claimed:
+                continue
         if ph == PRE_ROLL:
             p = g.current
             if g.player_turns >= max_turns:
@@ -108,7 +122,7 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
                         break
                 if g.phase != PRE_ROLL or g.current != p:
                     continue
-            k = rules.dice_needed(g)
+            k = 2 if two_dice else rules.dice_needed(g)
             if k == 2:
                 dice = (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
             else:
@@ -123,6 +137,9 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
                 act({"type": "roll", "seat": p, "dice": list(dice)})
             else:
                 rules.roll(g, dice)
+                # the common case: the move ended with nothing left to decide or claim
+                if g.phase == POST_ROLL and not g.claims and not post_manage[p]:
+                    rules.end_turn(g)
         elif ph == POST_ROLL:
             p = g.current
             if post_manage[p]:
@@ -152,7 +169,10 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             p = g.pending["debtor"]
             amount = g.pending["amount"]
             if g.cash[p] >= amount:
-                act({"type": "pay", "seat": p})
+                if tracing:
+                    act({"type": "pay", "seat": p})
+                else:
+                    rules.pay(g, p)
             else:
                 a = policies[p].raise_cash(rules, g, p, amount) if rules.raisable(g, p) >= amount else None
                 if a is not None:

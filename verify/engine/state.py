@@ -44,7 +44,7 @@ class GameState:
         "bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot", "chance", "chest",
         "chance_discards", "chest_discards", "seed", "shuffles",
         # clock and flow
-        "round", "current", "minute", "phase", "stage", "pending", "debts", "auctions", "player_turns",
+        "round", "current", "minute", "phase", "stage", "pending", "debts", "auctions", "claims", "player_turns",
         "winner", "result",
         # per-turn counters
         "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
@@ -95,7 +95,8 @@ class GameState:
             "seed": self.seed,
             "shuffles": self.shuffles,
             "pending": _deep(self.pending),
-            "queue": {"debts": [list(d) for d in self.debts], "auctions": [list(a) for a in self.auctions]},
+            "queue": {"debts": [list(d) for d in self.debts], "auctions": [list(a) for a in self.auctions],
+                      "claims": [list(c) for c in self.claims]},
             "turn": {"rolled": self.rolled, "dice": list(self.dice), "trades": self.trades,
                      "built_streets": sorted(self.built_streets), "built_groups": sorted(self.built_groups),
                      "timed_out": self.timed_out, "stage": self.stage,
@@ -170,6 +171,7 @@ class GameState:
             q = data.get("queue", {})
             g.debts = [list(d) for d in q.get("debts", [])]
             g.auctions = [list(a) for a in q.get("auctions", [])]
+            g.claims = [list(c) for c in q.get("claims", [])]
             t = data.get("turn", {})
             g.rolled = bool(t.get("rolled", False))
             g.dice = tuple(t.get("dice", ()))

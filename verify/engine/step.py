@@ -14,7 +14,7 @@ current player). Types and their fields:
     sell_hotel {square}    (break a hotel down)   sell_group {group} (every building of a group)
     mortgage {square}      unmortgage {square}    lift_mortgage {square}   auction_mortgaged {square}
     trade {with, give, take}   (each side: {"squares": [...], "cash": n, "cards": ["chance"|"chest"]})
-    pay_fine | use_card {deck?} | stay       pay | bankrupt | surrender
+    pay_fine | use_card {deck?} | stay       pay | bankrupt | surrender    claim_rent {square}
     pay_tax {option: fixed|percent}          casino_bet {numbers, die, jackpot} | casino_decline
     bus {steps}            move_to {square}       end_turn        timeout {dice?}
 
@@ -113,6 +113,8 @@ _DISPATCH = {
     "use_card": (lambda r, g, s, a: r.why_not_use_card(g, s), lambda r, g, s, a: r.use_card(g, s, a.get("deck"))),
     "stay": (lambda r, g, s, a: r.why_not_stay(g, s), lambda r, g, s, a: r.stay(g, s)),
     "pay": (lambda r, g, s, a: r.why_not_pay(g, s), lambda r, g, s, a: r.pay(g, s)),
+    "claim_rent": (lambda r, g, s, a: r.why_not_claim_rent(g, s, a.get("square")),
+                   lambda r, g, s, a: r.claim_rent(g, s, a.get("square"))),
     "bankrupt": (lambda r, g, s, a: r.why_not_bankrupt(g, s), lambda r, g, s, a: r.bankrupt(g, s)),
     "surrender": (lambda r, g, s, a: r.why_not_surrender(g, s), lambda r, g, s, a: r.surrender(g, s)),
     "pay_tax": (lambda r, g, s, a: r.why_not_pay_tax(g, s, a.get("option")),
@@ -259,6 +261,9 @@ def enumerate_actions(rules: Rules, g: GameState) -> list[dict]:
                     out.append({"type": "sell_group", "seat": p, "group": grp})
         if r.why_not_surrender(g, p) is None:
             out.append({"type": "surrender", "seat": p})
+    if g.claims and ph in (PRE_ROLL, POST_ROLL, BUY):
+        for c in g.claims:
+            out.append({"type": "claim_rent", "seat": c[1], "square": c[2]})
     return out
 
 
