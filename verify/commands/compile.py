@@ -20,10 +20,11 @@ import click
 from ..errors import VerifyError
 from ..spec import DEFAULT_RULESET, load_ruleset
 
-#: target name -> "module:function" (imported when used, so a missing stage costs nothing)
-TARGETS: dict[str, str] = {
+#: target name -> "module:function" (or several, tried in order; imported when used, so a
+#: stage that is not built costs nothing). The function takes a resolved Ruleset, returns text.
+TARGETS: dict[str, str | tuple[str, ...]] = {
     "engine-config": "verify.commands.compile:engine_config_text",
-    "smt2": "verify.smt:to_smt2",
+    "smt2": ("verify.smt.to_smt2:to_smt2", "verify.smt.to_smt2:ruleset_to_smt2", "verify.smt:to_smt2"),
 }
 
 
@@ -41,15 +42,19 @@ def engine_config_text(ruleset) -> str:
 
 
 def _target(name: str) -> Callable:
-    ref = TARGETS[name]
-    if callable(ref):
-        return ref
-    module, _, func = ref.partition(":")
-    try:
-        fn = getattr(importlib.import_module(module), func)
-    except (ImportError, AttributeError):
-        raise click.ClickException(f"target {name!r} is not available in this build ({ref} is missing)") from None
-    return fn
+    refs = TARGETS[name]
+    if callable(refs):
+        return refs
+    for ref in (refs,) if isinstance(refs, str) else refs:
+        module, _, func = ref.partition(":")
+        try:
+            fn = getattr(importlib.import_module(module), func)
+        except (ImportError, AttributeError):
+            continue
+        if callable(fn):
+            return fn
+    shown = refs if isinstance(refs, str) else " or ".join(refs)
+    raise click.ClickException(f"target {name!r} is not available in this build ({shown} is missing)")
 
 
 @click.command()
