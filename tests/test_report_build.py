@@ -35,9 +35,11 @@ def test_every_page_is_written(report):
     for name in PAGES:
         assert (out / name).is_file(), name
     rulesets = list(out.glob("ruleset-*.html"))
-    assert len(rulesets) == len(summary["pages"]) - len(PAGES)
+    assert len(rulesets) == len(summary["pages"]) - len(PAGES) - 1     # minus contradictions.json
     assert (out / "ruleset-official.html").is_file()
     assert (out / MARKER).is_file()
+    doc = __import__("json").loads((out / "contradictions.json").read_text(encoding="utf-8"))
+    assert len(doc["findings"]) == sum(summary["counts"].values())
 
 
 def test_not_run_is_never_proved(report):

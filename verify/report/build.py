@@ -11,6 +11,7 @@ that replaces the target only when everything succeeded.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import re
 import time
 from collections import Counter, defaultdict
@@ -234,6 +235,9 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
             written.append(name)
             if "after_page" in hooks:
                 hooks["after_page"](name)
+        (tmp / "contradictions.json").write_text(
+            json.dumps(comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+        written.append("contradictions.json")
         for page in ruleset_pages(reg, rs, comparison, anchors):
             html = env.get_template("ruleset.html").render(page=page["slug"], r=page, **common)
             (tmp / page["slug"]).write_text(html, encoding="utf-8")
