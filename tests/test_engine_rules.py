@@ -621,3 +621,41 @@ def test_claimed_rent_is_paid(official):
     apply_state(rules, g, {"type": "end_turn"})
     apply_state(rules, g, {"type": "claim_rent", "seat": 1, "square": 39})   # asked in the next turn
     assert g.cash[0] == 1450 and g.cash[1] == 1550 and g.phase == "pre_roll" and g.current == 1
+
+
+def test_house_rules_double_go_and_no_buying_in_the_first_round():
+    cfg = EngineConfig.from_ruleset(load_ruleset("official+house-double-go"))
+    rules, g = game(cfg)
+    g.pos[0] = 35
+    act(rules, g, type="roll", dice=[2, 3])           # exactly on GO: salary plus the bonus
+    assert g.cash[0] == 1500 + 200 + cfg.movement.exact_landing_bonus and cfg.movement.exact_landing_bonus > 0
+    cfg = EngineConfig.from_ruleset(load_ruleset("official+house-no-buying-first-round"))
+    rules, g = game(cfg)
+    act(rules, g, type="roll", dice=[1, 2])           # Baltic, first trip: neither offered nor auctioned
+    assert g.phase == "post_roll" and g.owner[3] == -1
+    g.passed_go[1] = True
+    act(rules, g, type="end_turn")
+    act(rules, g, type="roll", dice=[1, 2])
+    assert g.phase == "buy"
+
+
+def test_explicit_payment_step_and_auction_in_seat_order_with_a_fixed_step():
+    cfg = EngineConfig.from_ruleset(load_ruleset("online-vn"))
+    assert cfg.debt.explicit_payment_step and cfg.purchase.fixed_step
+    rules, g = game(cfg, players=3)
+    g.current = 0
+    own(g, 1, 39)
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.phase == "debt" and g.cash[0] == 1500     # the game stops at a Pay step
+    act(rules, g, type="pay")
+    assert g.cash[0] == 1500 - 50
+    rules, g = game(cfg, players=3)
+    g.current = 0
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[1, 2])           # 37 Park Place, declined
+    act(rules, g, type="decline")
+    step = cfg.purchase.min_increment
+    assert g.pending["min"] == 350
+    with pytest.raises(IllegalAction, match="exactly one step"):
+        act(rules, g, type="bid", seat=g.pending["turn"], amount=350 + 5 * step)
