@@ -88,12 +88,13 @@ class HeuristicPolicy:
             return []
         # nothing to do last time, and nothing that matters has changed since: still nothing to do
         idle = self._idle.get(seat)
-        if idle is not None and idle[0] == g.ov[seat] and cash < idle[1] and idle[2] == g.bank_houses \
-                and idle[3] is g:
+        # (the bank's house stock matters only once it is short)
+        stock = g.bank_houses if g.bank_houses < g.n else -1
+        if idle is not None and idle[0] == g.ov[seat] and cash < idle[1] and idle[2] == stock and idle[3] is g:
             return []
         out, need = self._manage(rules, g, seat, reserve, cash)
         if not out:
-            self._idle[seat] = (g.ov[seat], need, g.bank_houses, g)
+            self._idle[seat] = (g.ov[seat], need, stock, g)
         return out
 
     def _manage(self, rules, g: GameState, seat: int, reserve: int, cash: int):
@@ -127,6 +128,7 @@ class HeuristicPolicy:
                 return [{"type": "build_house", "seat": seat, "square": best}], 0
             if rules.why_not_build_hotel(g, seat, best) is None:
                 return [{"type": "build_hotel", "seat": seat, "square": best}], 0
+            need = 0    # refused for another reason (a per-turn limit, timing...): look again next time
         if wanted:
             if g.phase == PRE_ROLL:
                 t = self.trade_for_group(rules, g, seat, reserve, wanted)
