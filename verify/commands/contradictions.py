@@ -52,4 +52,5 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
             click.echo(f"  {w.verdict}: {w.detail}")
     counts = {k: sum(1 for f in findings if f.kind == k) for k in
               ("contradiction", "variant", "internal", "silent", "redundancy")}
-    click.echo("\n" + ", ".join(f"{v} {k}" for k, v in counts.items()) + f" across {len(result.rulesets)} ruleset(s)")
+    click.echo("\n" + ", ".join(f"{v} {k}" for k, v in counts.items())
+               + f" across {len(result.rulesets)} ruleset(s)")

@@ -18,7 +18,8 @@ from ..report import ReportOptions, build
 @click.option("--no-simulate", is_flag=True, help="Skip the simulations (the page says 'not run').")
 @click.option("--check-json", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               help="Use a saved `verify check --json` output instead of running the check.")
-def command(out: Path, games: int, seed: int, no_check: bool, no_simulate: bool, check_json: Path | None) -> None:
+def command(out: Path, games: int, seed: int, no_check: bool, no_simulate: bool,
+            check_json: Path | None) -> None:
     """Write the HTML report: overview, one page per ruleset, contradictions with witnesses,
     clarification questions, the verification matrix and simulation charts. Self-contained pages;
     a failed run leaves the previous report untouched."""

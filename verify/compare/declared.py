@@ -130,8 +130,9 @@ def _load(path: str) -> Declared:
                 sides.append(PairSide(s["param"], s.get("as"), tuple((s.get("map") or {}).items())))
             if item["family"] not in BY_ID:
                 raise SpecError("E009", f"unknown outcome family {item['family']!r}", where)
-            pairs.append(SameQuantity(str(item["id"]), str(item["topic"]), " ".join(str(item["question"]).split()),
-                                      item["family"], sides[0], sides[1]))
+            question = " ".join(str(item["question"]).split())
+            pairs.append(SameQuantity(str(item["id"]), str(item["topic"]), question, item["family"],
+                                      sides[0], sides[1]))
         except (KeyError, TypeError) as exc:
             raise SpecError("E009", f"same_quantity entry needs id, topic, question, family, a, b ({exc})",
                             where) from None
@@ -172,11 +173,12 @@ def _load(path: str) -> Declared:
             src = load_source(item["source"])
             if not src.contains(item["quote"]):
                 raise SpecError("E007", f"quote does not occur in {src.name}: {item['quote'][:80]!r}", where)
+            gloss = " ".join(str(item["gloss"]).split())
             readings.append(ClauseReading(str(item["id"]), str(item["topic"]), item["param"], item["value"],
-                                          item["source"], item["quote"], " ".join(str(item["gloss"]).split())))
+                                          item["source"], item["quote"], gloss))
         except (KeyError, TypeError) as exc:
-            raise SpecError("E009", f"a clause reading needs id, topic, param, value, source, quote, gloss ({exc})",
-                            where) from None
+            raise SpecError("E009", "a clause reading needs id, topic, param, value, source, quote, gloss "
+                            f"({exc})", where) from None
     return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards),
                     tuple(readings))
 

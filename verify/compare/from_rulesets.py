@@ -93,7 +93,8 @@ def ordered(reg: Registry, names: list[str] | None = None, strict: bool = False)
         while rid in anchor:
             rid = anchor[rid]
         return rid
-    return sorted(rs, key=lambda r: (rank.get(root(r.id), 99), r.id not in rank, r.is_overlay, "+" in r.id, r.id))
+    return sorted(rs, key=lambda r: (rank.get(root(r.id), 99), r.id not in rank, r.is_overlay, "+" in r.id,
+                                     r.id))
 
 
 def primary_source(r: Ruleset) -> str | None:
@@ -102,7 +103,8 @@ def primary_source(r: Ruleset) -> str | None:
 
 def plan(rulesets: list[Ruleset], declared: Declared) -> Plan:
     pref = {rid: i for i, rid in enumerate(declared.base_games)}
-    order = sorted(rulesets, key=lambda r: (r.id not in pref, pref.get(r.id, 0), len(r.chain), len(r.id), r.id))
+    order = sorted(rulesets, key=lambda r: (r.id not in pref, pref.get(r.id, 0), len(r.chain), len(r.id),
+                                            r.id))
     placed: list[Ruleset] = []
     bases: dict[str | None, Ruleset] = {}
     variants = []
@@ -180,7 +182,8 @@ class _Ctx:
             return wit.direct(question, [(r.id, r.value(pid)) for r in reps], pid), True
         # 1. vary only this parameter, everything else as in the first ruleset: the difference
         #    is then this parameter's alone
-        ctxs = [wit.Context(r.id, r.money_scale, self.getter(reps[0], {pid: self.getter(r)(pid)})) for r in reps]
+        ctxs = [wit.Context(r.id, r.money_scale, self.getter(reps[0], {pid: self.getter(r)(pid)}))
+                for r in reps]
         w = wit.find(fam, ctxs)
         if w is None:
             # 2. each ruleset with its own values for the whole family (the parameter may matter
@@ -273,7 +276,8 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                                tuple(cited + silent), None, (pid,)))
         if opened and kind == "variant" and (cited or deciders):
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
-                               f"{p.question} Set by the table's host in {', '.join(s.ruleset for s in opened)}; "
+                               f"{p.question} Set by the table's host in "
+                               f"{', '.join(s.ruleset for s in opened)}; "
                                f"fixed elsewhere ({_summary_values([s for _, s in deciders])}).",
                                tuple([s for _, s in deciders] + opened), None, (pid,)))
     return out
@@ -334,7 +338,8 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
             w = None
             if fam is not None:
                 w = wit.find(fam, [wit.Context(f"{r.id} (as cited)", scale, ctx.getter(r)),
-                                   wit.Context("the other passage", scale, ctx.getter(r, {reading.param: read}))])
+                                   wit.Context("the other passage", scale,
+                                               ctx.getter(r, {reading.param: read}))])
                 if w is None:
                     continue        # the two passages never lead to different play
             side = ctx.side(r, reading.param)

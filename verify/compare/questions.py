@@ -123,7 +123,8 @@ def score(q: Question, query: str) -> float:
     return s / (1 + 0.1 * len(words))
 
 
-def search(query: str, questions: tuple[Question, ...] | None = None, limit: int = 5) -> list[tuple[Question, float]]:
+def search(query: str, questions: tuple[Question, ...] | None = None,
+           limit: int = 5) -> list[tuple[Question, float]]:
     qs = questions if questions is not None else load_questions()
     ranked = sorted(((q, score(q, query)) for q in qs), key=lambda x: (-x[1], x[0].id))
     return [(q, s) for q, s in ranked if s > 0][:limit]

@@ -143,7 +143,8 @@ def check_matrix(check: CheckRun, ids: list[str]) -> dict[str, Any]:
     if check.status != "ran":
         return {"status": check.status, "reason": check.reason}
     columns = list(dict.fromkeys(column_of(str(r.get("invariant"))) for r in check.results))
-    special = [c for c in columns if c in ("parameter constraints", "rules can fire (vacuity)", "bounded runs")]
+    grouped = ("parameter constraints", "rules can fire (vacuity)", "bounded runs")
+    special = [c for c in columns if c in grouped]
     columns = sorted(c for c in columns if c not in special) + special
     rulesets = [i for i in ids if any(r.get("ruleset") == i for r in check.results)]
     rulesets += sorted({str(r.get("ruleset")) for r in check.results} - set(rulesets))
@@ -209,7 +210,8 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         check = CheckRun("not run", reason="skipped (--no-check)")
     sim_targets = [(r.id, _players(r)) for r in rs]
     sim = (hooks.get("simulate") or run_simulation)(sim_targets, opts.games, opts.seed) \
-        if opts.run_simulation else Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
+        if opts.run_simulation else Simulation("not run", opts.games, "—", opts.seed,
+                                               reason="skipped (--no-simulate)")
     env = environment()
     common = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -220,7 +222,8 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     pages = {
         "index.html": ("index.html", {"counts": comparison.counts(), "base_games": pl.base_games,
                                       "check_status": check.status, "sim_status": sim.status,
-                                      "questions": len(load_questions()), "equivalent": comparison.equivalent}),
+                                      "questions": len(load_questions()),
+                                      "equivalent": comparison.equivalent}),
         "contradictions.html": ("contradictions.html", {"topics": topic_groups(reg, comparison),
                                                         "counts": comparison.counts()}),
         "questions.html": ("questions.html", {"rows": question_rows(reg, rs)}),

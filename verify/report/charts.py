@@ -32,12 +32,13 @@ def witness_picture(w: Witness) -> dict[str, Any] | None:
     rows = []
     label_w, card_w, bar_x, width = 150, 170, 340, 600
     max_bar = width - bar_x - 70
-    nums = [o.classic for o in w.outcomes if isinstance(o.classic, (int, float)) and not isinstance(o.classic, bool)]
+    nums = [o.classic for o in w.outcomes
+            if isinstance(o.classic, (int, float)) and not isinstance(o.classic, bool)]
     top = max([abs(n) for n in nums] + [1])
     for i, o in enumerate(w.outcomes):
         y = 10 + i * 30
-        note = f"{o.classic:g} classic" if isinstance(o.classic, (int, float)) and not isinstance(o.classic, bool) \
-            and o.outcome != o.classic else None
+        numeric = isinstance(o.classic, (int, float)) and not isinstance(o.classic, bool)
+        note = f"{o.classic:g} classic" if numeric and o.outcome != o.classic else None
         row = {"y": y, "ty": y + 16, "label": o.ruleset, "text": o.text, "x": bar_x, "note": note}
         if isinstance(o.classic, bool):
             row.update(kind="tile", yes=o.classic, w=60)

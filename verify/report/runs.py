@@ -115,8 +115,8 @@ def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -
     for rid, p in rulesets:
         res = None
         try:
-            res = CliRunner().invoke(cmd, [rid, "--games", str(games), "--players", str(p), "--seed", str(seed),
-                                           "--json"], catch_exceptions=True)
+            args = [rid, "--games", str(games), "--players", str(p), "--seed", str(seed), "--json"]
+            res = CliRunner().invoke(cmd, args, catch_exceptions=True)
             data = _json_out(res)
             if not isinstance(data.get("landings"), list) or "turns" not in data:
                 raise ValueError("the simulate JSON lacks landings or turns")
