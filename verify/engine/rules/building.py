@@ -1,0 +1,257 @@
+"""Houses and hotels: full groups, even building and selling, per-turn limits, timing, supply and
+shortages, hotels broken down.
+
+A mixin of ``Rules`` (see ``verify.engine.rules``): methods read the tables ``RulesBase``
+builds and change a ``GameState`` in place.
+"""
+
+from __future__ import annotations
+
+from .common import DEBT, GameState, MANAGE_PHASES, POST_ROLL, PRE_ROLL
+
+
+class BuildingRules:
+    """Houses and hotels (a mixin of ``Rules``)."""
+
+    def _manage_window(self, g: GameState, seat: int, timing: str) -> str | None:
+        if g.bankrupt[seat]:
+            return "bankrupt"
+        ph = g.phase
+        if ph not in MANAGE_PHASES:
+            return f"not in phase {ph}"
+        if ph == DEBT and g.pending["debtor"] != seat:
+            return "only the debtor acts while a debt is open"
+        if timing == "before_roll_own_turn" or self.cfg.clock.manage_before_roll_only:
+            if seat != g.current or ph != PRE_ROLL:
+                if not (ph == DEBT and g.pending["debtor"] == seat):
+                    return "only before rolling in one's own turn"
+        if g.in_jail[seat] and not self.cfg.jail.may_manage:
+            return "a jailed player may not manage property"
+        return None
+
+    def _build_guard(self, g: GameState, seat: int, s: int) -> str | None:
+        """Ownership, full group, mortgages, per-turn limits: shared by houses and hotels."""
+        bu = self.cfg.building
+        if not (0 <= s < 40) or self.kind[s] != "street":
+            return "only streets carry buildings"
+        if g.owner[s] != seat:
+            return "not the owner"
+        grp = self.group_of[s]
+        squares = self.groups[grp]
+        if bu.requires_full_group and not self.owns_group(g, seat, grp):
+            return "the whole colour group is needed"
+        if g.mortgaged[s]:
+            return "the street is mortgaged"
+        if bu.blocked_by_mortgage:
+            for t in squares:
+                if g.mortgaged[t]:
+                    return "a street of the group is mortgaged"
+        if bu.per_turn_limit == "one_level_per_street" and s in g.built_streets:
+            return "one level per street per turn"
+        if bu.per_turn_limit == "one_per_group" and grp in g.built_groups:
+            return "one building per group per turn"
+        if g.cash[seat] < self.house_cost[s]:
+            return "not enough cash"
+        return None
+
+    def _house_ok(self, g: GameState, seat: int, s: int) -> str | None:
+        why = self._build_guard(g, seat, s)
+        if why:
+            return why
+        bu = self.cfg.building
+        if g.hotel[s]:
+            return "the street has a hotel"
+        if g.houses[s] >= self.max_houses:
+            return f"at most {self.max_houses} houses"
+        if bu.even_build:
+            h = g.houses[s]
+            for t in self.groups[self.group_of[s]]:
+                if t != s and self.level(g, t) < h:
+                    return "build evenly"
+        return None
+
+    def _hotel_ok(self, g: GameState, seat: int, s: int) -> str | None:
+        why = self._build_guard(g, seat, s)
+        if why:
+            return why
+        bu = self.cfg.building
+        if g.hotel[s]:
+            return "the street already has a hotel"
+        if g.houses[s] < self.threshold:
+            return f"a hotel needs {self.threshold} houses"
+        if bu.hotel_needs_whole_group:
+            for t in self.groups[self.group_of[s]]:
+                if not g.hotel[t] and g.houses[t] < self.threshold:
+                    return f"every street of the group needs {self.threshold} houses first"
+        if bu.even_build:   # a hotel is one level above the most houses (as the even-build invariant says)
+            for t in self.groups[self.group_of[s]]:
+                if t != s and self.level(g, t) < self.hotel_level - 1:
+                    return "build evenly: a hotel is one level above the most houses"
+        return None
+
+    def _can_build_somewhere(self, g: GameState, seat: int, item: str) -> bool:
+        test = self._house_ok if item == "house" else self._hotel_ok
+        return any(test(g, seat, s) is None for s in self.street_squares if g.owner[s] == seat)
+
+    def _shortage(self, g: GameState, item: str) -> bool:
+        """More players want the item than the bank has left: it goes to auction."""
+        bu = self.cfg.building
+        stock = g.bank_houses if item == "house" else g.bank_hotels
+        if not bu.shortage_auction or stock >= g.n:   # fewer wanting players than buildings left
+            return False
+        wanting = sum(1 for q in range(g.n) if not g.bankrupt[q] and self._can_build_somewhere(g, q, item))
+        return wanting > stock
+
+    def why_not_build_house(self, g: GameState, seat: int, s) -> str | None:
+        why = self._manage_window(g, seat, self.cfg.building.timing)
+        if why:
+            return why
+        if g.bank_houses <= 0:
+            return "the bank has no houses left"
+        return self._house_ok(g, seat, s)
+
+    def build_house(self, g: GameState, seat: int, s: int) -> None:
+        if g.phase in (PRE_ROLL, POST_ROLL) and self._shortage(g, "house"):
+            self._building_auction(g, s, "house")
+            return
+        self._put_house(g, seat, s, self.house_cost[s])
+
+    def _put_house(self, g: GameState, seat: int, s: int, price: int) -> None:
+        g.cash[seat] -= price
+        g.bank_cash += price
+        g.houses[s] += 1
+        self._stock_out(g, 1, 0)
+        g.built_streets.add(s)
+        g.built_groups.add(self.group_of[s])
+        if g.events is not None:
+            self._ev(g, event="built", player=seat, square=s, item="house", price=price)
+
+    def why_not_build_hotel(self, g: GameState, seat: int, s) -> str | None:
+        why = self._manage_window(g, seat, self.cfg.building.timing)
+        if why:
+            return why
+        if g.bank_hotels <= 0:
+            return "the bank has no hotels left"
+        return self._hotel_ok(g, seat, s)
+
+    def build_hotel(self, g: GameState, seat: int, s: int) -> None:
+        if g.phase in (PRE_ROLL, POST_ROLL) and self._shortage(g, "hotel"):
+            self._building_auction(g, s, "hotel")
+            return
+        self._put_hotel(g, seat, s, self.house_cost[s])
+
+    def _put_hotel(self, g: GameState, seat: int, s: int, price: int) -> None:
+        g.cash[seat] -= price
+        g.bank_cash += price
+        g.hotel[s] = True
+        self._stock_out(g, 0, 1)
+        if self.cfg.building.hotel_returns_houses:
+            self._stock_back(g, g.houses[s], 0)
+            g.houses[s] = 0
+        g.built_streets.add(s)
+        g.built_groups.add(self.group_of[s])
+        if g.events is not None:
+            self._ev(g, event="built", player=seat, square=s, item="hotel", price=price)
+
+    def _building_auction(self, g: GameState, s: int, item: str) -> None:
+        """A shortage: the building goes to the highest bidder among everyone who could build."""
+        pu = self.cfg.purchase
+        opening = self.house_cost[s] if pu.opening == "printed_price" else pu.opening_amount
+        self._interrupt_with_auction(g, [s, item, opening, -1, False, -1])
+
+    def _place_won_building(self, g: GameState, seat: int, item: str) -> None:
+        test = self._house_ok if item == "house" else self._hotel_ok
+        target = -1
+        for s in self.street_squares:
+            if g.owner[s] == seat and test(g, seat, s) is None and (
+                    target < 0 or self.level(g, s) < self.level(g, target)):
+                target = s
+        price = g.pending["high"]
+        if target < 0:  # cannot place it after all: the bid is refunded
+            g.cash[seat] += price
+            g.bank_cash -= price
+            return
+        g.cash[seat] += price          # _put_* charges the bid again
+        g.bank_cash -= price
+        if item == "house":
+            self._put_house(g, seat, target, price)
+        else:
+            self._put_hotel(g, seat, target, price)
+
+    def _sell_window(self, g: GameState, seat: int) -> str | None:
+        return self._manage_window(g, seat, self.cfg.building.sell_timing)
+
+    def why_not_sell_house(self, g: GameState, seat: int, s) -> str | None:
+        why = self._sell_window(g, seat)
+        if why:
+            return why
+        if not (0 <= s < 40) or g.owner[s] != seat or self.kind[s] != "street":
+            return "not the owner"
+        if g.houses[s] <= 0 or (g.hotel[s] and self.cfg.building.hotel_returns_houses):
+            return "no house to sell"
+        if self.cfg.building.even_sell:
+            h = g.houses[s]
+            for t in self.groups[self.group_of[s]]:
+                if t != s and self.level(g, t) > h:
+                    return "sell evenly"
+        return None
+
+    def sell_house(self, g: GameState, seat: int, s: int) -> None:
+        v = self.sell_house_value[s]
+        g.houses[s] -= 1
+        self._stock_back(g, 1, 0)
+        g.cash[seat] += v
+        g.bank_cash -= v
+        if g.events is not None:
+            self._ev(g, event="sold", player=seat, square=s, item="house", amount=v)
+        self._after_raise(g)
+
+    def why_not_sell_hotel(self, g: GameState, seat: int, s) -> str | None:
+        why = self._sell_window(g, seat)
+        if why:
+            return why
+        if not (0 <= s < 40) or g.owner[s] != seat or not g.hotel[s]:
+            return "no hotel to sell"
+        back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
+        if g.bank_houses < back:
+            return f"breaking a hotel down needs {back} houses from the bank (sell the group's buildings instead)"
+        return None
+
+    def sell_hotel(self, g: GameState, seat: int, s: int) -> None:
+        """Break the hotel down (1 hotel = the most houses + 1): the street holds the most houses again."""
+        back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
+        v = self.sell_house_value[s]
+        g.hotel[s] = False
+        self._stock_back(g, 0, 1)
+        g.houses[s] += back
+        self._stock_out(g, back, 0)
+        g.cash[seat] += v
+        g.bank_cash -= v
+        if g.events is not None:
+            self._ev(g, event="sold", player=seat, square=s, item="hotel", amount=v)
+        self._after_raise(g)
+
+    def why_not_sell_group(self, g: GameState, seat: int, grp) -> str | None:
+        why = self._sell_window(g, seat)
+        if why:
+            return why
+        if not isinstance(grp, int) or not 0 <= grp < len(self.groups):
+            return "no such group"
+        squares = self.groups[grp]
+        if not any(g.owner[s] == seat and (g.houses[s] or g.hotel[s]) for s in squares):
+            return "no buildings of this player in the group"
+        if any(g.owner[s] != seat and (g.houses[s] or g.hotel[s]) for s in squares):
+            return "the group has another owner's buildings"
+        return None
+
+    def sell_group(self, g: GameState, seat: int, grp: int) -> None:
+        """Sell every building of a group back at once (keeps the group even)."""
+        v = self._clear_group(g, grp)
+        g.cash[seat] += v
+        g.bank_cash -= v
+        if g.events is not None:
+            self._ev(g, event="sold", player=seat, group=grp, item="group", amount=v)
+        self._after_raise(g)
+
+    def _after_raise(self, g: GameState) -> None:
+        pass
