@@ -47,7 +47,7 @@ def test_config_json_and_hash_are_stable():
 
 def test_engine_code_names_no_ruleset_or_source():
     ids = set(registry().ids())
-    text = "\n".join(p.read_text() for p in ENGINE.glob("*.py"))
+    text = "\n".join(p.read_text() for p in ENGINE.rglob("*.py"))
     for rid in ids:
         assert not re.search(rf"[\"']{re.escape(rid)}[\"']", text), rid
     assert not re.search(r"\d{3}_[0-9a-f]{16}", text)
