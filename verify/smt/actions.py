@@ -36,8 +36,17 @@ def _round(x: float) -> int:
     return int(x + 0.5 + 1e-9)
 
 
+def ite(c: Any, a: Any, b: Any) -> Any:
+    """z3.If that folds a Python condition (the acting seat is a Python int, see Args)."""
+    if isinstance(c, bool):
+        return a if c else b
+    return z3.If(c, a, b)
+
+
 def pick(idx: Any, values: list) -> Any:
     """``values[idx]`` for a symbolic index (an If-chain; the last value is the default)."""
+    if isinstance(idx, int):
+        return values[idx]
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
         out = z3.If(idx == i, values[i], out)
@@ -62,8 +71,8 @@ def _any(xs) -> Any:
 class Args:
     """The symbolic arguments of one action (fresh per action, stable names)."""
 
-    a: Any       # acting seat (buyer, payer, builder, debtor, proposer)
-    b: Any       # other seat (owner paid, creditor, trade partner, decliner); NOBODY = the bank
+    a: Any       # acting seat (buyer, payer, builder, debtor, proposer): always seat 0
+    b: Any       # other seat (owner paid, creditor, trade partner, decliner)
     sq: Any      # deed index 0..27
     sq2: Any     # second deed (trades)
     amt: Any     # an amount (bid, debt, tax, trade cash)
@@ -76,10 +85,14 @@ class Args:
     f6: Any
 
     @classmethod
-    def fresh(cls, name: str) -> "Args":
+    def fresh(cls, name: str, m: Model | None = None) -> "Args":
+        """Fresh arguments. The rules are symmetric in the seats, so the acting player is seat 0
+        and the other party seat 1 (any seat but 0 in team games, where seats are not all alike):
+        constants instead of If-chains over seats make every query much smaller."""
         i = lambda n: z3.Int(f"{name}.{n}")   # noqa: E731
         b = lambda n: z3.Bool(f"{name}.{n}")  # noqa: E731
-        return cls(i("a"), i("b"), i("sq"), i("sq2"), i("amt"), i("dice"),
+        other = i("b") if (m is not None and m.teams) else 1
+        return cls(0, other, i("sq"), i("sq2"), i("amt"), i("dice"),
                    b("f1"), b("f2"), b("f3"), b("f4"), b("f5"), b("f6"))
 
 
@@ -95,6 +108,8 @@ class Action:
 # ---- small helpers over the state ----------------------------------------------------
 
 def seat_ok(m: Model, x) -> Any:
+    if isinstance(x, int):
+        return z3.BoolVal(0 <= x < m.players)
     return z3.And(x >= 0, x < m.players)
 
 
@@ -110,7 +125,7 @@ def active(s: SymState, seat) -> Any:
 def add_cash(s: SymState, seat, delta) -> SymState:
     ps = s
     for p in s.players:
-        ps = ps.with_player(p.seat, cash=p.cash + z3.If(seat == p.seat, delta, 0))
+        ps = ps.with_player(p.seat, cash=p.cash + ite(seat == p.seat, delta, 0))
     return ps
 
 
@@ -121,7 +136,7 @@ def bank_gets(s: SymState, amount) -> SymState:
 
 def level(m: Model, p) -> Any:
     """Evenness level of a street: its houses, or one above the most houses for a hotel."""
-    return z3.If(p.hotel, m.config.building.max_houses + 1, p.houses)
+    return ite(p.hotel, m.config.building.max_houses + 1, p.houses)
 
 
 def no_buildings(p) -> Any:
@@ -137,8 +152,15 @@ def sell_refund(m: Model, i: int) -> int:
 
 
 def hotel_refund(m: Model, i: int) -> int:
-    """A hotel sold whole: the sell ratio of a hotel's worth in houses (1 hotel = max houses + 1)."""
-    return _round(m.deeds[i].house_cost * (m.config.building.max_houses + 1) * m.config.building.sell_ratio)
+    """A hotel sold back with the street's buildings: one house value for the hotel plus one for each
+    house handed in for it (when building a hotel returns the houses)."""
+    b = m.config.building
+    return sell_refund(m, i) * (1 + (b.hotel_threshold if b.hotel_returns_houses else 0))
+
+
+def building_sale(m: Model, p) -> Any:
+    """Cash from selling every building on street ``p`` back to the bank."""
+    return p.houses * sell_refund(m, p.index) + p.hotels * hotel_refund(m, p.index)
 
 
 def mortgage_interest(m: Model, i: int, base: str | None = None) -> int:
@@ -156,22 +178,43 @@ def liquidation(m: Model, s: SymState, a) -> Any:
     terms = []
     for p in s.props:
         i = p.index
-        v = z3.If(p.mortgaged, 0, m.deeds[i].mortgage)
+        v = ite(p.mortgaged, 0, m.deeds[i].mortgage)
         if p.kind == "street":
-            v = v + p.houses * sell_refund(m, i) + p.hotels * hotel_refund(m, i)
-        terms.append(z3.If(p.owner == a, v, 0))
+            v = v + building_sale(m, p)
+        terms.append(ite(p.owner == a, v, 0))
     return z3.Sum(terms)
 
 
+def _building_value(m: Model, p, ratio: float = 1.0) -> Any:
+    """What the buildings on a street cost to put up (a hotel counts the houses handed in for it)."""
+    b = m.config.building
+    c = _round(m.deeds[p.index].house_cost * ratio)
+    return p.houses * c + p.hotels * (c * (1 + (b.hotel_threshold if b.hotel_returns_houses else 0)))
+
+
 def worth(m: Model, s: SymState, a) -> Any:
-    """Total worth: cash, printed prices (mortgaged ones at their net), buildings at cost."""
+    """Net worth as the end of the game counts it (the bankruptcy threshold debt_exceeds_worth)."""
+    e = m.config.end
     terms = [pf(s, a, "cash")]
     for p in s.props:
         d = m.deeds[p.index]
-        v = z3.If(p.mortgaged, d.price - d.mortgage, d.price)
+        v = ite(p.mortgaged, _round(d.price * e.networth_mortgaged), d.price)
         if p.kind == "street":
-            v = v + p.houses * d.house_cost + p.hotels * (d.house_cost * (m.config.building.max_houses + 1))
-        terms.append(z3.If(p.owner == a, v, 0))
+            v = v + _building_value(m, p, e.networth_buildings)
+        terms.append(ite(p.owner == a, v, 0))
+    return z3.Sum(terms)
+
+
+def tax_worth(m: Model, s: SymState, a) -> Any:
+    """Total worth for the income tax option: cash, printed prices, buildings at cost."""
+    t = m.config.taxes
+    terms = [pf(s, a, "cash")]
+    for p in s.props:
+        d = m.deeds[p.index]
+        v = d.price if t.worth_counts_mortgaged_at_printed else ite(p.mortgaged, d.price - d.mortgage, d.price)
+        if p.kind == "street":
+            v = v + _building_value(m, p)
+        terms.append(ite(p.owner == a, v, 0))
     return z3.Sum(terms)
 
 
@@ -185,14 +228,14 @@ def street_rent(m: Model, s: SymState, i: int) -> Any:
         bonus = z3.And(bonus, _all([no_buildings(t) for t in mates]))
     if not r.group_bonus_with_mortgaged_mate:
         bonus = z3.And(bonus, _all([z3.Not(t.mortgaged) for t in mates]))
-    rent = z3.If(bonus, d.rents[0] * r.group_multiplier, d.rents[0])
+    rent = ite(bonus, d.rents[0] * r.group_multiplier, d.rents[0])
     for k in range(m.config.building.max_houses, 0, -1):
-        rent = z3.If(p.houses == k, d.rents[min(k, 4)], rent)
-    return z3.If(p.hotel, d.rents[5], rent)
+        rent = ite(p.houses == k, d.rents[min(k, 4)], rent)
+    return ite(p.hotel, d.rents[5], rent)
 
 
 def owned_count(s: SymState, owner, kind: str) -> Any:
-    return z3.Sum([z3.If(p.owner == owner, 1, 0) for p in s.props if p.kind == kind])
+    return z3.Sum([ite(p.owner == owner, 1, 0) for p in s.props if p.kind == kind])
 
 
 def station_rent(m: Model, s: SymState, i: int) -> Any:
@@ -250,7 +293,7 @@ def _set_prop(s: SymState, sq, **fields) -> SymState:
         kw = {}
         for f, v in fields.items():
             new = v(p) if callable(v) else v
-            kw[f] = z3.If(sq == p.index, new, getattr(p, f))
+            kw[f] = ite(sq == p.index, new, getattr(p, f))
         out = out.with_prop(p.index, **kw)
     return out
 
@@ -282,7 +325,7 @@ def auction_settle(m: Model, s: SymState, x: Args):
 def _group_ok(m: Model, s: SymState, i: int, a) -> list:
     b = m.config.building
     mates = [s.props[t] for t in m.group_members(i)]
-    out = [s.props[i].owner == a]
+    out = [s.props[i].owner == a, z3.Not(s.props[i].mortgaged)]
     if b.requires_full_group:
         out.append(_all([t.owner == a for t in mates]))
     if b.blocked_by_mortgage:
@@ -309,7 +352,7 @@ def build_house(m: Model, s: SymState, x: Args):
         c = _group_ok(m, s, i, x.a) + [z3.Not(p.hotel), p.houses < b.max_houses,
                                        pf(s, x.a, "cash") >= m.deeds[i].house_cost]
         if b.even_build:
-            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) <= level(m, t)) for t in mates]))
+            c.append(_all([level(m, p) <= level(m, t) for t in mates]))
         return c
 
     cost = pick(x.sq, [d.house_cost for d in m.deeds])
@@ -333,8 +376,8 @@ def build_hotel(m: Model, s: SymState, x: Args):
                                        pf(s, x.a, "cash") >= m.deeds[i].house_cost]
         if b.hotel_needs_whole_group:
             c.append(_all([z3.Or(t.hotel, t.houses >= b.hotel_threshold) for t in mates]))
-        if b.even_build:
-            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) <= level(m, t)) for t in mates]))
+        if b.even_build:   # the street built on is among the lowest of its group
+            c.append(_all([level(m, p) <= level(m, t) for t in mates]))
         return c
 
     cost = pick(x.sq, [d.house_cost for d in m.deeds])
@@ -357,9 +400,11 @@ def sell_house(m: Model, s: SymState, x: Args):
     def ok(i):
         p = s.props[i]
         mates = [s.props[t] for t in m.group_members(i)]
-        c = [p.owner == x.a, z3.Not(p.hotel), p.houses >= 1]
+        c = [p.owner == x.a, p.houses >= 1]
+        if b.hotel_returns_houses:
+            c.append(z3.Not(p.hotel))
         if b.even_sell:
-            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) >= level(m, t)) for t in mates]))
+            c.append(_all([z3.Or(t.index == p.index, level(m, t) <= p.houses) for t in mates]))
         return c
 
     refund = pick(x.sq, [sell_refund(m, i) for i in range(28)])
@@ -371,31 +416,27 @@ def sell_house(m: Model, s: SymState, x: Args):
     return _all(guard), after
 
 
-def sell_hotel(m: Model, s: SymState, x: Args):
-    """A hotel sold whole; with even selling, every hotel of the group is sold at once."""
-    b = m.config.building
-    if b.even_sell:
-        def ok(i):
-            mates = [s.props[t] for t in m.group_members(i)]
-            return [s.props[i].owner == x.a, s.props[i].hotel, _all([t.hotel for t in mates])]
-        sold = lambda p: z3.Or([z3.And(x.sq == i, z3.BoolVal(p.index in m.group_members(i)))  # noqa: E731
-                                for i in streets(m)])
-    else:
-        def ok(i):
-            return [s.props[i].owner == x.a, s.props[i].hotel]
-        sold = lambda p: x.sq == p.index  # noqa: E731
+def sell_group(m: Model, s: SymState, x: Args):
+    """Every building of the group of street ``sq`` sold back at once (keeps the group even)."""
+    def ok(i):
+        mates = [s.props[t] for t in m.group_members(i)]
+        return [_any([z3.And(t.owner == x.a, z3.Not(no_buildings(t))) for t in mates]),
+                _all([z3.Or(no_buildings(t), t.owner == x.a) for t in mates])]
+
     guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
-    after = s
-    n_sold, refund = [], []
+    after, houses, hotels, refund = s, [], [], []
     for p in s.props:
         if p.kind != "street":
             continue
-        gone = z3.And(sold(p), p.hotel)
-        n_sold.append(z3.If(gone, p.hotels, 0))
-        refund.append(z3.If(gone, hotel_refund(m, p.index), 0))
-        after = after.with_prop(p.index, hotels=z3.If(gone, 0, p.hotels))
+        in_group = _any([x.sq == j for j in m.group_members(p.index)])
+        gone_h, gone_t = ite(in_group, p.houses, 0), ite(in_group, p.hotels, 0)
+        houses.append(gone_h)
+        hotels.append(gone_t)
+        refund.append(ite(in_group, building_sale(m, p), 0))
+        after = after.with_prop(p.index, houses=p.houses - gone_h, hotels=p.hotels - gone_t)
     if m.extra("building.supply_accounting") != "sold_buildings_vanish":
-        after = _bank_stock(after, "bank_hotels", z3.Sum(n_sold))
+        after = _bank_stock(after, "bank_houses", z3.Sum(houses))
+        after = _bank_stock(after, "bank_hotels", z3.Sum(hotels))
     total = z3.Sum(refund)
     after = bank_gets(add_cash(after, x.a, total), -total)
     return _all(guard), after
@@ -407,19 +448,16 @@ def break_down_hotel(m: Model, s: SymState, x: Args):
 
     def ok(i):
         p = s.props[i]
-        mates = [s.props[t] for t in m.group_members(i)]
-        c = [p.owner == x.a, p.hotel]
-        if b.even_sell:
-            c.append(_all([z3.Implies(t.owner == x.a, level(m, p) >= level(m, t)) for t in mates]))
-        return c
+        return [p.owner == x.a, p.hotel]
 
     refund = pick(x.sq, [sell_refund(m, i) for i in range(28)])
     guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
     if b.hotel_returns_houses:
         if s.bank_houses is not None:
             guard.append(s.bank_houses >= b.max_houses)
-        after = _set_prop(s, x.sq, hotels=0, houses=b.max_houses)
-        after = _bank_stock(after, "bank_houses", -b.max_houses)
+        after = _set_prop(s, x.sq, hotels=0, houses=lambda p: p.houses + b.max_houses)
+        if m.extra("building.supply_accounting") != "builds_not_taken_from_stock":
+            after = _bank_stock(after, "bank_houses", -b.max_houses)
     else:
         after = _set_prop(s, x.sq, hotels=0)
     if m.extra("building.supply_accounting") != "sold_buildings_vanish":
@@ -436,11 +474,11 @@ def destroy_building(m: Model, s: SymState, x: Args):
 
     hotel = pick(x.sq, [p.hotel for p in s.props])
     guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
-    after = _set_prop(s, x.sq, hotels=lambda p: z3.If(p.hotel, p.hotels - 1, p.hotels),
-                      houses=lambda p: z3.If(p.hotel, p.houses, p.houses - 1))
+    after = _set_prop(s, x.sq, hotels=lambda p: ite(p.hotel, p.hotels - 1, p.hotels),
+                      houses=lambda p: ite(p.hotel, p.houses, p.houses - 1))
     if m.extra("building.supply_accounting") != "sold_buildings_vanish":
-        after = _bank_stock(after, "bank_hotels", z3.If(hotel, 1, 0))
-        after = _bank_stock(after, "bank_houses", z3.If(hotel, 0, 1))
+        after = _bank_stock(after, "bank_hotels", ite(hotel, 1, 0))
+        after = _bank_stock(after, "bank_houses", ite(hotel, 0, 1))
     return _all(guard), after
 
 
@@ -486,8 +524,8 @@ def mortgage_expiry(m: Model, s: SymState, x: Args):
     if not mc.expiry_auction_owner_bids:
         won = z3.And(won, x.a != owner)
     guard.append(z3.Or(x.f1, won))
-    winner = z3.If(x.f1, NOBODY, x.a)
-    paid = z3.If(x.f1, 0, x.amt)
+    winner = ite(x.f1, NOBODY, x.a)
+    paid = ite(x.f1, 0, x.amt)
     after = _set_prop(s, x.sq, owner=winner, mortgaged=False, mrounds=0)
     after = bank_gets(add_cash(after, winner, -paid), paid)
     return _all(guard), after
@@ -519,18 +557,23 @@ def trade(m: Model, s: SymState, x: Args):
         return _any(cases)
 
     def interest(idx, base=None):
-        return pick(idx, [z3.If(s.props[i].mortgaged, mortgage_interest(m, i), 0) if mc.transfer_interest else 0
+        return pick(idx, [ite(s.props[i].mortgaged, mortgage_interest(m, i), 0) if mc.transfer_interest else 0
                           for i in range(28)])
 
     give, take = x.f1, x.f2
-    fee_b = z3.If(give, interest(x.sq), 0)      # b receives sq and pays the interest on its mortgage
-    fee_a = z3.If(take, interest(x.sq2), 0)
+    # the receiver of a mortgaged deed owes the interest at once: paid now when the cash (after the
+    # trade's cash moved) covers it, else left as a debt to the bank (the engine's debt queue)
+    due_b = ite(give, interest(x.sq), 0)
+    due_a = ite(take, interest(x.sq2), 0)
+    settle = not m.config.debt.explicit_payment_step
+    fee_b = ite(z3.And(settle, pf(s, x.b, "cash") + x.amt >= due_b), due_b, 0)
+    fee_a = ite(z3.And(settle, pf(s, x.a, "cash") - x.amt >= due_a), due_a, 0)
     cards = [x.f3, x.f4, x.f5, x.f6]
     guard = [seat_ok(m, x.a), seat_ok(m, x.b), x.a != x.b, active(s, x.a), active(s, x.b),
              may_manage(m, s, x.a), may_manage(m, s, x.b),
              z3.Implies(give, movable(x.sq, x.a, x.b)), z3.Implies(take, movable(x.sq2, x.b, x.a)),
              z3.Implies(z3.And(give, take), x.sq != x.sq2),
-             pf(s, x.a, "cash") - x.amt - fee_a >= 0, pf(s, x.b, "cash") + x.amt - fee_b >= 0,
+             pf(s, x.a, "cash") - x.amt >= 0, pf(s, x.b, "cash") + x.amt >= 0,
              z3.Implies(x.f3, pf(s, x.a, "chance")), z3.Implies(x.f4, pf(s, x.a, "chest")),
              z3.Implies(x.f5, pf(s, x.b, "chance")), z3.Implies(x.f6, pf(s, x.b, "chest")),
              _any([give, take, x.amt != 0] + cards)]
@@ -542,14 +585,14 @@ def trade(m: Model, s: SymState, x: Args):
         guard += [z3.Not(c) for c in cards]
     after = s
     for p in s.props:
-        new_owner = z3.If(z3.And(give, x.sq == p.index), x.b, z3.If(z3.And(take, x.sq2 == p.index), x.a, p.owner))
+        new_owner = ite(z3.And(give, x.sq == p.index), x.b, ite(z3.And(take, x.sq2 == p.index), x.a, p.owner))
         after = after.with_prop(p.index, owner=new_owner)
     for p in s.players:
         me_a, me_b = x.a == p.seat, x.b == p.seat
-        chance = z3.If(me_a, z3.If(x.f3, False, z3.Or(p.chance, x.f5)),
-                       z3.If(me_b, z3.If(x.f5, False, z3.Or(p.chance, x.f3)), p.chance))
-        chest = z3.If(me_a, z3.If(x.f4, False, z3.Or(p.chest, x.f6)),
-                      z3.If(me_b, z3.If(x.f6, False, z3.Or(p.chest, x.f4)), p.chest))
+        chance = ite(me_a, ite(x.f3, False, z3.Or(p.chance, x.f5)),
+                       ite(me_b, ite(x.f5, False, z3.Or(p.chance, x.f3)), p.chance))
+        chest = ite(me_a, ite(x.f4, False, z3.Or(p.chest, x.f6)),
+                      ite(me_b, ite(x.f6, False, z3.Or(p.chest, x.f4)), p.chest))
         after = after.with_player(p.seat, chance=chance, chest=chest)
     after = add_cash(after, x.a, -x.amt - fee_a)
     after = add_cash(after, x.b, x.amt - fee_b)
@@ -566,8 +609,8 @@ def _deck_cards(m: Model, effect: str) -> list:
 def card_repairs(m: Model, s: SymState, x: Args):
     """Pay the bank (or the pot) per house and per hotel owned; `amt` selects the card."""
     cards = _deck_cards(m, "repairs")
-    houses = z3.Sum([z3.If(p.owner == x.a, p.houses, 0) for p in s.props if p.kind == "street"])
-    hotels = z3.Sum([z3.If(p.owner == x.a, p.hotels, 0) for p in s.props if p.kind == "street"])
+    houses = z3.Sum([ite(p.owner == x.a, p.houses, 0) for p in s.props if p.kind == "street"])
+    hotels = z3.Sum([ite(p.owner == x.a, p.hotels, 0) for p in s.props if p.kind == "street"])
     choices = [z3.And(x.amt == k, x.dice == c.house * houses + c.hotel * hotels) for k, c in enumerate(cards)]
     due = x.dice
     guard = [seat_ok(m, x.a), active(s, x.a), _any(choices), pf(s, x.a, "cash") >= due]
@@ -588,14 +631,14 @@ def card_each_player(m: Model, s: SymState, x: Args):
     cards = _deck_cards(m, "each_player")
     others = [z3.And(p.seat != x.a, z3.Not(p.bankrupt)) for p in s.players]
     k = x.amt
-    total = z3.Sum([z3.If(o, k, 0) for o in others])     # what a gains (negative: pays)
+    total = z3.Sum([ite(o, k, 0) for o in others])     # what a gains (negative: pays)
     guard = [seat_ok(m, x.a), active(s, x.a), _any([k == c.amount for c in cards])]
     # a payer must cover the whole payment; each payer in a collect card must cover theirs
     guard.append(pf(s, x.a, "cash") + total >= 0)
     guard += [z3.Implies(z3.And(k > 0, o), p.cash >= k) for o, p in zip(others, s.players)]
     after = s
     for o, p in zip(others, s.players):
-        after = after.with_player(p.seat, cash=after.players[p.seat].cash + z3.If(o, -k, 0))
+        after = after.with_player(p.seat, cash=after.players[p.seat].cash + ite(o, -k, 0))
     after = add_cash(after, x.a, total)
     return _all(guard), after
 
@@ -617,9 +660,15 @@ def tax(m: Model, s: SymState, x: Args):
 # ---- bankruptcy -----------------------------------------------------------------------------------
 
 def _cannot_pay(m: Model, s: SymState, a, debt) -> Any:
-    if m.config.debt.threshold == "debt_exceeds_worth":
-        return debt > worth(m, s, a)
-    return pf(s, a, "cash") + liquidation(m, s, a) < debt
+    """The debtor may declare bankruptcy: the debt exceeds the cash and cannot be raised."""
+    d = m.config.debt
+    cond = [pf(s, a, "cash") < debt]
+    if d.raise_cash_first:
+        why = [pf(s, a, "cash") + liquidation(m, s, a) < debt]
+        if d.threshold == "debt_exceeds_worth":
+            why.append(debt > worth(m, s, a))
+        cond.append(_any(why))
+    return _all(cond)
 
 
 def _strip_debtor(m: Model, s: SymState, a, cards_to=None) -> SymState:
@@ -628,12 +677,12 @@ def _strip_debtor(m: Model, s: SymState, a, cards_to=None) -> SymState:
     give_chance, give_chest = pf(s, a, "chance"), pf(s, a, "chest")
     for p in s.players:
         me = a == p.seat
-        chance, chest = z3.If(me, False, p.chance), z3.If(me, False, p.chest)
+        chance, chest = ite(me, False, p.chance), ite(me, False, p.chest)
         if cards_to is not None:
-            chance = z3.If(cards_to == p.seat, z3.Or(chance, give_chance), chance)
-            chest = z3.If(cards_to == p.seat, z3.Or(chest, give_chest), chest)
-        out = out.with_player(p.seat, cash=z3.If(me, 0, out.players[p.seat].cash),
-                              bankrupt=z3.Or(me, p.bankrupt), in_jail=z3.If(me, False, p.in_jail),
+            chance = ite(cards_to == p.seat, z3.Or(chance, give_chance), chance)
+            chest = ite(cards_to == p.seat, z3.Or(chest, give_chest), chest)
+        out = out.with_player(p.seat, cash=ite(me, 0, out.players[p.seat].cash),
+                              bankrupt=z3.Or(me, p.bankrupt), in_jail=ite(me, False, p.in_jail),
                               chance=chance, chest=chest)
     return out
 
@@ -645,11 +694,13 @@ def _buildings_to_bank(m: Model, s: SymState, a) -> tuple[SymState, Any]:
         if p.kind != "street":
             continue
         mine = p.owner == a
-        houses.append(z3.If(mine, p.houses, 0))
-        hotels.append(z3.If(mine, p.hotels, 0))
-        value.append(z3.If(mine, p.houses * sell_refund(m, p.index)
-                           + p.hotels * hotel_refund(m, p.index), 0))
-        out = out.with_prop(p.index, houses=z3.If(mine, 0, p.houses), hotels=z3.If(mine, 0, p.hotels))
+        # what leaves the street is one term, subtracted here and added to the bank: the supply
+        # sums then cancel term by term, which the solver sees at once
+        gone_h, gone_t = ite(mine, p.houses, 0), ite(mine, p.hotels, 0)
+        houses.append(gone_h)
+        hotels.append(gone_t)
+        value.append(ite(mine, building_sale(m, p), 0))
+        out = out.with_prop(p.index, houses=p.houses - gone_h, hotels=p.hotels - gone_t)
     if m.extra("building.supply_accounting") != "sold_buildings_vanish":
         out = _bank_stock(out, "bank_houses", z3.Sum(houses))
         out = _bank_stock(out, "bank_hotels", z3.Sum(hotels))
@@ -657,53 +708,63 @@ def _buildings_to_bank(m: Model, s: SymState, a) -> tuple[SymState, Any]:
 
 
 def bankrupt_to_player(m: Model, s: SymState, x: Args):
-    d, mc = m.config.debt, m.config.mortgage
+    """The debtor `a` cannot pay `amt` to `b`: cash, buildings and deeds go where the ruleset says.
+    (Interest on inherited mortgages becomes the creditor's debt to the bank, settled later.)"""
+    d = m.config.debt
     a, c = x.a, x.b
     guard = [seat_ok(m, a), seat_ok(m, c), a != c, active(s, a), active(s, c), x.amt > 0,
              _cannot_pay(m, s, a, x.amt)]
     debtor_cash = pf(s, a, "cash")
+    unmortgaged_value = z3.Sum([ite(z3.And(p.owner == a, z3.Not(p.mortgaged)), m.deeds[p.index].mortgage, 0)
+                                for p in s.props])
     after, value = _buildings_to_bank(m, s, a)
     dropped = m.extra("bankruptcy.to_player_mortgaged") == "dropped"
-    interest = []
     for p in s.props:
         mine = p.owner == a
+        stays = z3.And(mine, p.mortgaged) if dropped else z3.BoolVal(False)
+        moves = z3.And(mine, z3.Not(stays))
         if d.to_player_properties == "creditor":
-            stays = z3.And(mine, p.mortgaged) if dropped else z3.BoolVal(False)
-            new_owner = z3.If(z3.And(mine, z3.Not(stays)), c, p.owner)
-            if mc.transfer_interest:
-                interest.append(z3.If(z3.And(mine, p.mortgaged, z3.Not(stays)),
-                                      mortgage_interest(m, p.index, d.transfer_interest_base), 0))
-            after = after.with_prop(p.index, owner=new_owner)
+            after = after.with_prop(p.index, owner=ite(moves, c, p.owner))
         else:   # bank_unowned / bank_auction: back to the bank (then auctioned as any unowned deed)
-            after = after.with_prop(p.index, owner=z3.If(mine, NOBODY, p.owner),
-                                    mortgaged=z3.If(mine, False, p.mortgaged),
-                                    mrounds=z3.If(mine, 0, p.mrounds))
-    fees = z3.Sum(interest) if interest else z3.IntVal(0)
-    proceeds = value if d.to_player_buildings == "sold_half_to_creditor" else z3.IntVal(0)
-    # the creditor must pay the interest on the mortgages taken over at once
-    guard.append(pf(s, c, "cash") + debtor_cash + proceeds - fees >= 0)
+            after = after.with_prop(p.index, owner=ite(moves, NOBODY, p.owner),
+                                    mortgaged=ite(moves, False, p.mortgaged),
+                                    mrounds=ite(moves, 0, p.mrounds))
+    if d.to_player_cash == "proceeds_to_creditor":
+        proceeds = debtor_cash + value + unmortgaged_value
+        paid = ite(proceeds < x.amt, proceeds, x.amt)
+        to_creditor, bank_delta = paid, debtor_cash - paid
+    else:
+        proceeds = value if d.to_player_buildings == "sold_half_to_creditor" else z3.IntVal(0)
+        to_creditor, bank_delta = debtor_cash + proceeds, -proceeds
     after = _strip_debtor(m, after, a, c if d.to_player_jail_cards == "creditor" else None)
-    after = add_cash(after, c, debtor_cash + proceeds - fees)
-    after = bank_gets(after, fees - proceeds)
+    after = add_cash(after, c, to_creditor)
+    after = bank_gets(after, bank_delta)
     return _all(guard), after
 
 
 def _to_bank(m: Model, s: SymState, a) -> SymState:
-    d = m.config.debt
+    d, t = m.config.debt, m.config.teams
     debtor_cash = pf(s, a, "cash")
     after, _ = _buildings_to_bank(m, s, a)
     heir = None
-    if d.to_bank_properties == "teammate" and m.teams:
+    if m.teams and (d.to_bank_properties == "teammate" or t.bankrupt_to_bank_teammate_inherits):
         my_team = pick(a, [p.team for p in s.players])
         heir = NOBODY
         for p in reversed(s.players):
-            heir = z3.If(z3.And(p.seat != a, z3.Not(p.bankrupt), z3.IntVal(p.team) == my_team), p.seat, heir)
+            heir = ite(z3.And(p.seat != a, z3.Not(p.bankrupt), z3.IntVal(p.team) == my_team), p.seat, heir)
+    keep_auctioned = d.to_bank_mortgages == "kept_on_auction" and d.to_bank_properties == "auction"
+    keep_inherited = d.to_bank_mortgages != "cleared"
     for p in s.props:
         mine = p.owner == a
-        new_owner = heir if heir is not None else NOBODY
-        keep_mortgage = d.to_bank_mortgages == "kept_on_auction"
-        after = after.with_prop(p.index, owner=z3.If(mine, new_owner, p.owner),
-                                mortgaged=p.mortgaged if keep_mortgage else z3.If(mine, False, p.mortgaged))
+        if heir is None:
+            owner, mortgaged = NOBODY, p.mortgaged if keep_auctioned else False
+        else:
+            inherited = heir >= 0
+            owner = heir
+            mortgaged = ite(inherited, p.mortgaged if keep_inherited else False,
+                              p.mortgaged if keep_auctioned else False)
+        after = after.with_prop(p.index, owner=ite(mine, owner, p.owner),
+                                mortgaged=ite(mine, mortgaged, p.mortgaged))
     after = _strip_debtor(m, after, a, None)
     return bank_gets(after, debtor_cash)
 
@@ -736,7 +797,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("build-house", "build a house", build_house),
     Action("build-hotel", "build a hotel", build_hotel),
     Action("sell-house", "sell a house back to the bank", sell_house),
-    Action("sell-hotel", "sell a hotel back to the bank whole", sell_hotel),
+    Action("sell-group", "sell every building of a colour group back at once", sell_group),
     Action("break-down-hotel", "break a hotel down into houses (one 'house' sold)", break_down_hotel),
     Action("mortgage", "mortgage a deed", mortgage),
     Action("unmortgage", "lift a mortgage (value plus interest)", unmortgage),

@@ -78,7 +78,7 @@ class Step:
 
 def instantiate(m: Model, action: Action, tag: str = "") -> Step:
     s = fresh(m, tag)
-    args = Args.fresh(action.name + tag)
+    args = Args.fresh(action.name + tag, m)
     guard, after = action.build(m, s, args)
     return Step(action, s, args, guard, after)
 
@@ -92,15 +92,31 @@ def action_view(m: Model, step: Step):
                 bankruptcy=name in BANKRUPTCY_ACTIONS)
 
 
-def invariant_after(m: Model, inv: Invariant, step: Step) -> Any:
-    """The invariant in the state after the step (step invariants relate before and after)."""
-    new = view(m, step.after)
+def invariant_after(m: Model, inv: Invariant, step: Step, envs: dict | None = None) -> Any:
+    """The invariant in the state after the step (step invariants relate before and after).
+
+    ``envs`` keeps the views of the step's states between calls (building them is not free)."""
+    envs = {} if envs is None else envs
+    if "new" not in envs:
+        new, old = view(m, step.after), view(m, step.before)
+        link_before(new, old)
+        new["action"] = action_view(m, step)
+        envs.update(new=new, old=old)
     if inv.kind == "state":
-        return as_bool(formula(inv.expr, new))
-    old = view(m, step.before)
-    link_before(new, old)
-    new["action"] = action_view(m, step)
-    return as_bool(formula(inv.expr, new, old))
+        return as_bool(formula(inv.expr, envs["new"]))
+    return as_bool(formula(inv.expr, envs["new"], envs["old"]))
+
+
+class _Built:
+    """An action's constructed terms, reusable by every ruleset with the same values at ``reads``."""
+
+    def __init__(self, step: Step, reads: dict):
+        self.step, self.reads = step, reads
+        self.goals: dict[str, Any] = {}
+        self.envs: dict = {}
+
+
+_BUILT: dict[tuple, list[_Built]] = {}
 
 
 def invariant_before(m: Model, inv: Invariant, s) -> Any:
@@ -151,15 +167,19 @@ def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeo
         if hit is not None:
             return [dc_replace(r, ruleset=rid, seconds=0.0, cached=True) for r in hit]
     log = Log()
-    results = _Checker(rid, Model.from_config(Recorder(config, log), extras), promised, actions,
-                       timeout_s).run()
-    _RESULTS.add(key, log.entries, results)
+    checker = _Checker(rid, Model.from_config(Recorder(config, log), extras), promised, actions, timeout_s,
+                       config, log, key[0])
+    results = checker.run()
+    _RESULTS.add(key, checker.reads(), results)
     return results
 
 
 class _Checker:
-    def __init__(self, rid: str, m: Model, promised: set[str], actions: tuple[Action, ...], timeout_s: float):
+    def __init__(self, rid: str, m: Model, promised: set[str], actions: tuple[Action, ...], timeout_s: float,
+                 config, log: Log, extras_key: tuple):
         self.rid, self.m, self.promised, self.timeout_s = rid, m, promised, timeout_s
+        self.config, self.log, self.extras_key = config, log, extras_key
+        self.used: list[_Built] = []
         self.ms = int(timeout_s * 1000)
         self.invs = load_invariants()
         self.state_invs = [i for i in self.invs if i.kind == "state"]
@@ -170,6 +190,32 @@ class _Checker:
         self.lits = {i.id: z3.Bool(f"assume:{i.id}") for i in self.state_invs}
         self.actions = actions
         self.out: list[CheckResult] = []
+        self.base_reads = dict(log.entries)
+
+    def reads(self) -> dict:
+        """Every config value this ruleset's checks depend on (its own reads and the reused terms')."""
+        out = dict(self.log.all)
+        for b in self.used:
+            out.update(b.reads)
+        return out
+
+    def _built(self, action: Action) -> _Built:
+        key = (action.name,) + self.extras_key
+        for b in _BUILT.get(key, ()):
+            if same_reads(self.config, b.reads):
+                self.used.append(b)
+                return b
+        self.log.entries = dict(self.base_reads)
+        b = _Built(instantiate(self.m, action), self.log.entries)
+        _BUILT.setdefault(key, []).append(b)
+        self.used.append(b)
+        return b
+
+    def _goal(self, built: _Built, inv: Invariant) -> Any:
+        if inv.id not in built.goals:
+            self.log.entries = built.reads
+            built.goals[inv.id] = invariant_after(self.m, inv, built.step, built.envs)
+        return built.goals[inv.id]
 
     def _solver(self, step: Step) -> z3.Solver:
         solver = z3.Solver()
@@ -182,23 +228,23 @@ class _Checker:
 
     def run(self) -> list[CheckResult]:
         rid, m = self.rid, self.m
-        live: list[tuple[Action, Step, z3.Solver]] = []
+        live: list[tuple[Action, _Built, z3.Solver]] = []
         for action in self.actions:
             why_off = action.disabled(m)
             if why_off:
                 self.out.append(CheckResult(rid, "(enabled)", action.name, False, Verdict.VIOLATED, None,
                                             f"dead rule: {why_off} in this ruleset"))
                 continue
-            step = instantiate(m, action)
-            live.append((action, step, self._solver(step)))
+            built = self._built(action)
+            live.append((action, built, self._solver(built.step)))
         # Houdini over the state invariants: cells[(inv, action)] = (status, core, cex, why, seconds)
         candidates = {i.id for i in self.state_invs}
         cells: dict[tuple[str, str], tuple] = {}
-        goals: dict[tuple[str, str], Any] = {}
         while True:
             broken: set[str] = set()
             assumed = [self.lits[c] for c in sorted(candidates)]
-            for action, step, solver in live:
+            for action, built, solver in live:
+                step = built.step
                 for inv in self.state_invs:
                     if inv.id not in candidates:
                         continue
@@ -206,22 +252,31 @@ class _Checker:
                     old = cells.get(k)
                     if old is not None and old[0] == "unsat" and old[1] <= candidates:
                         continue        # its proof used only invariants still assumed
-                    if k not in goals:
-                        goals[k] = invariant_after(m, inv, step)
-                    cells[k] = self._prove(step, solver, inv, goals[k], assumed, candidates)
+                    cells[k] = self._prove(step, solver, inv, self._goal(built, inv), assumed, candidates)
                     if cells[k][0] == "sat":
                         broken.add(inv.id)
             if not broken:
                 break
             candidates -= broken
         assumed = [self.lits[c] for c in sorted(candidates)]
-        for action, step, solver in live:
+        from .bounded import NOBF, no_building_goal
+        nobf = Invariant(NOBF, "no street gains a building except by a paid build", "step", "", None, (),
+                         self.invs[0].where)
+        for action, built, solver in live:
+            step = built.step
             self._vacuity(action, solver, assumed)
+            if NOBF not in built.goals:
+                self.log.entries = built.reads
+                built.goals[NOBF] = no_building_goal(m, step)
+            status, _core, cex, why, secs = self._prove(step, solver, nobf, built.goals[NOBF], assumed, candidates)
+            r = self._result(nobf, action, status, cex, why, secs, True)
+            self.out.append(CheckResult(r.ruleset, r.invariant, r.action, True, r.verdict, r.counterexample,
+                                        r.reason, r.seconds))
             for inv in self.invs:
                 if inv.kind == "state":
                     status, _core, cex, why, secs = cells[(inv.id, action.name)]
                 else:
-                    status, _core, cex, why, secs = self._prove(step, solver, inv, invariant_after(m, inv, step),
+                    status, _core, cex, why, secs = self._prove(step, solver, inv, self._goal(built, inv),
                                                                assumed, candidates)
                 self.out.append(self._result(inv, action, status, cex, why, secs, inv.id in candidates
                                              or inv.kind == "step"))

@@ -20,6 +20,7 @@ class Log:
 
     def __init__(self):
         self.entries: dict[tuple[str, ...], Any] = {}
+        self.all: dict[tuple[str, ...], Any] = {}     # every read, whatever ``entries`` is now
 
 
 class Recorder:
@@ -40,6 +41,7 @@ class Recorder:
         if callable(value):
             raise AttributeError(f"{'.'.join(path)}: methods are not read through the recorder")
         self._log.entries[path] = value
+        self._log.all[path] = value
         return value
 
     def __setattr__(self, name, value):

@@ -47,6 +47,8 @@ def minimise(m, step, solver: z3.Solver, timeout_ms: int, assumptions=()) -> z3.
 
 
 def _arg(model, x) -> int | bool:
+    if isinstance(x, (int, bool)):
+        return x
     v = model.eval(x, model_completion=True)
     if z3.is_int_value(v):
         return v.as_long()

@@ -144,12 +144,14 @@ def link_before(after_env: dict, before_env: dict) -> None:
 def concrete(m: Model, s: SymState, model: z3.ModelRef) -> dict:
     """The canonical JSON state (verify.state/1 subset) that ``model`` gives ``s``."""
     def iv(x):
-        if x is None:
-            return None
+        if x is None or isinstance(x, (bool, int)):
+            return x
         v = model.eval(x, model_completion=True)
         return v.as_long() if z3.is_int_value(v) else int(str(v))
 
     def bv(x):
+        if isinstance(x, bool):
+            return x
         return z3.is_true(model.eval(x, model_completion=True))
 
     players = []
