@@ -1,9 +1,26 @@
 """The reference engine: plays any compiled ruleset, seeded, traced and fast.
 
-Stages, each its own module: ``config`` (Ruleset -> EngineConfig), ``state``
-(the canonical JSON game state), ``rules`` (one implementation of every rule,
-over a flat internal game), ``step`` (the public step API: ``legal_actions``
-and ``apply``), ``policies`` (bots, separate from rules), ``simulate`` (the
-fast game loop and campaign statistics) and ``trace`` (JSON Lines traces and
-replay).
+Stages, each its own module (data flows one way)::
+
+    Ruleset --config.EngineConfig.from_ruleset--> EngineConfig   (typed, frozen; board and decks scaled)
+                                                     |
+    state.GameState <--to_json/from_json--> canonical JSON "verify.state/1" (schemas/state.schema.json)
+                                                     |
+    rules/        one implementation of every rule (a mixin per family: movement, cards, auctions,
+                  building, mortgages, trades, debts, ...): ``why_not_<action>`` guards and transitions
+    step          the public step API: new_game, legal_actions, apply, IllegalAction
+    policies      bots (heuristic, random), separate from the rules
+    simulate      the game loop (fast path without serialisation) and campaigns over processes
+    trace         JSON Lines traces, the invariant hook (--check-invariants), replay
+
+The engine reads only the EngineConfig: no ruleset ids or source names appear in
+engine code. Randomness comes from one seeded ``random.Random`` per game in the
+game loop; the rules themselves are deterministic (dice and draws arrive inside
+actions), so a state plus an action always gives the same successor.
 """
+
+from .config import EngineConfig
+from .rules import IllegalAction
+from .step import apply, fill_random, legal_actions, new_game
+
+__all__ = ["EngineConfig", "IllegalAction", "apply", "fill_random", "legal_actions", "new_game"]
