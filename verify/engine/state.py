@@ -200,6 +200,7 @@ class GameState:
             raise GameError(f"malformed game state: {type(exc).__name__}: {exc}") from None
         if not (0 <= g.current < g.n):
             raise GameError(f"current seat {g.current} is not a player")
+        _check_pending(g)
         g.events = None
         g.landings = None
         g.ov = [0] * g.n
@@ -213,6 +214,29 @@ class GameState:
         self.no_auction = False
         self.jailed = False
         self.reroll = False
+
+
+_PENDING_NEEDS = {BUY: ("player", "square"), CASINO: ("player",), BUS: ("player", "options"),
+                  TRIPLES: ("player",), INCOME_TAX: ("player",), JAIL_CHOICE: ("player", "steps"),
+                  DEBT: ("debtor", "creditor", "amount"), AUCTION: ("square", "bidders")}
+
+
+def _check_pending(g: GameState) -> None:
+    """A decision phase needs its pending decision; fill the optional fields a hand-made state may omit."""
+    need = _PENDING_NEEDS.get(g.phase)
+    if need is None:
+        return
+    p = g.pending
+    if not isinstance(p, dict) or any(k not in p for k in need):
+        raise GameError(f"phase {g.phase} needs pending with {', '.join(need)}")
+    if g.phase == DEBT:
+        p.setdefault("kind", "debt")
+        if not g.debts or g.debts[0][0] != p["debtor"]:
+            g.debts.insert(0, [p["debtor"], p["creditor"], p["amount"], p["amount"], p["kind"]])
+    elif g.phase == AUCTION:
+        for k, v in (("item", "deed"), ("min", 0), ("high", 0), ("leader", -1), ("turn", None),
+                     ("mortgaged", False), ("proceeds_to", -1)):
+            p.setdefault(k, v)
 
 
 def _deep(v: Any) -> Any:

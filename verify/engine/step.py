@@ -159,7 +159,11 @@ def apply(config: EngineConfig, state: dict, action: dict) -> tuple[dict, list[d
     rules = rules_for(config)
     g = GameState.from_json(state, rules.ownable)
     g.events = []
-    apply_state(rules, g, action)
+    seat, perform = check(rules, g, action)
+    try:
+        perform(rules, g, seat, action)
+    except (IndexError, KeyError, TypeError, ValueError) as exc:   # a hand-made state the rules cannot follow
+        raise GameError(f"{action['type']}: the state is inconsistent ({type(exc).__name__}: {exc})") from None
     return g.to_json(rules.ownable), g.events
 
 
