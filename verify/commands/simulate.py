@@ -22,7 +22,8 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.command()
 @click.argument("ruleset", required=False, default=DEFAULT_RULESET)
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1))
-@click.option("--players", "-p", default=4, show_default=True, type=int)
+@click.option("--players", "-p", default=None, type=int,
+              help="Players per game [default: 4, or the nearest count the ruleset allows].")
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
               help="Worker processes (the result does not depend on it).")
@@ -48,6 +49,10 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
         raise click.UsageError(f"{ruleset} is an overlay; stack it on a ruleset, e.g. {DEFAULT_RULESET}+{ruleset}")
     cfg = EngineConfig.from_ruleset(r)
     lo, hi = cfg.setup.players_min, cfg.setup.players_max
+    if players is None:
+        players = min(max(4, lo), hi)
+        if cfg.teams.enabled and players % cfg.teams.size:
+            players += cfg.teams.size - players % cfg.teams.size
     if not lo <= players <= hi:
         raise GameError(f"{r.id} is played by {lo} to {hi} players; --players {players} is outside that range")
     if cfg.teams.enabled and players % cfg.teams.size:
