@@ -659,3 +659,30 @@ def test_explicit_payment_step_and_auction_in_seat_order_with_a_fixed_step():
     assert g.pending["min"] == 350
     with pytest.raises(IllegalAction, match="exactly one step"):
         act(rules, g, type="bid", seat=g.pending["turn"], amount=350 + 5 * step)
+
+
+def test_owner_auctions_a_mortgaged_deed_at_once():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-showdown"))
+    assert cfg.mortgage.immediate_auction
+    rules, g = game(cfg, players=3)
+    for s in cfg.board.ownable:
+        g.owner[s] = -1
+    g.current = 0
+    own(g, 0, 39, mortgaged=True)
+    act(rules, g, type="auction_mortgaged", square=39)
+    assert g.phase == "auction" and 0 not in g.pending["bidders"] and g.pending["min"] == 2000
+    first = g.pending["turn"]
+    other = [q for q in g.pending["bidders"] if q != first][0]
+    act(rules, g, type="bid", seat=first, amount=2500)
+    act(rules, g, type="pass", seat=other)
+    assert g.owner[39] == first and not g.mortgaged[39]
+    assert g.cash[0] == cfg.setup.starting_cash + 500         # the bank keeps the mortgage value
+    rules, g = game(cfg, players=3)
+    for s in cfg.board.ownable:
+        g.owner[s] = -1
+    g.current = 0
+    own(g, 0, 39, mortgaged=True)
+    act(rules, g, type="auction_mortgaged", square=39)
+    for q in list(g.pending["bidders"]):
+        act(rules, g, type="pass", seat=q)
+    assert g.owner[39] == 0 and g.mortgaged[39] and g.phase == "pre_roll"   # no bid: still the owner's

@@ -162,6 +162,13 @@ class AuctionRules:
                 g.mortgage_rounds[s] = 0
             else:
                 self._place_won_building(g, leader, item)
+        elif item == "deed":
+            if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
+                g.owner[s] = a["proceeds_to"]
+                g.mortgaged[s] = True
+                g.ov[a["proceeds_to"]] += 1
+            else:                         # the deed stays with the bank, free of any mortgage
+                g.mortgaged[s] = False
         if g.events is not None:
             self._ev(g, event="auction_won" if leader >= 0 else "auction_no_bid", square=s, item=item,
                      player=leader, amount=a["high"])
