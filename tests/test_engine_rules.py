@@ -686,3 +686,17 @@ def test_owner_auctions_a_mortgaged_deed_at_once():
     for q in list(g.pending["bidders"]):
         act(rules, g, type="pass", seat=q)
     assert g.owner[39] == 0 and g.mortgaged[39] and g.phase == "pre_roll"   # no bid: still the owner's
+
+
+def test_a_surrender_does_not_swallow_another_players_decision():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg, players=3)
+    g.current = 0
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])
+    assert g.phase == "buy" and g.pending["player"] == 0
+    own(g, 2, 1, 3)
+    act(rules, g, type="surrender", seat=2)
+    assert g.bankrupt[2] and g.owner[1] == -1 and g.phase == "buy" and g.pending == {"player": 0, "square": 39}
+    act(rules, g, type="buy")
+    assert g.owner[39] == 0

@@ -77,6 +77,7 @@ class DebtRules:
         creditor, amount = g.pending["creditor"], g.pending["amount"]
         g.debts.pop(0)
         g.pending = None
+        g.phase = MOVING
         self.go_bankrupt(g, seat, creditor, amount)
 
     def why_not_surrender(self, g: GameState, seat: int) -> str | None:
@@ -94,6 +95,10 @@ class DebtRules:
             creditor, amount = g.pending["creditor"], g.pending["amount"]
             g.debts.pop(0)
             g.pending = None
+            g.phase = MOVING
+        elif isinstance(g.pending, dict) and g.pending.get("player") == seat:
+            g.pending = None        # the player's own open decision goes with them
+            g.phase = MOVING
         self.go_bankrupt(g, seat, creditor, amount)
 
     def go_bankrupt(self, g: GameState, p: int, creditor: int, amount: int) -> None:
@@ -181,7 +186,11 @@ class DebtRules:
         if self._check_end(g):
             g.debts, g.auctions, g.claims = [], [], []
             return
-        if g.phase == AUCTION:
+        if g.phase not in (MOVING, PRE_ROLL, POST_ROLL):
+            # someone else's decision is still awaited (an auction, a purchase, a debt...): the queued
+            # debts and auctions follow it
+            if g.phase == DEBT and g.debts:
+                g.pending["creditor"] = g.debts[0][1]
             return
         g.phase = MOVING
         self._continue(g)
