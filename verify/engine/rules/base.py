@@ -226,10 +226,12 @@ class RulesBase:
         """Cash the player could have after selling every building and mortgaging everything."""
         total = g.cash[p]
         owner = g.owner
+        houses, hotel, mortgaged = g.houses, g.hotel, g.mortgaged
         for s in self.ownable:
             if owner[s] == p:
-                total += self.building_sale(g, s)
-                if not g.mortgaged[s]:
+                if houses[s] or hotel[s]:
+                    total += self.building_sale(g, s)
+                if not mortgaged[s]:
                     total += self.mortgage_value[s]
         return total
 
