@@ -126,7 +126,8 @@ def _print_summary(d: dict) -> None:
     e = click.echo
     e(f"ruleset {d['ruleset']}: {d['games']} games, {d['players']} players, seed {d['seed']}, "
       f"policy {d['policy']} (jail: {d['jail_strategy']})")
-    e(f"finished {d['finished']}, hit the turn limit {d['hit_limit']}  ({', '.join(f'{k} {v}' for k, v in sorted(d['end_reasons'].items()))})")
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(d["end_reasons"].items()))
+    e(f"finished {d['finished']}, hit the turn limit {d['hit_limit']}  ({reasons})")
     t, r = d["turns"], d["rolls_per_game"]
     e(f"player-turns per game: mean {t['mean']}, median {t['median']}, p90 {t['p90']}   (total {d['player_turns']})")
     e(f"rolls per game:        mean {r['mean']}, median {r['median']}, p90 {r['p90']}   (total {d['rolls']})")

@@ -446,7 +446,8 @@ def _compile(v) -> EngineConfig:
             auction_bidders=v("auction.bidders"),
             opening=opening if isinstance(opening, str) else "amount",
             opening_amount=increment if opening == "any" else (0 if isinstance(opening, str) else opening),
-            min_increment=increment, fixed_step=v("auction.fixed_step"), bidding_order=v("auction.bidding_order"),
+            min_increment=increment, fixed_step=v("auction.fixed_step"),
+            bidding_order=v("auction.bidding_order"),
             bid_seconds=_opt(v("auction.bid_seconds")), no_bid=v("auction.no_bid")),
         rent=Rent(
             group_multiplier=v("rent.group_multiplier"),

@@ -164,7 +164,8 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
         elif ph == AUCTION:
             q = actor(g)
             amount = policies[q].bid(rules, g, q)
-            act({"type": "bid", "seat": q, "amount": amount} if amount is not None else {"type": "pass", "seat": q})
+            act({"type": "bid", "seat": q, "amount": amount} if amount is not None
+                else {"type": "pass", "seat": q})
         elif ph == DEBT:
             p = g.pending["debtor"]
             amount = g.pending["amount"]

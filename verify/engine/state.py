@@ -112,7 +112,8 @@ class GameState:
     def from_json(cls, data: dict, ownable: tuple[int, ...]) -> "GameState":
         """Build from canonical JSON; missing extension keys take their start-of-turn defaults."""
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise GameError(f"not a {SCHEMA} state (schema key is {data.get('schema') if isinstance(data, dict) else None!r})")
+            got = data.get("schema") if isinstance(data, dict) else None
+            raise GameError(f"not a {SCHEMA} state (schema key is {got!r})")
         try:
             g = cls.__new__(cls)
             players = data["players"]

@@ -110,7 +110,8 @@ _DISPATCH = {
     "trade": (lambda r, g, s, a: r.why_not_trade(g, s, a.get("with"), a.get("give", {}), a.get("take", {})),
               lambda r, g, s, a: r.trade(g, s, a["with"], a.get("give", {}), a.get("take", {}))),
     "pay_fine": (lambda r, g, s, a: r.why_not_pay_fine(g, s), lambda r, g, s, a: r.pay_fine(g, s)),
-    "use_card": (lambda r, g, s, a: r.why_not_use_card(g, s), lambda r, g, s, a: r.use_card(g, s, a.get("deck"))),
+    "use_card": (lambda r, g, s, a: r.why_not_use_card(g, s),
+                 lambda r, g, s, a: r.use_card(g, s, a.get("deck"))),
     "stay": (lambda r, g, s, a: r.why_not_stay(g, s), lambda r, g, s, a: r.stay(g, s)),
     "pay": (lambda r, g, s, a: r.why_not_pay(g, s), lambda r, g, s, a: r.pay(g, s)),
     "claim_rent": (lambda r, g, s, a: r.why_not_claim_rent(g, s, a.get("square")),
@@ -119,7 +120,8 @@ _DISPATCH = {
     "surrender": (lambda r, g, s, a: r.why_not_surrender(g, s), lambda r, g, s, a: r.surrender(g, s)),
     "pay_tax": (lambda r, g, s, a: r.why_not_pay_tax(g, s, a.get("option")),
                 lambda r, g, s, a: r.pay_tax(g, s, a["option"])),
-    "casino_bet": (lambda r, g, s, a: r.why_not_casino_bet(g, s, a.get("numbers"), a.get("die"), a.get("jackpot")),
+    "casino_bet": (lambda r, g, s, a: r.why_not_casino_bet(g, s, a.get("numbers"), a.get("die"),
+                                                           a.get("jackpot")),
                    lambda r, g, s, a: r.casino_bet(g, s, a["numbers"], a["die"], a["jackpot"])),
     "casino_decline": (lambda r, g, s, a: r.why_not_casino_decline(g, s),
                        lambda r, g, s, a: r.casino_decline(g, s)),
@@ -224,7 +226,7 @@ def enumerate_actions(rules: Rules, g: GameState) -> list[dict]:
             out.append({"type": "bankrupt", "seat": p})
     elif ph == INCOME_TAX:
         p = pend["player"]
-        out += [{"type": "pay_tax", "seat": p, "option": "fixed"}, {"type": "pay_tax", "seat": p, "option": "percent"}]
+        out += [{"type": "pay_tax", "seat": p, "option": o} for o in ("fixed", "percent")]
     elif ph == CASINO:
         p = pend["player"]
         c = r.cfg.casino

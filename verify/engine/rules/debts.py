@@ -154,7 +154,8 @@ class DebtRules:
         else:
             g.bank_cash += cash
             heir = -1
-            if dc.to_bank_properties == "teammate" or (self.teams_on and self.cfg.teams.bankrupt_to_bank_teammate_inherits):
+            inherits = self.teams_on and self.cfg.teams.bankrupt_to_bank_teammate_inherits
+            if dc.to_bank_properties == "teammate" or inherits:
                 for q in range(g.n):
                     if q != p and not g.bankrupt[q] and self.same_team(g, p, q):
                         heir = q
