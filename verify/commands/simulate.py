@@ -34,7 +34,7 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--check-invariants", is_flag=True,
               help="Evaluate the promised invariants after every action (runs in one process).")
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every game as a JSON Lines trace.")
+              help="Write every game as a JSON Lines trace (runs in one process).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_invariants, trace, as_json):
     """Play GAMES seeded games of RULESET (default: official) and summarise them."""
