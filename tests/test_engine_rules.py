@@ -700,3 +700,27 @@ def test_a_surrender_does_not_swallow_another_players_decision():
     assert g.bankrupt[2] and g.owner[1] == -1 and g.phase == "buy" and g.pending == {"player": 0, "square": 39}
     act(rules, g, type="buy")
     assert g.owner[39] == 0
+
+
+def test_debt_repayment_timer_runs_out():
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    assert cfg.debt.repayment_seconds == 60
+    rules, g = game(cfg, players=3)
+    g.current = 0
+    own(g, 0, 1, 3)
+    g.cash[0] = 500
+    g.pos[0] = 36
+    act(rules, g, type="roll", dice=[1, 1])           # Luxury Tax 1000
+    assert g.phase == "debt"
+    minute = g.minute
+    act(rules, g, type="timeout")                     # the game mortgages for the debtor and pays
+    assert g.mortgaged[1] and g.mortgaged[3] and g.cash[0] == 500 + 300 + 300 - 1000
+    assert not g.bankrupt[0] and g.minute == pytest.approx(minute + 1.0)
+    rules, g = game(cfg, players=3)
+    g.current = 0
+    own(g, 0, 1)
+    g.cash[0] = 100
+    g.pos[0] = 36
+    act(rules, g, type="roll", dice=[1, 1])
+    act(rules, g, type="timeout")                     # 100 + 300 cannot cover 1000: bankrupt to the bank
+    assert g.bankrupt[0] and g.owner[1] == -1

@@ -84,6 +84,7 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
 
     timed = rules.cfg.clock.on_timeout != "none"
     two_dice = rules.white == 2 and not rules.speed_on
+    debt_timer = rules.cfg.debt.repayment_seconds is not None
     post_manage = [getattr(p, "name", "") == "random" for p in policies]
     rolls = 0
     guard = 0
@@ -169,7 +170,9 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
         elif ph == DEBT:
             p = g.pending["debtor"]
             amount = g.pending["amount"]
-            if g.cash[p] >= amount:
+            if debt_timer and hasattr(policies[p], "times_out") and policies[p].times_out(rules, g, p):
+                act({"type": "timeout", "seat": p})    # the repayment timer ran out
+            elif g.cash[p] >= amount:
                 if tracing:
                     act({"type": "pay", "seat": p})
                 else:

@@ -224,6 +224,8 @@ def enumerate_actions(rules: Rules, g: GameState) -> list[dict]:
             out.append({"type": "pay", "seat": p})
         if r.why_not_bankrupt(g, p) is None:
             out.append({"type": "bankrupt", "seat": p})
+        if r.why_not_timeout(g, p) is None:
+            out.append({"type": "timeout", "seat": p})
     elif ph == INCOME_TAX:
         p = pend["player"]
         out += [{"type": "pay_tax", "seat": p, "option": o} for o in ("fixed", "percent")]

@@ -82,6 +82,10 @@ class ExtraRules:
 
     def why_not_timeout(self, g: GameState, seat: int, dice=None) -> str | None:
         ck = self.cfg.clock
+        if g.phase == DEBT and g.pending["debtor"] == seat:
+            if self.cfg.debt.repayment_seconds is None:
+                return "raising money is not timed"
+            return None
         if ck.on_timeout == "none":
             return "turns are not timed"
         if g.phase != PRE_ROLL or seat != g.current or g.rolled:
@@ -91,8 +95,22 @@ class ExtraRules:
         return None
 
     def timeout(self, g: GameState, seat: int, dice=None) -> None:
-        """The turn timer ran out: a missed turn (skipped, or played with default choices)."""
+        """The turn timer ran out: a missed turn (skipped, or played with default choices).
+
+        In a debt, the repayment timer ran out: the game raises the money for the debtor
+        (selling, then mortgaging) and pays, or declares the bankruptcy; the clock runs the timer.
+        """
         ck = self.cfg.clock
+        if g.phase == DEBT:
+            g.minute += self.cfg.debt.repayment_seconds / 60.0
+            if g.events is not None:
+                self._ev(g, event="debt_timeout", player=seat)
+            while g.phase == DEBT and g.pending["debtor"] == seat:
+                if g.cash[seat] >= g.pending["amount"]:
+                    self.pay(g, seat)
+                elif self.why_not_bankrupt(g, seat) is None or not self._liquidate_one(g, seat):
+                    self.bankrupt(g, seat)
+            return
         g.missed[seat] += 1
         g.timed_out = True
         if g.events is not None:
