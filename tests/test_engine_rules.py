@@ -724,3 +724,14 @@ def test_debt_repayment_timer_runs_out():
     act(rules, g, type="roll", dice=[1, 1])
     act(rules, g, type="timeout")                     # 100 + 300 cannot cover 1000: bankrupt to the bank
     assert g.bankrupt[0] and g.owner[1] == -1
+
+
+def test_utility_card_throws_the_dice_again(official):
+    rules, g = game(official)
+    g.chance.remove("chance-utility")
+    g.chance.insert(0, "chance-utility")
+    own(g, 1, 12)
+    g.pos[0] = 4
+    act(rules, g, type="roll", dice=[1, 2])           # Chance at 7 -> Electric Company, 10 x a new throw
+    thrown = [e for e in g.events if e["event"] == "card_throw"][0]["dice"]
+    assert g.pos[0] == 12 and g.cash[0] == 1500 - 10 * sum(thrown) and g.dice == (1, 2)

@@ -49,7 +49,16 @@ class CardRules:
             self._move_to(g, p, target)
             g.rent_factor = card.rent_factor
             g.util_mult = card.utility_multiplier
+            saved = g.dice
+            if card.kind == "utility" and card.utility_multiplier and g.owner[target] not in (-1, p):
+                # "throw the dice and pay ten times the amount thrown": a fresh throw, drawn from the
+                # state's seed so that a state and an action still give one successor
+                r = random.Random(g.seed * 1000003 + 500009 + g.player_turns * 131 + g.doubles[p])
+                g.dice = (r.randint(1, 6), r.randint(1, 6))
+                if g.events is not None:
+                    self._ev(g, event="card_throw", player=p, dice=list(g.dice))
             self._land(g, p)
+            g.dice = saved
             g.rent_factor, g.util_mult = 1, 0
         elif eff == "go_back":
             g.pos[p] = (g.pos[p] - card.spaces) % 40
