@@ -26,7 +26,6 @@ from .state import SymState
 #: Rule details that do not change assets and are therefore not part of the transitions.
 NOT_MODELLED = (
     "turn phases and timing (building.timing, mortgage.timing, trade.timing, per-turn limits)",
-    "trade balance limits (trade.max_value_gap / max_value_ratio)",
     "the amount of a debt that leads to bankruptcy is any amount the debtor cannot raise",
 )
 
@@ -533,6 +532,28 @@ def mortgage_expiry(m: Model, s: SymState, x: Args):
 
 # ---- trades ------------------------------------------------------------------------------------
 
+def _balanced(m: Model, s: SymState, x: Args, team) -> Any:
+    """The trade balance limits: the two sides' values (cash, printed price or mortgage value of each
+    deed, the jail fine per card) may differ by at most a share of the larger, or a ratio."""
+    from fractions import Fraction
+    t, fine = m.config.trade, m.config.jail.fine
+    deed_value = lambda idx: pick(idx, [ite(p.mortgaged, m.deeds[p.index].mortgage, m.deeds[p.index].price)  # noqa
+                                        for p in s.props])
+    side_a = ite(x.amt > 0, x.amt, 0) + ite(x.f1, deed_value(x.sq), 0) + ite(x.f3, fine, 0) + ite(x.f4, fine, 0)
+    side_b = ite(x.amt < 0, -x.amt, 0) + ite(x.f2, deed_value(x.sq2), 0) + ite(x.f5, fine, 0) + ite(x.f6, fine, 0)
+    hi, lo = ite(side_a >= side_b, side_a, side_b), ite(side_a >= side_b, side_b, side_a)
+    ok = []
+    if t.max_value_gap is not None:
+        g = Fraction(t.max_value_gap).limit_denominator(10000)
+        ok.append((hi - lo) * g.denominator <= hi * g.numerator)
+    if t.max_value_ratio is not None:
+        ok.append(hi <= lo * t.max_value_ratio)
+    cond = _all(ok)
+    if t.teammates_skip_balance and m.teams:
+        cond = z3.Or(cond, team(x.a) == team(x.b))
+    return cond
+
+
 def trade(m: Model, s: SymState, x: Args):
     """`a` gives deed `sq` (f1) and gets deed `sq2` (f2) from `b`; `amt` cash from a to b (negative:
     b pays a); f3..f6: a's Chance card, a's Chest card, b's Chance card, b's Chest card change hands."""
@@ -576,7 +597,14 @@ def trade(m: Model, s: SymState, x: Args):
              pf(s, x.a, "cash") - x.amt >= 0, pf(s, x.b, "cash") + x.amt >= 0,
              z3.Implies(x.f3, pf(s, x.a, "chance")), z3.Implies(x.f4, pf(s, x.a, "chest")),
              z3.Implies(x.f5, pf(s, x.b, "chance")), z3.Implies(x.f6, pf(s, x.b, "chest")),
-             _any([give, take, x.amt != 0] + cards)]
+             _any([give, take] + cards)]            # a trade moves at least one deed or card
+    if not t.loans:   # no gifts: each side gives something
+        guard += [_any([give, x.f3, x.f4, x.amt > 0]), _any([take, x.f5, x.f6, x.amt < 0])]
+    if t.max_value_gap is not None or t.max_value_ratio is not None:
+        guard.append(_balanced(m, s, x, team))
+    if not m.config.jail.buy_card_from_player:
+        guard += [z3.Implies(_any([x.f3, x.f4]), z3.Not(pf(s, x.b, "in_jail"))),
+                  z3.Implies(_any([x.f5, x.f6]), z3.Not(pf(s, x.a, "in_jail")))]
     if not t.allowed:
         guard.append(z3.BoolVal(False))
     if not t.cash:

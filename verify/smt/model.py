@@ -80,8 +80,9 @@ class Model:
 
     # -- convenience -------------------------------------------------------------
     def team_of(self, seat: int) -> int:
+        """Teams sit alternately (seat i is in team i mod the number of teams), as the engine seats them."""
         t = self.config.teams
-        return seat // t.size if t.enabled and t.size > 1 else seat
+        return seat % (self.players // t.size) if t.enabled and t.size > 1 else seat
 
     @property
     def teams(self) -> bool:
