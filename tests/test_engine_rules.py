@@ -735,3 +735,14 @@ def test_utility_card_throws_the_dice_again(official):
     act(rules, g, type="roll", dice=[1, 2])           # Chance at 7 -> Electric Company, 10 x a new throw
     thrown = [e for e in g.events if e["event"] == "card_throw"][0]["dice"]
     assert g.pos[0] == 12 and g.cash[0] == 1500 - 10 * sum(thrown) and g.dice == (1, 2)
+
+
+def test_landings_count_moves_after_every_effect(official):
+    rules, g = game(official)
+    g.landings = [0] * 40
+    g.in_jail[0], g.pos[0] = True, 10
+    act(rules, g, type="roll", dice=[1, 2])           # a failed try in jail: the token did not move
+    assert sum(g.landings) == 0
+    g.pos[1] = 27
+    act(rules, g, type="roll", dice=[1, 2])           # 30 Go To Jail: the move ends in jail
+    assert g.landings[10] == 1 and g.landings[30] == 0

@@ -49,7 +49,7 @@ class GameState:
         # per-turn counters
         "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
         # per-move scratch (reset at each roll; canonical under turn.move)
-        "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll",
+        "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll", "still",
         # instrumentation (not canonical): events list, landing counts, ownership/mortgage version
         "events", "landings", "ov",
     )
@@ -102,7 +102,8 @@ class GameState:
                      "timed_out": self.timed_out, "stage": self.stage,
                      "move": {"salary_paid": self.salary_paid, "rent_factor": self.rent_factor,
                               "util_mult": self.util_mult, "mr_pending": self.mr_pending,
-                              "no_auction": self.no_auction, "jailed": self.jailed, "reroll": self.reroll}},
+                              "no_auction": self.no_auction, "jailed": self.jailed, "reroll": self.reroll,
+                              "still": self.still}},
             "player_turns": self.player_turns,
             "winner": self.winner,
             "result": self.result,
@@ -192,6 +193,7 @@ class GameState:
             g.no_auction = bool(m.get("no_auction", False))
             g.jailed = bool(m.get("jailed", False))
             g.reroll = bool(m.get("reroll", False))
+            g.still = bool(m.get("still", False))
             g.player_turns = int(data.get("player_turns", 0))
             g.winner = data.get("winner")
             g.result = data.get("result")
@@ -215,6 +217,7 @@ class GameState:
         self.no_auction = False
         self.jailed = False
         self.reroll = False
+        self.still = False
 
 
 _PENDING_NEEDS = {BUY: ("player", "square"), CASINO: ("player",), BUS: ("player", "options"),

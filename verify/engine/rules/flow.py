@@ -55,7 +55,7 @@ class FlowRules:
     def _after_move(self, g: GameState) -> None:
         p = g.current
         g.stage = "post"
-        if g.landings is not None and not g.bankrupt[p]:
+        if g.landings is not None and not g.bankrupt[p] and not g.still:   # a move ended here
             g.landings[g.pos[p]] += 1
         if g.bankrupt[p]:
             g.phase = POST_ROLL     # its end_turn is a step of its own

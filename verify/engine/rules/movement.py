@@ -33,7 +33,7 @@ class MovementRules:
         g.stage = "move"
         g.rolled = True
         g.dice = dice = tuple(dice)
-        g.salary_paid = g.mr_pending = g.no_auction = g.jailed = g.reroll = False
+        g.salary_paid = g.mr_pending = g.no_auction = g.jailed = g.reroll = g.still = False
         g.rent_factor, g.util_mult = 1, 0
         if g.events is not None:
             self._ev(g, event="rolled", player=p, dice=list(dice))
@@ -193,6 +193,8 @@ class MovementRules:
             if j.doubles_exit_moves:
                 self._advance(g, p, steps)
                 self._land(g, p)
+            else:
+                g.still = True
             g.reroll = j.doubles_exit_rolls_again
             return
         if g.jail_turns[p] >= j.max_tries:
@@ -206,7 +208,8 @@ class MovementRules:
             g.phase = JAIL_CHOICE
             g.pending = {"player": p, "steps": steps}
             return
-        g.jailed = True  # stays: the turn ends
+        g.jailed = True  # stays: the turn ends, the token did not move
+        g.still = True
 
     def _leave_jail(self, g: GameState, p: int, how: str) -> None:
         g.in_jail[p] = False
@@ -304,6 +307,7 @@ class MovementRules:
         g.phase = MOVING
         g.pending = None
         g.jailed = True
+        g.still = True
         self._continue(g)
 
     def why_not_bus(self, g: GameState, seat: int, steps) -> str | None:
