@@ -148,6 +148,14 @@ class RulesetResults:
 _RESULTS = RulesetResults()
 
 
+def clear_caches() -> None:
+    """Forget every solved query, built term and reused result (tests use this)."""
+    global _CACHE, _RESULTS
+    _CACHE = QueryCache()
+    _RESULTS = RulesetResults()
+    _BUILT.clear()
+
+
 def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeout_s: float = 10.0,
                   actions: Iterable[Action] = ACTIONS, reuse: bool = True) -> list[CheckResult]:
     """Inductive steps and vacuity for every action and every invariant (promised or not).
@@ -170,7 +178,8 @@ def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeo
     checker = _Checker(rid, Model.from_config(Recorder(config, log), extras), promised, actions, timeout_s,
                        config, log, key[0])
     results = checker.run()
-    _RESULTS.add(key, checker.reads(), results)
+    if not any(r.verdict is Verdict.UNKNOWN for r in results):
+        _RESULTS.add(key, checker.reads(), results)
     return results
 
 
@@ -300,13 +309,22 @@ class _Checker:
             names = {str(c) for c in solver.unsat_core()}
             core = frozenset(i for i, lit in self.lits.items() if str(lit) in names)
         elif res == "sat":
+            # The verdict stands on the inductive set; for the story, prefer a "before" state that
+            # satisfies every state invariant (broken ones included) when there is one.
+            use = assumed
+            every = [self.lits[i] for i in sorted(self.lits)]
+            if len(every) > len(assumed) and solver.check(*every, neg) == z3.sat:
+                use = every
+            else:
+                solver.check(*assumed, neg)
             cex = counterexample(self.m, step, inv, solver, self.ms, action_view(self.m, step),
-                                 assumptions=assumed + [neg])
+                                 assumptions=use + [neg])
         else:
             why = solver.reason_unknown() or "unknown"
         solver.pop()
         value = (res, core, cex, why)
-        _CACHE.put(key, value)
+        if res != "unknown":       # a timeout says nothing about the query: never reuse it
+            _CACHE.put(key, value)
         return value + (time.perf_counter() - t0,)
 
     def _vacuity(self, action: Action, solver: z3.Solver, assumed: list) -> None:

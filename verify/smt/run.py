@@ -57,20 +57,29 @@ def resolve(names: list[str]) -> list[Target]:
 
 
 def _check_group(args) -> list[CheckResult]:
-    targets, timeout_s, bounded_k = args
+    targets, timeout_s, bounded_k, actions = args
     from . import bounded, constraints, proofs
+    from .actions import ACTIONS
+    chosen = ACTIONS if not actions else tuple(a for a in ACTIONS if a.name in actions)
     out: list[CheckResult] = []
     for t in targets:
         out += constraints.check(t.ruleset)
-        out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s)
-        if bounded_k:
+        out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s, actions=chosen)
+        if bounded_k and not actions:
             out += bounded.check(t.id, t.config, t.extras, t.promised, timeout_s, bounded_k)
     return out
 
 
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
-          bounded_k: int = 3) -> list[CheckResult]:
-    """Every check on every named ruleset (all bundled ones when ``names`` is empty)."""
+          bounded_k: int = 3, actions: tuple[str, ...] = ()) -> list[CheckResult]:
+    """Every check on every named ruleset (all bundled ones when ``names`` is empty).
+
+    ``actions`` restricts the inductive checks to those actions (and skips the bounded runs)."""
+    from ..errors import SpecError
+    from .actions import BY_NAME
+    for a in actions:
+        if a not in BY_NAME:
+            raise SpecError("E009", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
     targets = resolve(list(names) if names else default_names())
     groups: dict[str, list[Target]] = {}
     for t in targets:
@@ -79,12 +88,12 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(leaders)))
     batches = [leaders[i::jobs] for i in range(jobs)]
     if jobs == 1:
-        parts = [_check_group((leaders, timeout_s, bounded_k))]
+        parts = [_check_group((leaders, timeout_s, bounded_k, tuple(actions)))]
     else:
         import multiprocessing
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(jobs) as pool:
-            parts = pool.map(_check_group, [(b, timeout_s, bounded_k) for b in batches])
+            parts = pool.map(_check_group, [(b, timeout_s, bounded_k, tuple(actions)) for b in batches])
     by_leader: dict[str, list[CheckResult]] = {}
     for part in parts:
         for r in part:

@@ -1,0 +1,132 @@
+"""`verify check`: proofs for the official rules, counterexamples for broken tables, honest UNKNOWNs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from verify.cli import main
+from verify.engine.config import EngineConfig
+from verify.smt import proofs
+from verify.smt.model import extras_of
+from verify.smt.verdict import Verdict
+from verify.spec import load_ruleset
+
+NEGATIVE = Path(__file__).parent / "fixtures" / "negative"
+
+#: fixture -> (invariant, action) that must come out VIOLATED with a counterexample
+EXPECTED = {
+    "sold-buildings-vanish.yaml": ("house-supply", "sell-house"),
+    "supply-never-decremented.yaml": ("house-supply", "build-house"),
+    "bankruptcy-drops-mortgaged.yaml": ("bankruptcy-transfer", "bankrupt-to-player"),
+    "hotel-at-three-houses.yaml": ("even-build", "build-hotel"),
+}
+
+
+@pytest.fixture(scope="module")
+def negative_run():
+    files = [str(NEGATIVE / name) for name in EXPECTED]
+    only = [x for _, action in EXPECTED.values() for x in ("--action", action)]
+    res = CliRunner().invoke(main, ["check", "--json", "--jobs", "1", *only, *files])
+    return res, json.loads(res.output)
+
+
+def _official_results(**kw):
+    r = load_ruleset("official")
+    return proofs.check_ruleset(r.id, EngineConfig.from_ruleset(r), extras_of(r), r.promised(), **kw)
+
+
+def test_every_promised_invariant_of_the_official_rules_is_proved():
+    results = _official_results()
+    promised = load_ruleset("official").promised()
+    assert len(promised) == 10
+    cells = {(r.invariant, r.action): r for r in results}
+    for inv in promised:
+        for action in ("build-house", "build-hotel", "sell-house", "sell-group", "break-down-hotel", "mortgage",
+                       "trade", "rent-street", "bankrupt-to-player", "bankrupt-to-bank"):
+            r = cells[(inv, action)]
+            assert r.verdict is Verdict.PROVED, (inv, action, r.reason)
+    # every action the official rules have is possible in some state (no dead rule) ...
+    assert all(r.verdict is Verdict.PROVED for r in results if r.invariant == "(enabled)" and r.promised)
+    # ... and the ones they do not have are reported as such, not proved
+    dead = {r.action for r in results if r.invariant == "(enabled)" and not r.promised}
+    assert "surrender" in dead and "mortgage-expiry" in dead
+
+
+def test_each_broken_table_is_violated_with_a_scenario(negative_run):
+    res, doc = negative_run
+    assert res.exit_code == 1
+    rows = doc["results"]
+    for name, (inv, action) in EXPECTED.items():
+        rid = "negative-" + name.removesuffix(".yaml")
+        hit = [r for r in rows if r["ruleset"] == rid and r["invariant"] == inv and r["action"] == action]
+        assert hit, (rid, inv, action)
+        r = hit[0]
+        assert r["verdict"] == "VIOLATED" and r["promised"] is True
+        cex = r["counterexample"]
+        assert cex["before"]["properties"], "the counterexample names the squares that matter"
+        assert any(line.startswith("Action:") for line in cex["scenario"])
+        assert cex["scenario"][-1].startswith(f"Broken: {inv}")
+
+
+def test_counterexamples_are_concrete_and_really_break_the_invariant(negative_run):
+    """Re-check a counterexample with the Python predicates: the SMT's 'after' state breaks the invariant."""
+    from verify.invariants import check_state
+    _, doc = negative_run
+    r = next(r for r in doc["results"] if r["ruleset"] == "negative-supply-never-decremented"
+             and r["invariant"] == "house-supply" and r["action"] == "build-house")
+    cex = r["counterexample"]
+    cfg = EngineConfig.from_ruleset(load_ruleset(str(NEGATIVE / "supply-never-decremented.yaml")))
+
+    def full(part):
+        shown = {p["square"]: p for p in part["properties"]}
+        props = [shown.get(d.square, {"square": d.square, "owner": None, "mortgaged": False, "houses": 0,
+                                      "hotel": False}) for d in cfg.board.deeds]
+        return {**part, "properties": props}
+
+    assert check_state(cfg, full(cex["before"]), ["house-supply"]) == []
+    assert [v.invariant for v in check_state(cfg, full(cex["after"]), ["house-supply"])] == ["house-supply"]
+    built = [p for p in cex["after"]["properties"] if p["houses"]]
+    assert built and cex["after"]["bank"]["houses"] == cex["before"]["bank"]["houses"]
+
+
+def test_json_rows_have_the_documented_shape(negative_run):
+    _, doc = negative_run
+    for row in doc["results"]:
+        assert set(row) == {"ruleset", "invariant", "action", "promised", "verdict", "counterexample", "reason"}
+        assert row["verdict"] in ("PROVED", "VIOLATED", "UNKNOWN")
+        assert isinstance(row["promised"], bool)
+
+
+def test_a_solver_timeout_is_unknown_never_proved():
+    from verify.smt.actions import BY_NAME
+    proofs.clear_caches()
+    results = _official_results(timeout_s=0.001, reuse=False,
+                                actions=(BY_NAME["build-house"], BY_NAME["bankrupt-to-bank"]))
+    solved = [r for r in results if r.invariant not in ("(enabled)",) and r.reason and "solver" in r.reason]
+    assert solved, "with a 1 ms budget some queries must time out"
+    assert all(r.verdict is Verdict.UNKNOWN for r in solved)
+    proofs.clear_caches()
+
+
+def test_a_broken_constraint_is_violated_and_exit_is_nonzero(tmp_path):
+    f = tmp_path / "table.yaml"
+    f.write_text("id: my-table\ntitle: t\nextends: official\nrules:\n"
+                 "  building.hotel_threshold:\n    value: 5\n    assumed: a custom table\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["check", "--json", "--action", "buy", str(f)])
+    doc = json.loads(res.output)
+    rows = [r for r in doc["results"] if r["invariant"] == "constraint:hotel-threshold-within-house-limit"]
+    assert rows[0]["verdict"] == "VIOLATED" and rows[0]["promised"]
+    assert rows[0]["counterexample"]["values"] == {"building.hotel_threshold": 5, "building.max_houses": 4}
+    assert res.exit_code == 1
+
+
+def test_terminal_output_tells_the_scenario(tmp_path):
+    res = CliRunner().invoke(main, ["check", "--action", "build-hotel", str(NEGATIVE / "hotel-at-three-houses.yaml")])
+    assert res.exit_code == 1
+    out = res.output
+    assert "even-build VIOLATED by build-hotel" in out
+    assert "builds a hotel on" in out and "Before:" in out and "After:" in out
