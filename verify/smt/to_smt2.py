@@ -37,7 +37,8 @@ def queries(ruleset, timeout_s: float = 10.0, only: set[str] | None = None) -> l
     cfg = EngineConfig.from_ruleset(ruleset)
     extras = extras_of(ruleset)
     promised = set(ruleset.promised())
-    results = check_ruleset(ruleset.id, cfg, extras, promised, timeout_s)
+    chosen = tuple(a for a in ACTIONS if not only or a.name in only)
+    results = check_ruleset(ruleset.id, cfg, extras, promised, timeout_s, actions=chosen)
     broken = {r.invariant for r in results if r.verdict.value == "VIOLATED"}
     m = Model.from_config(cfg, extras)
     state_invs = [i for i in load_invariants() if i.kind == "state"]
