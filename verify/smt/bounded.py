@@ -146,21 +146,26 @@ def no_building_goal(m: Model, step) -> Any:
     return z3.And(cond) if cond else z3.BoolVal(True)
 
 
-_DONE: list[tuple[dict, tuple, list[CheckResult]]] = []
+_DONE: list[tuple[dict, tuple, CheckResult]] = []
 
 
 def check(rid: str, config, extras: dict, promised, timeout_s: float, k: int = 3) -> list[CheckResult]:
-    """The bounded checks for one ruleset (reused for rulesets that read the same values)."""
+    """The bounded checks for one ruleset; each is reused for rulesets that read the same values."""
     from dataclasses import replace
 
     from .reads import same_reads
-    key = (tuple(sorted(extras.items())), tuple(sorted(promised)), timeout_s, k)
-    for entries, kk, results in _DONE:
-        if kk == key and same_reads(config, entries):
-            return [replace(r, ruleset=rid, seconds=0.0, cached=True) for r in results]
-    log = Log()
-    m = Model.from_config(Recorder(config, log), extras)
-    promised = set(promised)
-    results = [shortage(rid, m, promised, timeout_s), bankruptcy(rid, m, promised, timeout_s, k)]
-    _DONE.append((dict(log.entries), key, results))
-    return results
+    out = []
+    for name in ("shortage", "bankruptcy"):
+        key = (name, tuple(sorted(extras.items())), tuple(sorted(promised)), timeout_s, k)
+        hit = next((r for entries, kk, r in _DONE if kk == key and same_reads(config, entries)), None)
+        if hit is not None:
+            out.append(replace(hit, ruleset=rid, seconds=0.0, cached=True))
+            continue
+        log = Log()
+        m = Model.from_config(Recorder(config, log), extras)
+        res = shortage(rid, m, set(promised), timeout_s) if name == "shortage" else \
+            bankruptcy(rid, m, set(promised), timeout_s, k)
+        if res.verdict is not Verdict.UNKNOWN:
+            _DONE.append((dict(log.all), key, res))
+        out.append(res)
+    return out

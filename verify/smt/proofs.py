@@ -107,6 +107,57 @@ def invariant_after(m: Model, inv: Invariant, step: Step, envs: dict | None = No
     return as_bool(formula(inv.expr, envs["new"], envs["old"]))
 
 
+#: view field -> the SymState fields it is made of (players, properties, the bank, the rest)
+_PLAYER_FIELDS = {"cash": ("cash",), "in_jail": ("in_jail",), "bankrupt": ("bankrupt",), "chance_cards": ("chance",),
+                  "chest_cards": ("chest",), "jail_cards": ("chance", "chest")}
+_PROP_FIELDS = {"owner": ("owner",), "mortgaged": ("mortgaged",), "houses": ("houses",), "hotel": ("hotels",),
+                "hotels": ("hotels",)}
+_BANK_FIELDS = {"houses": "bank_houses", "hotels": "bank_hotels", "cash": "bank_cash"}
+
+
+def _fields_read(inv: Invariant) -> set[str]:
+    out: set[str] = set()
+
+    def walk(e):
+        from ..expr import Name
+        if isinstance(e, Name):
+            out.update(e.path)
+        elif isinstance(e, tuple):
+            for x in e:
+                walk(x)
+        elif hasattr(e, "__dataclass_fields__"):
+            for f in e.__dataclass_fields__:
+                walk(getattr(e, f))
+    walk(inv.expr)
+    return out
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef):
+        return a.eq(b)
+    return a is b or (not isinstance(a, z3.ExprRef) and not isinstance(b, z3.ExprRef) and a == b)
+
+
+def _untouched(inv: Invariant, step: Step) -> bool:
+    """True when ``step`` changes none of the state fields ``inv`` reads."""
+    names = _fields_read(inv)
+    b, a = step.before, step.after
+    for f, parts in _PLAYER_FIELDS.items():
+        if f in names and not all(_same(getattr(x, q), getattr(y, q)) for x, y in zip(b.players, a.players)
+                                  for q in parts):
+            return False
+    for f, parts in _PROP_FIELDS.items():
+        if f in names and not all(_same(getattr(x, q), getattr(y, q)) for x, y in zip(b.props, a.props)
+                                  for q in parts):
+            return False
+    if "bank" in names and not all(_same(getattr(b, q), getattr(a, q)) for q in _BANK_FIELDS.values()):
+        return False
+    for f in ("pot", "jackpot"):
+        if f in names and not _same(getattr(b, f), getattr(a, f)):
+            return False
+    return True
+
+
 class _Built:
     """An action's constructed terms, reusable by every ruleset with the same values at ``reads``."""
 
@@ -223,7 +274,11 @@ class _Checker:
     def _goal(self, built: _Built, inv: Invariant) -> Any:
         if inv.id not in built.goals:
             self.log.entries = built.reads
-            built.goals[inv.id] = invariant_after(self.m, inv, built.step, built.envs)
+            if inv.kind == "state" and _untouched(inv, built.step):
+                # the step leaves every field the invariant reads as it was: the same formula
+                built.goals[inv.id] = self.before[inv.id]
+            else:
+                built.goals[inv.id] = invariant_after(self.m, inv, built.step, built.envs)
         return built.goals[inv.id]
 
     def _solver(self, step: Step) -> z3.Solver:
@@ -254,16 +309,18 @@ class _Checker:
             assumed = [self.lits[c] for c in sorted(candidates)]
             for action, built, solver in live:
                 step = built.step
+                pending = []
                 for inv in self.state_invs:
                     if inv.id not in candidates:
                         continue
-                    k = (inv.id, action.name)
-                    old = cells.get(k)
+                    old = cells.get((inv.id, action.name))
                     if old is not None and old[0] == "unsat" and old[1] <= candidates:
                         continue        # its proof used only invariants still assumed
-                    cells[k] = self._prove(step, solver, inv, self._goal(built, inv), assumed, candidates)
-                    if cells[k][0] == "sat":
-                        broken.add(inv.id)
+                    pending.append((inv, self._goal(built, inv)))
+                for iid, cell in self._prove_all(step, solver, pending, assumed, candidates).items():
+                    cells[(iid, action.name)] = cell
+                    if cell[0] == "sat":
+                        broken.add(iid)
             if not broken:
                 break
             candidates -= broken
@@ -277,19 +334,55 @@ class _Checker:
             if NOBF not in built.goals:
                 self.log.entries = built.reads
                 built.goals[NOBF] = no_building_goal(m, step)
-            status, _core, cex, why, secs = self._prove(step, solver, nobf, built.goals[NOBF], assumed, candidates)
+            steps = [(inv, self._goal(built, inv)) for inv in self.step_invs] + [(nobf, built.goals[NOBF])]
+            after = self._prove_all(step, solver, steps, assumed, candidates)
+            status, _core, cex, why, secs = after[NOBF]
             r = self._result(nobf, action, status, cex, why, secs, True)
             self.out.append(CheckResult(r.ruleset, r.invariant, r.action, True, r.verdict, r.counterexample,
                                         r.reason, r.seconds))
             for inv in self.invs:
-                if inv.kind == "state":
-                    status, _core, cex, why, secs = cells[(inv.id, action.name)]
-                else:
-                    status, _core, cex, why, secs = self._prove(step, solver, inv, self._goal(built, inv),
-                                                               assumed, candidates)
+                status, _core, cex, why, secs = cells[(inv.id, action.name)] if inv.kind == "state" \
+                    else after[inv.id]
                 self.out.append(self._result(inv, action, status, cex, why, secs, inv.id in candidates
                                              or inv.kind == "step"))
         return self.out
+
+    def _prove_all(self, step: Step, solver: z3.Solver, items: list, assumed: list, candidates: set) -> dict:
+        """Cells for several (invariant, goal) pairs of one step: first one joint query (every goal at
+        once: UNSAT proves them all), then one query per goal only when the joint one is not UNSAT."""
+        out: dict[str, tuple] = {}
+        rest = []
+        for inv, goal in items:
+            if z3.is_true(goal) or (inv.kind == "state" and goal.eq(self.before[inv.id]) and inv.id in candidates):
+                out[inv.id] = self._prove(step, solver, inv, goal, assumed, candidates)
+            else:
+                rest.append((inv, goal))
+        if len(rest) > 1:
+            t0 = time.perf_counter()
+            joint = z3.Or([z3.Not(g) for _, g in rest])
+            key = (step.guard, joint) + tuple(assumed)
+            hit = _CACHE.get(key)
+            if hit is None:
+                solver.push()
+                lit = z3.Bool("goal:joint")
+                solver.add(z3.Implies(lit, joint))
+                res = _status(solver.check(*assumed, lit))
+                core = frozenset()
+                if res == "unsat":
+                    names = {str(c) for c in solver.unsat_core()}
+                    core = frozenset(i for i, lt in self.lits.items() if str(lt) in names)
+                solver.pop()
+                hit = (res, core, None, None)
+                if res == "unsat":
+                    _CACHE.put(key, hit)
+            if hit[0] == "unsat":
+                secs = (time.perf_counter() - t0) / len(rest)
+                for inv, _ in rest:
+                    out[inv.id] = hit[:4] + (secs,)
+                return out
+        for inv, goal in rest:
+            out[inv.id] = self._prove(step, solver, inv, goal, assumed, candidates)
+        return out
 
     def _prove(self, step: Step, solver: z3.Solver, inv: Invariant, goal, assumed: list, candidates: set) -> tuple:
         t0 = time.perf_counter()

@@ -70,6 +70,16 @@ def _check_group(args) -> list[CheckResult]:
     return out
 
 
+def _families(leaders: list[Target]) -> list[list[Target]]:
+    """Rulesets of one family (same base ruleset) share most terms and queries: one task per family,
+    the biggest first (workers take the next task when free)."""
+    families: dict[str, list[Target]] = {}
+    for t in leaders:
+        chain = getattr(t.ruleset, "chain", None) or (t.id,)
+        families.setdefault(chain[0], []).append(t)
+    return sorted(families.values(), key=len, reverse=True)
+
+
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
           bounded_k: int = 3, actions: tuple[str, ...] = ()) -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
@@ -86,14 +96,14 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
         groups.setdefault(t.fingerprint(), []).append(t)
     leaders = [g[0] for g in groups.values()]
     jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(leaders)))
-    batches = [leaders[i::jobs] for i in range(jobs)]
     if jobs == 1:
         parts = [_check_group((leaders, timeout_s, bounded_k, tuple(actions)))]
     else:
         import multiprocessing
         ctx = multiprocessing.get_context("fork")
+        tasks = [(fam, timeout_s, bounded_k, tuple(actions)) for fam in _families(leaders)]
         with ctx.Pool(jobs) as pool:
-            parts = pool.map(_check_group, [(b, timeout_s, bounded_k, tuple(actions)) for b in batches])
+            parts = list(pool.imap_unordered(_check_group, tasks, chunksize=1))
     by_leader: dict[str, list[CheckResult]] = {}
     for part in parts:
         for r in part:

@@ -25,7 +25,7 @@ def minimise(m, step, solver: z3.Solver, timeout_ms: int, assumptions=()) -> z3.
     """A model of the solver's assertions with as few deeds and player details in play as possible."""
     base_model = solver.model()
     opt = z3.Optimize()
-    opt.set("timeout", max(1000, timeout_ms // 2))
+    opt.set("timeout", min(1500, max(200, timeout_ms // 4)))
     opt.add(solver.assertions())
     opt.add(list(assumptions))
     for p in step.before.props:
