@@ -207,3 +207,23 @@ def test_an_uneven_build_is_refused_by_both(world):
     action = {"type": "build_house", "seat": 1, "square": 39}
     assert judge(m, s, action) == (False, None)
     assert _engine(cfg, s, action) == (False, None)
+
+
+@pytest.mark.slow
+def test_short_game_hotel_on_three_houses_is_judged_alike():
+    """Official short game: a hotel may go on a street once every street of the group has 3 houses.
+
+    The SMT model follows the rulebook (build on a street no other street of the group is below);
+    this test fails while the engine asks the group-mates for the most houses (4) instead.
+    """
+    cfg, m, base, _, _ = world_of("official-short")
+    s = copy.deepcopy(base)
+    for p in s["properties"]:
+        if p["square"] in (37, 39):
+            p["owner"], p["houses"] = 1, 3
+    s["bank"]["houses"] -= 6
+    action = {"type": "build_hotel", "seat": 1, "square": 39}
+    smt_ok, _ = judge(m, s, action)
+    eng_ok, _ = _engine(cfg, s, action)
+    assert smt_ok, "the short game allows a hotel on 3 houses when the whole group has 3"
+    assert eng_ok == smt_ok
