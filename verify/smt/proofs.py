@@ -412,6 +412,11 @@ class _Checker:
                 solver.check(*assumed, neg)
             cex = counterexample(self.m, step, inv, solver, self.ms, action_view(self.m, step),
                                  assumptions=use + [neg])
+            if use is assumed and len(every) > len(assumed):
+                gone = sorted(set(self.lits) - candidates)
+                cex["note"] = (f"only from a state where {', '.join(gone)} already fails "
+                               "(another action breaks it)")
+                cex["scenario"].insert(0, "Note: " + cex["note"])
         else:
             why = solver.reason_unknown() or "unknown"
         solver.pop()
@@ -435,7 +440,8 @@ class _Checker:
             return CheckResult(self.rid, inv.id, action.name, promised, Verdict.PROVED, None,
                                None if holds else f"{inv.id} is broken by another action", secs)
         if status == "sat":
+            note = (cex or {}).get("note")
             return CheckResult(self.rid, inv.id, action.name, promised, Verdict.VIOLATED, cex,
-                               f"{action.name} can break {inv.id}", secs)
+                               f"{action.name} can break {inv.id}" + (f", {note}" if note else ""), secs)
         return CheckResult(self.rid, inv.id, action.name, promised, Verdict.UNKNOWN, None,
                            f"solver gave up ({why}) within {self.timeout_s:g} s", secs)
