@@ -143,3 +143,15 @@ def test_games_with_invariants_checked_after_every_action(rid):
         s = game_seed(99, i)
         play_game(rules, make_policies("heuristic" if i % 2 else "random", n, "leave" if i % 3 else "stay", s), s,
                   max_turns=600, recorder=TraceRecorder(None, None, checker))
+
+
+def test_check_invariants_finds_the_same_first_violation_with_any_jobs():
+    from pathlib import Path
+    fixture = Path(__file__).parent / "fixtures" / "negative" / "sold-buildings-vanish.yaml"
+    r = load_ruleset(str(fixture))
+    cfg = EngineConfig.from_ruleset(r)
+    spec = CampaignSpec(cfg, 4, seed=0, check=tuple(r.promised()))
+    one = run_campaign(spec, 4, r.id).violation
+    two = run_campaign(spec, 4, r.id, jobs=2).violation
+    assert one is not None and one == two
+    assert "house-supply" in " ".join(one["violations"]) and one["action"]["type"].startswith("sell")

@@ -32,7 +32,7 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--max-turns", default=2000, show_default=True, type=click.IntRange(min=1),
               help="A game stops (and counts as hitting a limit) after this many player-turns.")
 @click.option("--check-invariants", is_flag=True,
-              help="Evaluate the promised invariants after every action (runs in one process).")
+              help="Evaluate the promised invariants after every action; stop at the first violation.")
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game as a JSON Lines trace (runs in one process).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -57,18 +57,22 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
         raise GameError(f"{r.id} is played by {lo} to {hi} players; --players {players} is outside that range")
     if cfg.teams.enabled and players % cfg.teams.size:
         raise GameError(f"{r.id} is played in teams of {cfg.teams.size}; --players must be a multiple of it")
-    spec = CampaignSpec(cfg, players, seed, policy, jail, max_turns)
+    spec = CampaignSpec(cfg, players, seed, policy, jail, max_turns,
+                        tuple(r.promised()) if check_invariants else None)
     progress, finish = _progress(games, as_json)
-    if trace is None and not check_invariants:
+    if trace is None:
         summary = run_campaign(spec, games, r.id, jobs, progress)
+        if summary.violation is not None:
+            finish()
+            _report_violation(r.id, summary.violation, as_json)
+            sys.exit(1)
     else:
         import time
         rules = rules_for(cfg)
         checker = InvariantChecker(cfg, r.promised()) if check_invariants else None
         summary = Summary(r.id, games, players, seed, policy, jail)
         t0 = time.perf_counter()
-        out = trace.open("w", encoding="utf-8") if trace else None
-        try:
+        with trace.open("w", encoding="utf-8") as out:
             for i in range(games):
                 s = game_seed(seed, i)
                 header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": r.id,
@@ -79,13 +83,11 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
                     summary.results.append(play_game(rules, make_policies(policy, players, jail, s), s,
                                                      max_turns, rec))
                 except InvariantBroken as exc:
+                    out.flush()
                     finish()
-                    _report_violation(r.id, i, s, exc, as_json)
+                    _report_violation(r.id, dict(exc.report(), game=i, seed=s), as_json)
                     sys.exit(1)
                 progress(1)
-        finally:
-            if out:
-                out.close()
         summary.elapsed_s = time.perf_counter() - t0
     finish()
     doc = summary.to_json()
@@ -109,17 +111,16 @@ def _progress(total: int, quiet: bool):
     return (lambda k: bar.advance(task, k)), bar.stop
 
 
-def _report_violation(rid: str, game: int, seed: int, exc, as_json: bool) -> None:
-    doc = {"ruleset": rid, "game": game, "seed": seed, "violation": exc.report()}
+def _report_violation(rid: str, bad: dict, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(doc))
+        click.echo(json.dumps({"ruleset": rid, "game": bad["game"], "seed": bad["seed"], "violation": bad}))
         return
-    click.echo(f"invariant violated in {rid}, game {game} (seed {seed}), step {exc.step}:", err=True)
-    for v in exc.violations:
+    click.echo(f"invariant violated in {rid}, game {bad['game']} (seed {bad['seed']}), step {bad['step']}:", err=True)
+    for v in bad["violations"]:
         click.echo(f"  {v}", err=True)
-    click.echo(f"action: {json.dumps(exc.action)}", err=True)
-    click.echo(f"events: {json.dumps(exc.events)}", err=True)
-    click.echo(f"state:  {json.dumps(exc.state)}", err=True)
+    click.echo(f"action: {json.dumps(bad['action'])}", err=True)
+    click.echo(f"events: {json.dumps(bad['events'])}", err=True)
+    click.echo(f"state:  {json.dumps(bad['state'])}", err=True)
 
 
 def _print_summary(d: dict) -> None:

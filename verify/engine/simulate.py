@@ -218,6 +218,8 @@ class CampaignSpec:
     policy: str = "heuristic"
     jail: str = "leave"
     max_turns: int = DEFAULT_MAX_TURNS
+    #: invariant ids to evaluate after every action (None: no checks, the fast path)
+    check: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -230,6 +232,8 @@ class Summary:
     jail: str
     results: list[GameResult] = field(default_factory=list)
     elapsed_s: float = 0.0
+    #: the first invariant violation (lowest game index), as InvariantBroken.report() plus game and seed
+    violation: dict | None = None
 
     def to_json(self) -> dict:
         rs = self.results
@@ -271,13 +275,25 @@ def _dist(xs: list[int]) -> dict:
     return {"mean": round(statistics.fmean(s), 2), "median": statistics.median(s), "p90": p90}
 
 
-def _play_range(spec: CampaignSpec, start: int, stop: int) -> list[GameResult]:
+def _play_range(spec: CampaignSpec, start: int, stop: int) -> tuple[list[GameResult], dict | None]:
+    """Games start..stop-1; with checks, stop at the first violation (returned as a plain dict)."""
     rules = rules_for(spec.config)
     out = []
+    checker = None
+    if spec.check is not None:
+        from .trace import InvariantBroken, InvariantChecker, TraceRecorder
+        checker = InvariantChecker(spec.config, spec.check)
     for i in range(start, stop):
         s = game_seed(spec.seed, i)
-        out.append(play_game(rules, make_policies(spec.policy, spec.players, spec.jail, s), s, spec.max_turns))
-    return out
+        pols = make_policies(spec.policy, spec.players, spec.jail, s)
+        if checker is None:
+            out.append(play_game(rules, pols, s, spec.max_turns))
+            continue
+        try:
+            out.append(play_game(rules, pols, s, spec.max_turns, TraceRecorder(None, None, checker)))
+        except InvariantBroken as exc:
+            return out, dict(exc.report(), game=i, seed=s)
+    return out, None
 
 
 def _worker(args):
@@ -292,22 +308,30 @@ def run_campaign(spec: CampaignSpec, games: int, ruleset: str, jobs: int = 1,
     t0 = time.perf_counter()
     if jobs <= 1 or games < 2:
         for i in range(games):
-            summary.results.extend(_play_range(spec, i, i + 1))
+            res, bad = _play_range(spec, i, i + 1)
+            summary.results.extend(res)
             if progress:
                 progress(1)
+            if bad:
+                summary.violation = bad
+                break
     else:
         import multiprocessing as mp
-        chunk = max(1, min(50, games // (jobs * 4) or 1))
+        chunk = max(1, min(50 if spec.check is None else 5, games // (jobs * 4) or 1))
         tasks = [(spec, i, min(games, i + chunk)) for i in range(0, games, chunk)]
-        parts: dict[int, list[GameResult]] = {}
+        parts: dict[int, tuple[list[GameResult], dict | None]] = {}
         ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
         with ctx.Pool(jobs) as pool:
-            for start, res in pool.imap_unordered(_worker, tasks):
-                parts[start] = res
+            for start, part in pool.imap_unordered(_worker, tasks):
+                parts[start] = part
                 if progress:
-                    progress(len(res))
-        for start in sorted(parts):
-            summary.results.extend(parts[start])
+                    progress(len(part[0]))
+        for start in sorted(parts):   # in game order: the first violation is the lowest game index
+            res, bad = parts[start]
+            summary.results.extend(res)
+            if bad:
+                summary.violation = bad
+                break
     summary.elapsed_s = time.perf_counter() - t0
     return summary
 
