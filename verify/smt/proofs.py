@@ -284,6 +284,7 @@ class _Checker:
     def _solver(self, step: Step) -> z3.Solver:
         solver = z3.Solver()
         solver.set("timeout", self.ms)
+        solver.set("arith.solver", 2)   # measured ~30 % faster than the default on these queries
         solver.add(self.dom)
         for iid, lit in self.lits.items():
             solver.add(z3.Implies(lit, self.before[iid]))
@@ -301,9 +302,22 @@ class _Checker:
                 continue
             built = self._built(action)
             live.append((action, built, self._solver(built.step)))
-        # Houdini over the state invariants: cells[(inv, action)] = (status, core, cex, why, seconds)
+        from .bounded import NOBF, no_building_goal
+        nobf = Invariant(NOBF, "no street gains a building except by a paid build", "step", "", None, (),
+                         self.invs[0].where)
+
+        def step_items(built):
+            if NOBF not in built.goals:
+                self.log.entries = built.reads
+                built.goals[NOBF] = no_building_goal(m, built.step)
+            return [(inv, self._goal(built, inv)) for inv in self.step_invs] + [(nobf, built.goals[NOBF])]
+
+        # Houdini over the state invariants: cells[(inv, action)] = (status, core, cex, why, seconds).
+        # The first round also carries the step properties: when nothing breaks (the usual case) one
+        # joint query per action settles everything.
         candidates = {i.id for i in self.state_invs}
         cells: dict[tuple[str, str], tuple] = {}
+        first = True
         while True:
             broken: set[str] = set()
             assumed = [self.lits[c] for c in sorted(candidates)]
@@ -317,25 +331,30 @@ class _Checker:
                     if old is not None and old[0] == "unsat" and old[1] <= candidates:
                         continue        # its proof used only invariants still assumed
                     pending.append((inv, self._goal(built, inv)))
+                if first:
+                    pending += step_items(built)
                 for iid, cell in self._prove_all(step, solver, pending, assumed, candidates).items():
                     cells[(iid, action.name)] = cell
-                    if cell[0] == "sat":
+                    if cell[0] == "sat" and iid in candidates:
                         broken.add(iid)
+            first = False
             if not broken:
                 break
             candidates -= broken
         assumed = [self.lits[c] for c in sorted(candidates)]
-        from .bounded import NOBF, no_building_goal
-        nobf = Invariant(NOBF, "no street gains a building except by a paid build", "step", "", None, (),
-                         self.invs[0].where)
         for action, built, solver in live:
             step = built.step
             self._vacuity(action, solver, assumed)
-            if NOBF not in built.goals:
-                self.log.entries = built.reads
-                built.goals[NOBF] = no_building_goal(m, step)
-            steps = [(inv, self._goal(built, inv)) for inv in self.step_invs] + [(nobf, built.goals[NOBF])]
-            after = self._prove_all(step, solver, steps, assumed, candidates)
+            items = step_items(built)
+            after = {}
+            redo = []
+            for inv, goal in items:      # first-round answers stand if their proof used surviving invariants
+                cell = cells.get((inv.id, action.name))
+                if cell is not None and cell[0] == "unsat" and cell[1] <= candidates:
+                    after[inv.id] = cell
+                else:
+                    redo.append((inv, goal))
+            after.update(self._prove_all(step, solver, redo, assumed, candidates))
             status, _core, cex, why, secs = after[NOBF]
             r = self._result(nobf, action, status, cex, why, secs, True)
             self.out.append(CheckResult(r.ruleset, r.invariant, r.action, True, r.verdict, r.counterexample,
