@@ -807,6 +807,51 @@ def surrender(m: Model, s: SymState, x: Args):
     return _all(guard), _to_bank(m, s, x.a)
 
 
+# ---- casino, Free Parking, auctioning one's own mortgaged deed ------------------------------------
+
+def casino_bet(m: Model, s: SymState, x: Args):
+    """A casino bet on `amt` numbers: the stake to the bank, the bank's contribution to the jackpot;
+    f1: the die shows a chosen number (the bank pays stake x N / numbers); f2: the jackpot is won."""
+    from dataclasses import replace
+    c = m.config.casino
+    k = x.amt
+    guard = [seat_ok(m, x.a), active(s, x.a), k >= 1, k <= c.max_numbers, pf(s, x.a, "cash") >= c.stake]
+    payout = pick(k - 1, [c.stake * c.payout_numerator // n for n in range(1, c.max_numbers + 1)])
+    won = ite(x.f1, payout, 0)
+    jackpot = s.jackpot + c.jackpot_contribution
+    take = ite(z3.And(x.f2, jackpot > 0), jackpot, 0)
+    after = add_cash(s, x.a, -c.stake + won + take)
+    after = bank_gets(after, c.stake - c.jackpot_contribution - won)
+    after = replace(after, jackpot=jackpot - take)
+    return _all(guard), after
+
+
+def free_parking(m: Model, s: SymState, x: Args):
+    """Landing on Free Parking takes the pot."""
+    from dataclasses import replace
+    guard = [seat_ok(m, x.a), active(s, x.a)]
+    after = add_cash(s, x.a, s.pot)
+    return _all(guard), replace(after, pot=0)
+
+
+def auction_mortgaged(m: Model, s: SymState, x: Args):
+    """An owner auctions a mortgaged deed at once: the winner `b` pays `amt` (at least the mortgage
+    value, which the bank keeps; the owner gets the rest) and owns it unmortgaged; f1: nobody bids
+    and the owner keeps it, still mortgaged."""
+    value = pick(x.sq, [d.mortgage for d in m.deeds])
+    guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a), x.sq >= 0, x.sq < 28,
+             pick(x.sq, [p.owner for p in s.props]) == x.a, pick(x.sq, [p.mortgaged for p in s.props])]
+    won = z3.And(z3.Not(x.f1), seat_ok(m, x.b), active(s, x.b), x.amt >= value, pf(s, x.b, "cash") >= x.amt)
+    guard.append(z3.Or(x.f1, won))
+    after = _set_prop(s, x.sq, owner=ite(x.f1, x.a, x.b), mortgaged=x.f1, mrounds=0)
+    paid = ite(x.f1, 0, x.amt)
+    keep = ite(x.f1, 0, value)
+    after = add_cash(after, x.b, -paid)
+    after = add_cash(after, x.a, paid - keep)
+    after = bank_gets(after, keep)
+    return _all(guard), after
+
+
 # ---- the action table -----------------------------------------------------------------------------
 
 def _no_cards(effect: str):
@@ -840,6 +885,12 @@ ACTIONS: tuple[Action, ...] = (
            lambda m: None if m.config.cards.building_destroy and _deck_cards(m, "destroy_building")
            else "no card destroys buildings"),
     Action("tax", "pay income or luxury tax", tax),
+    Action("casino-bet", "a casino bet: stake, payout, jackpot", casino_bet,
+           lambda m: None if m.config.casino.enabled else "there is no casino"),
+    Action("free-parking", "landing on Free Parking takes the pot", free_parking,
+           lambda m: None if m.config.taxes.free_parking_pot else "there is no Free Parking pot"),
+    Action("auction-mortgaged", "an owner auctions a mortgaged deed at once", auction_mortgaged,
+           lambda m: None if m.config.mortgage.immediate_auction else "mortgaged deeds are not auctioned at once"),
     Action("bankrupt-to-player", "bankruptcy to a creditor player", bankrupt_to_player),
     Action("bankrupt-to-bank", "bankruptcy to the bank", bankrupt_to_bank),
     Action("surrender", "a player gives up", surrender,

@@ -135,6 +135,14 @@ def _describe_action(m, name: str, args: dict) -> str:
     if name == "card-each-player":
         k = args["amt"]
         return f"{a} draws a card: " + (f"pays every other player {-k}" if k < 0 else f"collects {k} from each")
+    if name == "casino-bet":
+        return (f"{a} bets on {args['amt']} number(s)" + (", the die shows one" if args["f1"] else "")
+                + (", and wins the jackpot" if args["f2"] else ""))
+    if name == "free-parking":
+        return f"{a} lands on Free Parking and takes the pot"
+    if name == "auction-mortgaged":
+        return (f"{a} auctions the mortgaged {deed('sq')}: "
+                + ("nobody bids" if args["f1"] else f"{b} wins it for {args['amt']}"))
     if name == "tax":
         return f"{a} pays a tax of {args['amt']}"
     if name == "bankrupt-to-player":
