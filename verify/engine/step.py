@@ -20,7 +20,9 @@ current player). Types and their fields:
 
 Randomness is never drawn inside ``apply``: ``roll`` carries the dice (two
 white dice, then the speed die when it is in play: 1-3 = pips, 4-5 = Mr.
-Monopoly, 6 = Bus), ``casino_bet`` the casino die and the jackpot draw.
+Monopoly, 6 = Bus), ``casino_bet`` the casino die and the jackpot draw; a deck
+reshuffle and the nearest-utility card's fresh throw use a generator seeded
+from the state's ``seed``, so ``apply`` stays a function of state and action.
 ``legal_actions`` lists such actions without those fields; ``fill_random``
 completes one from a ``random.Random``. ``legal_actions`` lists every finite
 action (bids at the minimum amount, no trades: a trade is checked when
