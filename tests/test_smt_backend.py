@@ -50,7 +50,7 @@ def _z3_truth(m, inv, state) -> bool:
     return z3.is_true(value)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10 ** 9))
 def test_every_state_invariant_agrees_between_backends(setup, seed):
     cfg, m = setup

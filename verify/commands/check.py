@@ -77,6 +77,8 @@ def _render(results, elapsed: float, matrix: bool, all_cex: bool) -> None:
     console = Console()
     rulesets = list(dict.fromkeys(r.ruleset for r in results))
     columns = list(dict.fromkeys(r.invariant for r in results if not r.invariant.startswith("constraint:")))
+    # (enabled) first, then the invariants in file order, then the bounded runs
+    columns.sort(key=lambda c: (c != "(enabled)", c.startswith("bounded:")))
     checks = ["constraints"] + columns
     wide = console.width >= 34 + 4 * len(rulesets)
     table = Table(title="verify check: invariants x rulesets (each cell over every action)", padding=(0, 1))
