@@ -6,9 +6,10 @@
   group (the order of the streets is fixed, everything else — owners, cash,
   mortgages — is left to the solver), so a SAT answer is a real witness of
   ``supply`` steps. Not applicable with an unlimited supply.
-* ``bankruptcy-reachable``: from a state that satisfies the invariants and in
-  which nobody is bankrupt, within ``k`` legal steps (rent, then a debt the
-  player cannot raise) somebody is bankrupt.
+* ``bankruptcy-reachable``: from a state that satisfies the invariants, with
+  nothing built and nobody bankrupt, an owner builds ``k - 1`` houses and then
+  the rent one of its streets asks is more than another player can raise:
+  that player goes bankrupt (a rent, not an arbitrary debt, causes it).
 * ``no-building-from-nothing``: in every legal step, no street gains a
   building except by a paid build (one house on the street built on, paid at
   its house cost; one hotel; the houses a broken-down hotel becomes); since
@@ -100,25 +101,31 @@ def shortage(rid: str, m: Model, promised, timeout_s: float) -> CheckResult:
 
 
 def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckResult:
+    """From a state with nothing built and nobody bankrupt, the owner (seat 1) builds k - 1 houses, then
+    the rent of one of its streets is more than seat 0 can raise: seat 0 goes bankrupt to seat 1."""
+    from .actions import street_rent
     name = "bounded:bankruptcy-reachable"
     t0 = time.perf_counter()
     s, cons = _start(m, "@0", promised)
     cons += [z3.Not(p.bankrupt) for p in s.players]
-    steps = [BY_NAME["rent-street"]] * max(0, k - 1)
-    for j, action in enumerate(steps):
-        g, s = action.build(m, s, Args.fresh(f"{action.name}@{j}", m))
+    cons += [p.houses == 0 for p in s.props] + [p.hotels == 0 for p in s.props]
+    build = BY_NAME["build-house"]
+    for j in range(max(0, k - 1)):
+        a = Args.fresh(f"build@{j}", m)
+        g, s = build.build(m, s, Args(1, 0, *[getattr(a, f) for f in ("sq", "sq2", "amt", "dice", "f1", "f2",
+                                                                      "f3", "f4", "f5", "f6")]))
         cons.append(g)
-    ends = []
-    for action in (BY_NAME["bankrupt-to-player"], BY_NAME["bankrupt-to-bank"]):
-        g, after = action.build(m, s, Args.fresh(f"{action.name}@end", m))
-        ends.append(g)
-    cons.append(z3.Or(ends))
+    end = Args.fresh("bankrupt@end", m)
+    due = [z3.And(p.owner == 1, end.amt == street_rent(m, s, p.index)) for p in s.props if p.kind == "street"]
+    g, _after = BY_NAME["bankrupt-to-player"].build(m, s, Args(0, 1, *[getattr(end, f) for f in (
+        "sq", "sq2", "amt", "dice", "f1", "f2", "f3", "f4", "f5", "f6")]))
+    cons += [z3.Or(due), g]
     status, _, why = _solve(cons, timeout_s)
     secs = time.perf_counter() - t0
     verdict = {"sat": Verdict.PROVED, "unsat": Verdict.VIOLATED}.get(status, Verdict.UNKNOWN)
-    reason = {"sat": f"a bankruptcy follows within {k} legal steps",
-              "unsat": f"no bankruptcy within {k} steps"}.get(status, f"solver: {why}")
-    return CheckResult(rid, name, "bankrupt-to-player|bankrupt-to-bank", True, verdict, None, reason, secs)
+    reason = {"sat": f"after {k - 1} legal builds a street's rent bankrupts a player",
+              "unsat": f"no rent bankrupts a player after {k - 1} builds"}.get(status, f"solver: {why}")
+    return CheckResult(rid, name, "build-house|bankrupt-to-player", True, verdict, None, reason, secs)
 
 
 NOBF = "bounded:no-building-from-nothing"
