@@ -99,7 +99,15 @@ def random_action(cfg, state, rnd, players=3):
     owners = {p["square"]: p["owner"] for p in state["properties"]}
     owned = [sq for sq, o in owners.items() if o is not None] or [d.square for d in cfg.board.deeds]
     kind = rnd.choice(["build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage", "unmortgage",
-                       "sell_group", "trade", "trade", "surrender"])
+                       "sell_group", "trade", "trade", "surrender", "bankrupt", "bankrupt"])
+    if kind == "bankrupt":     # an open debt the debtor may (or may not) be unable to raise
+        debtor = rnd.randrange(players)
+        creditor = rnd.choice([-1] + [q for q in range(players) if q != debtor])
+        amount = rnd.choice([1, 50, 200, 600, 1500, 3000, 8000, rnd.randint(1, 5000)])
+        state["phase"] = "debt"
+        state["pending"] = {"debtor": debtor, "creditor": creditor, "amount": amount, "kind": "rent"}
+        state["queue"]["debts"] = [[debtor, creditor, amount, amount, "rent"]]
+        return {"type": "bankrupt", "seat": debtor}
     whole = [sq for g in cfg.board.groups if g.kind == "street" and owners[g.squares[0]] is not None
              and len({owners[q] for q in g.squares}) == 1 for sq in g.squares]
     building = kind in ("build_house", "build_hotel", "sell_house", "sell_hotel", "sell_group")
@@ -130,7 +138,8 @@ def random_action(cfg, state, rnd, players=3):
 def _engine(cfg, state, action):
     # The SMT model leaves turn timing out (management only in one's own turn, before rolling):
     # the acting player is the current one, before rolling, so timing never decides.
-    state = dict(state, current=action.get("seat", 0), phase="pre_roll")
+    if state.get("phase") != "debt":
+        state = dict(state, current=action.get("seat", 0), phase="pre_roll")
     try:
         after, _events = apply(cfg, state, action)
     except IllegalAction:

@@ -587,8 +587,10 @@ def trade(m: Model, s: SymState, x: Args):
     due_b = ite(give, interest(x.sq), 0)
     due_a = ite(take, interest(x.sq2), 0)
     settle = not m.config.debt.explicit_payment_step
-    fee_b = ite(z3.And(settle, pf(s, x.b, "cash") + x.amt >= due_b), due_b, 0)
-    fee_a = ite(z3.And(settle, pf(s, x.a, "cash") - x.amt >= due_a), due_a, 0)
+    # b's deed is handed over first; once a debt is queued, later charges queue behind it
+    b_settles = z3.And(settle, pf(s, x.b, "cash") + x.amt >= due_b)
+    fee_b = ite(b_settles, due_b, 0)
+    fee_a = ite(z3.And(settle, z3.Or(due_b == 0, b_settles), pf(s, x.a, "cash") - x.amt >= due_a), due_a, 0)
     cards = [x.f3, x.f4, x.f5, x.f6]
     guard = [seat_ok(m, x.a), seat_ok(m, x.b), x.a != x.b, active(s, x.a), active(s, x.b),
              may_manage(m, s, x.a), may_manage(m, s, x.b),
@@ -737,7 +739,7 @@ def _buildings_to_bank(m: Model, s: SymState, a) -> tuple[SymState, Any]:
 
 def bankrupt_to_player(m: Model, s: SymState, x: Args):
     """The debtor `a` cannot pay `amt` to `b`: cash, buildings and deeds go where the ruleset says.
-    (Interest on inherited mortgages becomes the creditor's debt to the bank, settled later.)"""
+    Interest on inherited mortgages is the creditor's debt to the bank: paid at once while affordable."""
     d = m.config.debt
     a, c = x.a, x.b
     guard = [seat_ok(m, a), seat_ok(m, c), a != c, active(s, a), active(s, c), x.amt > 0,
@@ -767,7 +769,34 @@ def bankrupt_to_player(m: Model, s: SymState, x: Args):
     after = _strip_debtor(m, after, a, c if d.to_player_jail_cards == "creditor" else None)
     after = add_cash(after, c, to_creditor)
     after = bank_gets(after, bank_delta)
+    if d.to_player_properties == "creditor" and m.config.mortgage.transfer_interest \
+            and not m.config.debt.explicit_payment_step and m.config.end.condition != "first_bankruptcy":
+        # the interest on each inherited mortgage is a debt of the creditor to the bank, in square
+        # order; each is settled at once while the cash covers it, the rest wait (the engine's queue)
+        cash, going, paid_total = pf(after, c, "cash"), z3.BoolVal(True), []
+        for p in s.props:
+            fee = ite(z3.And(p.owner == a, p.mortgaged, z3.Not(z3.And(p.mortgaged, z3.BoolVal(dropped)))),
+                      mortgage_interest(m, p.index, d.transfer_interest_base), 0)
+            pay = ite(z3.And(going, cash >= fee), fee, 0)
+            going = z3.And(going, cash >= fee)
+            cash = cash - pay
+            paid_total.append(pay)
+        total = ite(_game_over_after(m, s, a), 0, z3.Sum(paid_total))   # a finished game settles nothing
+        after = bank_gets(add_cash(after, c, -total), total)
     return _all(guard), after
+
+
+def _game_over_after(m: Model, s: SymState, a) -> Any:
+    """Does the game end when `a` leaves (one player or team left, or the first bankruptcy ends it)?"""
+    e = m.config.end
+    if e.condition == "first_bankruptcy":
+        return z3.BoolVal(True)
+    if not (e.condition == "last_standing" or e.last_standing_also):
+        return z3.BoolVal(False)
+    live = [(p.team, z3.And(p.seat != a, z3.Not(p.bankrupt))) for p in s.players]
+    teams = sorted({t for t, _ in live})
+    sides = [_any([alive for t, alive in live if t == team]) for team in teams]
+    return z3.Sum([ite(x, 1, 0) for x in sides]) <= 1
 
 
 def _to_bank(m: Model, s: SymState, a) -> SymState:

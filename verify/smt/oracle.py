@@ -119,6 +119,8 @@ def _args(m: Model, name: str, action: dict) -> Args:
 
 def judge(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
     """(allowed by the SMT guard, the successor's modelled fields) for an engine action."""
+    if action.get("type") == "bankrupt":
+        return _judge_bankrupt(m, state, action)
     name = ENGINE_ACTIONS.get(action.get("type", ""))
     if name is None:
         raise GameError(f"the SMT model has no transition for {action.get('type')!r}")
@@ -128,3 +130,18 @@ def judge(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
     guard, after = BY_NAME[name].build(m, s, _args(m, name, action))
     allowed = _val(guard)
     return bool(allowed), (snapshot(after) if allowed else None)
+
+
+def _judge_bankrupt(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
+    """``bankrupt`` settles the open debt (``pending``): to a player or to the bank."""
+    pend = state.get("pending") or {}
+    seat = int(action.get("seat", pend.get("debtor", 0)))
+    if state.get("phase") != "debt" or pend.get("debtor") != seat:
+        return False, None
+    creditor = int(pend.get("creditor", NOBODY))
+    name = "bankrupt-to-player" if creditor >= 0 else "bankrupt-to-bank"
+    args = Args(a=seat, b=creditor if creditor >= 0 else (seat + 1) % m.players, sq=0, sq2=0,
+                amt=int(pend["amount"]), dice=0, f1=False, f2=False, f3=False, f4=False, f5=False, f6=False)
+    guard, after = BY_NAME[name].build(m, sym_from_state(m, state), args)
+    allowed = bool(_val(guard))
+    return allowed, (snapshot(after) if allowed else None)
