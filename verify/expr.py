@@ -244,60 +244,145 @@ _CMP_PY: dict[str, Callable] = {
 
 
 def evaluate(expr: Any, env: dict, old_env: dict | None = None) -> Any:
-    """Evaluate ``expr`` with names from ``env`` (``old(...)`` reads ``old_env``)."""
-    e = expr
+    """Evaluate ``expr`` with names from ``env`` (``old(...)`` reads ``old_env``).
+
+    The tree is compiled once into nested Python closures (cached per tree), so
+    runtime invariant checks after every engine action stay cheap. Loop variables
+    are bound in ``env`` for the duration of an aggregate and restored after.
+    """
+    fn = _COMPILED.get(id(expr))
+    if fn is None or fn[0] is not expr:
+        fn = (expr, _compile(expr))
+        _COMPILED[id(expr)] = fn
+    return fn[1](env, old_env)
+
+
+_COMPILED: dict[int, tuple[Any, Callable]] = {}
+_MISSING = object()
+
+
+def _compile(e: Any) -> Callable[[dict, Any], Any]:
     if isinstance(e, Const):
-        return e.value
+        value = e.value
+        return lambda env, old: value
     if isinstance(e, Name):
-        return _lookup(e.path, env)
+        return _compile_name(e.path)
     if isinstance(e, Compare):
-        vals = [evaluate(x, env, old_env) for x in e.operands]
-        return all(_CMP_PY[op](vals[i], vals[i + 1]) for i, op in enumerate(e.ops))
+        parts = [_compile(x) for x in e.operands]
+        ops = [_CMP_PY[op] for op in e.ops]
+        if len(ops) == 1:
+            a, b, op = parts[0], parts[1], ops[0]
+            return lambda env, old: op(a(env, old), b(env, old))
+
+        def chain(env, old):
+            left = parts[0](env, old)
+            for op, part in zip(ops, parts[1:]):
+                right = part(env, old)
+                if not op(left, right):
+                    return False
+                left = right
+            return True
+        return chain
     if isinstance(e, BoolOp):
+        parts = [_compile(x) for x in e.operands]
         if e.op == "and":
-            return all(evaluate(x, env, old_env) for x in e.operands)
-        return any(evaluate(x, env, old_env) for x in e.operands)
+            return lambda env, old: all(p(env, old) for p in parts)
+        return lambda env, old: any(p(env, old) for p in parts)
     if isinstance(e, Not):
-        return not evaluate(e.operand, env, old_env)
+        inner = _compile(e.operand)
+        return lambda env, old: not inner(env, old)
     if isinstance(e, Neg):
-        return -evaluate(e.operand, env, old_env)
+        inner = _compile(e.operand)
+        return lambda env, old: -inner(env, old)
     if isinstance(e, BinOp):
-        return _BIN_PY[e.op](evaluate(e.left, env, old_env), evaluate(e.right, env, old_env))
+        a, b, op = _compile(e.left), _compile(e.right), _BIN_PY[e.op]
+        return lambda env, old: op(a(env, old), b(env, old))
     if isinstance(e, IfExp):
-        return evaluate(e.then if evaluate(e.test, env, old_env) else e.orelse, env, old_env)
+        t, a, b = _compile(e.test), _compile(e.then), _compile(e.orelse)
+        return lambda env, old: a(env, old) if t(env, old) else b(env, old)
     if isinstance(e, TupleLit):
-        return tuple(evaluate(x, env, old_env) for x in e.items)
+        items = [_compile(x) for x in e.items]
+        return lambda env, old: tuple(i(env, old) for i in items)
     if isinstance(e, Call):
+        args = [_compile(x) for x in e.args]
         if e.func == "old":
-            if old_env is None:
-                raise ExprError("old(...) is only allowed in step properties")
-            return evaluate(e.args[0], old_env, None)
-        args = [evaluate(x, env, old_env) for x in e.args]
+            inner = args[0]
+
+            def in_old(env, old):
+                if old is None:
+                    raise ExprError("old(...) is only allowed in step properties")
+                return inner(old, None)
+            return in_old
         if e.func == "implies":
-            return (not args[0]) or args[1]
-        return {"abs": abs, "min": min, "max": max, "len": len}[e.func](*args)
+            a, b = args
+            return lambda env, old: (not a(env, old)) or b(env, old)
+        fn = {"abs": abs, "min": min, "max": max, "len": len}[e.func]
+        return lambda env, old: fn(*[x(env, old) for x in args])
     if isinstance(e, Aggregate):
-        values = list(_generate(e, 0, dict(env), old_env))
-        if e.func == "all":
-            return all(values)
-        if e.func == "any":
-            return any(values)
-        if e.func == "sum":
-            return sum(values)
-        if e.func == "count":
-            return sum(1 for v in values if v)
-        if not values:
-            return 0
-        return min(values) if e.func == "min" else max(values)
+        return _compile_aggregate(e)
     raise ExprError(f"cannot evaluate {e!r}")
 
 
-def _generate(agg: Aggregate, depth: int, env: dict, old_env):
-    if depth == len(agg.loops):
-        if all(evaluate(c, env, old_env) for c in agg.conds):
-            yield evaluate(agg.elt, env, old_env)
-        return
-    var, iterable = agg.loops[depth]
-    for item in evaluate(iterable, env, old_env):
-        env[var] = item
-        yield from _generate(agg, depth + 1, env, old_env)
+def _compile_name(path: tuple[str, ...]) -> Callable:
+    full = ".".join(path)
+    cuts = [(".".join(path[:c]), path[c:]) for c in range(len(path), 0, -1)]
+
+    def lookup(env, old):
+        for key, rest in cuts:
+            if key in env:
+                value = env[key]
+                for attr in rest:
+                    if isinstance(value, dict):
+                        if attr not in value:
+                            raise ExprError(f"no field {attr!r} in {full}")
+                        value = value[attr]
+                    else:
+                        if attr.startswith("_") or not hasattr(value, attr):
+                            raise ExprError(f"no field {attr!r} in {full}")
+                        value = getattr(value, attr)
+                if value is UNDECIDED:
+                    raise Undecided(full)
+                return value
+        raise ExprError(f"unknown name {full!r}")
+    return lookup
+
+
+def _compile_aggregate(agg: Aggregate) -> Callable:
+    loops = [(var, _compile(it)) for var, it in agg.loops]
+    conds = [_compile(c) for c in agg.conds]
+    elt = _compile(agg.elt)
+
+    def values(env, old):
+        out: list = []
+        saved = [env.get(var, _MISSING) for var, _ in loops]
+        try:
+            _fill(env, old, 0, out)
+        finally:
+            for (var, _), prev in zip(loops, saved):
+                if prev is _MISSING:
+                    env.pop(var, None)
+                else:
+                    env[var] = prev
+        return out
+
+    def _fill(env, old, depth, out):
+        if depth == len(loops):
+            if all(c(env, old) for c in conds):
+                out.append(elt(env, old))
+            return
+        var, iterable = loops[depth]
+        for item in iterable(env, old):
+            env[var] = item
+            _fill(env, old, depth + 1, out)
+
+    func = agg.func
+    if func == "all":
+        return lambda env, old: all(values(env, old))
+    if func == "any":
+        return lambda env, old: any(values(env, old))
+    if func == "sum":
+        return lambda env, old: sum(values(env, old))
+    if func == "count":
+        return lambda env, old: sum(1 for v in values(env, old) if v)
+    pick = min if func == "min" else max
+    return lambda env, old: (pick(v) if (v := values(env, old)) else 0)

@@ -1,0 +1,55 @@
+"""The safe expression language: what it accepts, what it refuses, how it evaluates."""
+
+import pytest
+
+from verify.errors import ExprError
+from verify.expr import UNDECIDED, Undecided, evaluate, names, parse
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os').system('true')", "x.__class__", "lambda: 1", "[x for x in y]",
+    "open('f')", "x[0]", "f(**k)", "(yield)", "x := 1", "{1: 2}", "eval('1')",
+])
+def test_refuses_anything_off_the_whitelist(text):
+    with pytest.raises(ExprError):
+        parse(text)
+
+
+def test_dotted_parameter_names_and_attributes():
+    e = parse("building.hotel_threshold <= building.max_houses and p.cash >= 0")
+    assert names(e) == {("building", "hotel_threshold"), ("building", "max_houses"), ("p", "cash")}
+    env = {"building.hotel_threshold": 4, "building.max_houses": 4, "p": {"cash": 3}}
+    assert evaluate(e, env) is True
+    env["building.hotel_threshold"] = 5
+    assert evaluate(e, env) is False
+
+
+def test_aggregates_nest_and_restore_bindings():
+    env = {"groups": [{"streets": [1, 2, 3]}, {"streets": [5, 6]}], "s": "outer"}
+    assert evaluate(parse("sum(s for g in groups for s in g.streets)"), env) == 17
+    assert evaluate(parse("count(s > 2 for g in groups for s in g.streets)"), env) == 3
+    assert evaluate(parse("max(s for g in groups for s in g.streets if s < 6)"), env) == 5
+    assert evaluate(parse("min(s for g in groups for s in g.streets if s > 99)"), env) == 0
+    assert evaluate(parse("all(abs(a - b) <= 2 for g in groups for a in g.streets for b in g.streets)"), env)
+    assert env["s"] == "outer" and "g" not in env and "a" not in env
+
+
+def test_old_reads_the_state_before():
+    e = parse("sum(p for p in cash) == old(sum(p for p in cash))")
+    assert evaluate(e, {"cash": [1, 2]}, {"cash": [2, 1]})
+    assert not evaluate(e, {"cash": [1, 2]}, {"cash": [2, 2]})
+    with pytest.raises(ExprError):
+        evaluate(e, {"cash": [1]})
+
+
+def test_undecided_names_are_reported_not_guessed():
+    with pytest.raises(Undecided):
+        evaluate(parse("a <= b"), {"a": 1, "b": UNDECIDED})
+    assert evaluate(parse("a == 1 or b"), {"a": 1, "b": UNDECIDED})  # short-circuits
+
+
+def test_chained_comparison_and_conditional():
+    env = {"x": 3, "h": True}
+    assert evaluate(parse("1 <= x < 4"), env) and not evaluate(parse("1 <= x < 3"), env)
+    assert evaluate(parse("5 if h else x"), env) == 5
+    assert evaluate(parse("implies(x > 2, h)"), env)
