@@ -261,14 +261,16 @@ _COMPILED: dict[int, tuple[Any, Callable]] = {}
 _MISSING = object()
 
 
-def _compile(e: Any) -> Callable[[dict, Any], Any]:
+def _compile(e: Any, bound: frozenset = frozenset()) -> Callable[[dict, Any], Any]:
+    """Compile a tree; ``bound`` holds the loop variables in scope (looked up directly)."""
+    c = lambda x: _compile(x, bound)  # noqa: E731
     if isinstance(e, Const):
         value = e.value
         return lambda env, old: value
     if isinstance(e, Name):
-        return _compile_name(e.path)
+        return _compile_bound(e.path) if e.path[0] in bound else _compile_name(e.path)
     if isinstance(e, Compare):
-        parts = [_compile(x) for x in e.operands]
+        parts = [c(x) for x in e.operands]
         ops = [_CMP_PY[op] for op in e.ops]
         if len(ops) == 1:
             a, b, op = parts[0], parts[1], ops[0]
@@ -284,47 +286,81 @@ def _compile(e: Any) -> Callable[[dict, Any], Any]:
             return True
         return chain
     if isinstance(e, BoolOp):
-        parts = [_compile(x) for x in e.operands]
+        parts = [c(x) for x in e.operands]
+        if len(parts) == 2:
+            a, b = parts
+            if e.op == "and":
+                return lambda env, old: bool(a(env, old)) and bool(b(env, old))
+            return lambda env, old: bool(a(env, old)) or bool(b(env, old))
         if e.op == "and":
             return lambda env, old: all(p(env, old) for p in parts)
         return lambda env, old: any(p(env, old) for p in parts)
     if isinstance(e, Not):
-        inner = _compile(e.operand)
+        inner = c(e.operand)
         return lambda env, old: not inner(env, old)
     if isinstance(e, Neg):
-        inner = _compile(e.operand)
+        inner = c(e.operand)
         return lambda env, old: -inner(env, old)
     if isinstance(e, BinOp):
-        a, b, op = _compile(e.left), _compile(e.right), _BIN_PY[e.op]
+        a, b, op = c(e.left), c(e.right), _BIN_PY[e.op]
         return lambda env, old: op(a(env, old), b(env, old))
     if isinstance(e, IfExp):
-        t, a, b = _compile(e.test), _compile(e.then), _compile(e.orelse)
+        t, a, b = c(e.test), c(e.then), c(e.orelse)
         return lambda env, old: a(env, old) if t(env, old) else b(env, old)
     if isinstance(e, TupleLit):
-        items = [_compile(x) for x in e.items]
+        items = [c(x) for x in e.items]
         return lambda env, old: tuple(i(env, old) for i in items)
     if isinstance(e, Call):
-        args = [_compile(x) for x in e.args]
         if e.func == "old":
-            inner = args[0]
+            inner = _compile(e.args[0])  # the old state binds no loop variable of ours
 
             def in_old(env, old):
                 if old is None:
                     raise ExprError("old(...) is only allowed in step properties")
                 return inner(old, None)
             return in_old
+        args = [c(x) for x in e.args]
         if e.func == "implies":
             a, b = args
-            return lambda env, old: (not a(env, old)) or b(env, old)
+            return lambda env, old: (not a(env, old)) or bool(b(env, old))
         fn = {"abs": abs, "min": min, "max": max, "len": len}[e.func]
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda env, old: fn(a0(env, old))
         return lambda env, old: fn(*[x(env, old) for x in args])
     if isinstance(e, Aggregate):
-        return _compile_aggregate(e)
+        return _compile_aggregate(e, bound)
     raise ExprError(f"cannot evaluate {e!r}")
+
+
+def _compile_bound(path: tuple[str, ...]) -> Callable:
+    """A loop variable and its fields: read directly, no dotted-parameter search."""
+    head, rest = path[0], path[1:]
+    full = ".".join(path)
+    if not rest:
+        return lambda env, old: env[head]
+
+    def field(env, old):
+        value = env[head]
+        for attr in rest:
+            if type(value) is dict:
+                try:
+                    value = value[attr]
+                except KeyError:
+                    raise ExprError(f"no field {attr!r} in {full}") from None
+            else:
+                try:
+                    value = getattr(value, attr)
+                except AttributeError:
+                    raise ExprError(f"no field {attr!r} in {full}") from None
+        return value
+    return field
 
 
 def _compile_name(path: tuple[str, ...]) -> Callable:
     full = ".".join(path)
+    if any(part.startswith("_") for part in path):
+        raise ExprError(f"no field in {full}")
     cuts = [(".".join(path[:c]), path[c:]) for c in range(len(path), 0, -1)]
 
     def lookup(env, old):
@@ -337,7 +373,7 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
                             raise ExprError(f"no field {attr!r} in {full}")
                         value = value[attr]
                     else:
-                        if attr.startswith("_") or not hasattr(value, attr):
+                        if not hasattr(value, attr):
                             raise ExprError(f"no field {attr!r} in {full}")
                         value = getattr(value, attr)
                 if value is UNDECIDED:
@@ -347,42 +383,51 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
     return lookup
 
 
-def _compile_aggregate(agg: Aggregate) -> Callable:
-    loops = [(var, _compile(it)) for var, it in agg.loops]
-    conds = [_compile(c) for c in agg.conds]
-    elt = _compile(agg.elt)
+def _compile_aggregate(agg: Aggregate, bound: frozenset) -> Callable:
+    loops = []
+    scope = bound
+    for var, it in agg.loops:
+        loops.append((var, _compile(it, scope)))
+        scope = scope | {var}
+    conds = [_compile(c, scope) for c in agg.conds]
+    elt = _compile(agg.elt, scope)
+    variables = [var for var, _ in loops]
 
-    def values(env, old):
-        out: list = []
-        saved = [env.get(var, _MISSING) for var, _ in loops]
-        try:
-            _fill(env, old, 0, out)
-        finally:
-            for (var, _), prev in zip(loops, saved):
-                if prev is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = prev
-        return out
-
-    def _fill(env, old, depth, out):
-        if depth == len(loops):
-            if all(c(env, old) for c in conds):
-                out.append(elt(env, old))
-            return
+    def produce(env, old, depth=0):
+        # yields the element for every binding of the loop variables that passes the conditions
         var, iterable = loops[depth]
+        last = depth == len(loops) - 1
         for item in iterable(env, old):
             env[var] = item
-            _fill(env, old, depth + 1, out)
+            if last:
+                if all(cond(env, old) for cond in conds):
+                    yield elt(env, old)
+            else:
+                yield from produce(env, old, depth + 1)
+
+    def run(reduce):
+        def evaluate_aggregate(env, old):
+            saved = [env.get(v, _MISSING) for v in variables]
+            gen = produce(env, old)
+            try:
+                return reduce(gen)
+            finally:
+                gen.close()
+                for v, prev in zip(variables, saved):
+                    if prev is _MISSING:
+                        env.pop(v, None)
+                    else:
+                        env[v] = prev
+        return evaluate_aggregate
 
     func = agg.func
     if func == "all":
-        return lambda env, old: all(values(env, old))
+        return run(all)
     if func == "any":
-        return lambda env, old: any(values(env, old))
+        return run(any)
     if func == "sum":
-        return lambda env, old: sum(values(env, old))
+        return run(sum)
     if func == "count":
-        return lambda env, old: sum(1 for v in values(env, old) if v)
+        return run(lambda values: sum(1 for v in values if v))
     pick = min if func == "min" else max
-    return lambda env, old: (pick(v) if (v := values(env, old)) else 0)
+    return run(lambda values: pick(values, default=0))
