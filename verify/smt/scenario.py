@@ -173,9 +173,23 @@ def counterexample(m, step, inv, solver: z3.Solver, timeout_ms: int, act, assump
     args = {k: _arg(model, getattr(x, k)) for k in ("a", "b", "sq", "sq2", "amt", "dice",
                                                      "f1", "f2", "f3", "f4", "f5", "f6")}
     keep = _matters(m, before, after)
-    players = sorted({p["seat"] for p in before["players"]})
+    # the players that matter: the acting ones, the ones that change, own a shown deed or hold something
+    involved = {args["a"]}
+    if step.action.name in ("trade", "bankrupt-to-player", "auction-mortgaged") or \
+            step.action.name.startswith("rent-"):
+        involved.add(args["b"])
+    for p, q in zip(before["players"], after["players"]):
+        if p != q or p["jail_cards"] or p["bankrupt"] or p["in_jail"]:
+            involved.add(p["seat"])
+    for i in keep:
+        for state in (before, after):
+            if state["properties"][i]["owner"] is not None:
+                involved.add(state["properties"][i]["owner"])
+    players = sorted(involved)
     lines = ["Before:"]
     lines += ["  " + _player_line(p) for p in before["players"] if p["seat"] in players]
+    if len(players) < len(before["players"]):
+        lines.append(f"  ({len(before['players']) - len(players)} other player(s), not involved)")
     lines += ["  " + _deed_line(m, i, before["properties"][i]) for i in keep]
     if not keep:
         lines.append("  every deed is with the bank, nothing built")
@@ -183,8 +197,8 @@ def counterexample(m, step, inv, solver: z3.Solver, timeout_ms: int, act, assump
     lines.append("Action: " + _describe_action(m, step.action.name, args))
     lines.append("After:")
     lines += ["  " + _player_line(q) for p, q in zip(before["players"], after["players"]) if p != q]
-    lines += ["  " + _deed_line(m, i, after["properties"][i]) for i in keep
-              if after["properties"][i] != before["properties"][i]]
+    lines += ["  " + _deed_line(m, i, after["properties"][i])
+              + ("" if after["properties"][i] != before["properties"][i] else " (unchanged)") for i in keep]
     if after["bank"] != before["bank"] or after["pot"] != before["pot"] or after["jackpot"] != before["jackpot"]:
         lines.append("  " + _bank_line(after))
     lines.append(f"Broken: {inv.id} — {inv.title}")
