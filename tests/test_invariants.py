@@ -9,7 +9,7 @@ from verify.errors import VerifyError
 from verify.invariants import check_state, check_step, invariant_ids, load_invariants
 
 IDS = ["even-build", "house-supply", "hotel-supply", "building-limits", "buildings-need-full-group",
-       "buildings-need-unmortgaged-group", "cash-nonnegative", "single-owner", "bankruptcy-transfer",
+       "buildings-need-unmortgaged-group", "split-group-buildings", "cash-nonnegative", "single-owner", "bankruptcy-transfer",
        "money-conservation"]
 
 
@@ -47,8 +47,17 @@ def test_uneven_and_partial_group_buildings_are_caught(cfg):
     prop(s, 1)["owner"] = 0
     prop(s, 1)["houses"] = 2
     broken = {v.invariant for v in check_state(cfg, s, None)}
-    assert broken == {"even-build", "buildings-need-full-group"}
+    assert broken == {"even-build", "buildings-need-full-group", "split-group-buildings"}
     assert check_state(cfg, s, ["cash-nonnegative"]) == []
+
+
+def test_split_group_keeps_at_most_one_house(cfg):
+    s = opening(cfg, houses=None, hotels=None)
+    prop(s, 1)["owner"], prop(s, 3)["owner"] = 0, 1
+    prop(s, 1)["houses"] = 1
+    assert "split-group-buildings" not in {v.invariant for v in check_state(cfg, s, None)}
+    prop(s, 1)["houses"] = 2
+    assert "split-group-buildings" in {v.invariant for v in check_state(cfg, s, None)}
 
 
 def test_house_supply_counts_board_plus_bank():

@@ -134,8 +134,8 @@ def bank_gets(s: SymState, amount) -> SymState:
 
 
 def level(m: Model, p) -> Any:
-    """Evenness level of a street: its houses, or one above the most houses for a hotel."""
-    return ite(p.hotel, m.config.building.max_houses + 1, p.houses)
+    """Evenness level of a street: its houses, or one above the houses a hotel needs."""
+    return ite(p.hotel, m.config.building.hotel_threshold + 1, p.houses)
 
 
 def no_buildings(p) -> Any:

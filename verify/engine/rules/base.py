@@ -45,7 +45,7 @@ class RulesBase:
         m, j, bu, mo, r, t = cfg.movement, cfg.jail, cfg.building, cfg.mortgage, cfg.rent, cfg.taxes
         self.salary = m.go_salary
         self.max_houses = bu.max_houses
-        self.hotel_level = bu.max_houses + 1
+        self.hotel_level = bu.hotel_threshold + 1   # a hotel stands one level above the houses it needs
         self.threshold = bu.hotel_threshold
         self.sell_ratio = bu.sell_ratio
         self.pot_on = t.free_parking_pot

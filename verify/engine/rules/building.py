@@ -83,10 +83,10 @@ class BuildingRules:
             for t in self.groups[self.group_of[s]]:
                 if not g.hotel[t] and g.houses[t] < self.threshold:
                     return f"every street of the group needs {self.threshold} houses first"
-        if bu.even_build:   # a hotel is one level above the most houses (as the even-build invariant says)
+        if bu.even_build:   # a hotel is one level above the houses it needs (as the even-build invariant says)
             for t in self.groups[self.group_of[s]]:
                 if t != s and self.level(g, t) < self.hotel_level - 1:
-                    return "build evenly: a hotel is one level above the most houses"
+                    return "build evenly: a hotel is one level above the houses it needs"
         return None
 
     def _can_build_somewhere(self, g: GameState, seat: int, item: str) -> bool:
