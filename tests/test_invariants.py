@@ -8,9 +8,9 @@ from verify.engine.config import EngineConfig, fallback_ruleset
 from verify.errors import VerifyError
 from verify.invariants import check_state, check_step, invariant_ids, load_invariants
 
-IDS = ["even-build", "house-supply", "hotel-supply", "building-limits", "buildings-need-full-group",
-       "buildings-need-unmortgaged-group", "split-group-buildings", "cash-nonnegative", "single-owner", "bankruptcy-transfer",
-       "money-conservation"]
+IDS = ["even-build", "hotel-after-full-houses", "house-supply", "hotel-supply", "building-limits",
+       "buildings-need-full-group", "buildings-need-unmortgaged-group", "split-group-buildings",
+       "cash-nonnegative", "single-owner", "bankruptcy-transfer", "money-conservation"]
 
 
 @pytest.fixture(scope="module")
