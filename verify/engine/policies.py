@@ -108,12 +108,14 @@ class HeuristicPolicy:
             need = min(need, cost)
         for grp in full:
             squares = rules.groups[grp]
-            best, best_level = -1, 99          # lowest street first keeps the group even
+            best, best_level = -1, 99          # lowest street without a hotel first keeps the group even
+            hotel = g.hotel
             for s in squares:
-                lv = rules.level(g, s)
-                if lv < best_level:
-                    best, best_level = s, lv
-            if best_level >= rules.hotel_level:
+                if not hotel[s]:
+                    lv = rules.level(g, s)
+                    if lv < best_level:
+                        best, best_level = s, lv
+            if best < 0:                       # hotels everywhere: nothing left to build
                 continue
             cost = rules.house_cost[best] + reserve * 2
             if cash < cost:
