@@ -83,7 +83,7 @@ def _render(results, elapsed: float, matrix: bool, all_cex: bool) -> None:
     wide = console.width >= 34 + 4 * len(rulesets)
     table = Table(title="verify check: invariants x rulesets (each cell over every action)", padding=(0, 1))
     table.add_column("check", no_wrap=True)
-    for i, rid in enumerate(rulesets, 1):
+    for i, _rid in enumerate(rulesets, 1):
         table.add_column(str(i), justify="center", no_wrap=True)
     cells = defaultdict(list)
     for r in results:

@@ -154,7 +154,7 @@ def _load(path: str) -> Declared:
             premise=tuple(item["premise"]), summary=" ".join(str(item["summary"]).split()),
             conclusion_param=item.get("conclusion_param"), source=item.get("source"), quote=item.get("quote"),
             gloss=item.get("gloss"), args={k: v for k, v in item.items() if k not in _RED_KEYS}, where=where))
-    from ..expr import names, parse
+    from ..expr import parse
     guards = []
     for pattern, text in (data.get("applies_when") or {}).items():
         where = Location(name, lines.get(("applies_when", pattern)))

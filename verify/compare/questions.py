@@ -25,7 +25,7 @@ from .model import Side
 
 _STOP = {"a", "an", "the", "is", "are", "do", "does", "you", "your", "i", "my", "me", "can", "may", "of",
          "to", "in", "on", "for", "and", "or", "what", "when", "how", "who", "if", "it", "be", "with",
-         "still", "at", "by", "there", "any", "much", "many", "does", "get", "i'm", "will", "should", "would"}
+         "still", "at", "by", "there", "any", "much", "many", "get", "i'm", "will", "should", "would"}
 _WORD = re.compile(r"[\w$%]+", re.UNICODE)
 
 

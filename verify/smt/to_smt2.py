@@ -18,7 +18,7 @@ from ..invariants import load_invariants
 from .actions import ACTIONS
 from .model import Model
 from .proofs import instantiate, invariant_after, invariant_before
-from .state import domain, fresh
+from .state import domain
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def rules_for(config: EngineConfig) -> Rules:
     hit = _RULES.get(id(config))
     if hit is not None and hit[0] is config:
         return hit[1]
-    for cfg, rules in _RULES.values():
+    for cfg, rules in _RULES.values():  # noqa: B007 (the match is used after the loop)
         if cfg == config:
             break
     else:
