@@ -240,15 +240,6 @@ class MovementRules:
         j = self.cfg.jail
         self.charge(g, seat, -1, j.fine, "fine")
         self._leave_jail(g, seat, "fine")
-        if g.phase == JAIL_CHOICE:
-            steps = g.pending["steps"]
-            g.phase = MOVING
-            g.pending = None
-            self._advance(g, seat, steps)
-            self._land(g, seat)
-            if g.phase == MOVING:
-                self._continue(g)
-            return
         self._after_release(g, seat)
 
     def why_not_use_card(self, g: GameState, seat: int) -> str | None:
@@ -271,7 +262,10 @@ class MovementRules:
         cards.remove(deck)
         self._return_cards(g, [deck])
         self._leave_jail(g, seat, "card")
-        if g.phase == JAIL_CHOICE:
+        self._after_release(g, seat)
+
+    def _after_release(self, g: GameState, seat: int) -> None:
+        if g.phase == JAIL_CHOICE:      # paid or used a card after the failed roll: move by that roll
             steps = g.pending["steps"]
             g.phase = MOVING
             g.pending = None
@@ -280,9 +274,6 @@ class MovementRules:
             if g.phase == MOVING:
                 self._continue(g)
             return
-        self._after_release(g, seat)
-
-    def _after_release(self, g: GameState, seat: int) -> None:
         if g.phase == PRE_ROLL and not self.cfg.jail.card_exit_then_roll:
             g.stage = "post"     # released, but no roll this turn
             g.rolled = True
