@@ -67,3 +67,12 @@ def test_quote_comparison_folds_whitespace_and_nfc(tmp_path):
 def test_missing_path_is_a_clear_error():
     result = CliRunner().invoke(main, ["lint", "no/such/file.yaml"])
     assert result.exit_code == 2 and "[E011]" in result.output
+
+
+@pytest.mark.parametrize("source", ["true", "[a, b]", "{x: 1}", "'../../etc/passwd'"])
+def test_a_source_that_is_not_a_file_name_is_an_error(tmp_path, source):
+    f = tmp_path / "s.yaml"
+    f.write_text(f"id: fx-src\ntitle: t\nrules:\n  jail.fine:\n    value: 50\n    source: {source}\n"
+                 "    quote: \"50 birim\"\n    gloss: fifty\n", encoding="utf-8")
+    out = run_lint(f).output
+    assert "[E010]" in out and "Traceback" not in out

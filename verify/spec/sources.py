@@ -83,6 +83,8 @@ def _sentences(text: str) -> list[Sentence]:
 
 
 def load_source(name: str, folder: Path | None = None) -> Source:
+    if not isinstance(name, str) or not name:
+        raise SpecError("E010", f"a source is a file name in rulesets/sources/, not {name!r}")
     return _load_source(name, str(folder or sources_dir()))
 
 
