@@ -7,7 +7,7 @@ Schema ships as ``verify/schemas/state.schema.json``). The engine works on
 read and copy); ``to_json()`` / ``from_json()`` convert exactly, so the step
 API and the fast simulator run the same rule code on the same object.
 
-Beyond the keys listed in docs/TEAM.md the canonical state carries what a
+Beyond its core keys (players, properties, bank, pot, decks) the canonical state carries what a
 game in progress needs to be resumed from JSON alone: the bank's cash ledger
 (``bank.cash``: money the bank paid out is negative), the decision being
 awaited (``pending``), queued debts and auctions (``queue``), per-turn
