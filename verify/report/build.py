@@ -205,7 +205,7 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     if opts.check_json is not None:
         check = load_check_json(opts.check_json)
     elif opts.run_check:
-        check = (hooks.get("check") or run_check)([i for i in ids if "+" not in i])
+        check = (hooks.get("check") or run_check)(ids)   # every ruleset, overlays stacked on their base
     else:
         check = CheckRun("not run", reason="skipped (--no-check)")
     sim_targets = [(r.id, _players(r)) for r in rs]
