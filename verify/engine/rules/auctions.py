@@ -77,15 +77,9 @@ class AuctionRules:
         return a["high"] + self.cfg.purchase.min_increment if a["leader"] >= 0 else max(a["min"], 1)
 
     def why_not_bid(self, g: GameState, seat: int, amount) -> str | None:
-        if g.phase != AUCTION:
-            return "no auction"
-        a = g.pending
-        if seat not in a["bidders"]:
-            return "not bidding in this auction"
-        if seat == a["leader"]:
-            return "already the highest bidder"
-        if a["turn"] is not None and a["turn"] != seat:
-            return "not this bidder's turn"
+        why = self._bidder_guard(g, seat, "already the highest bidder")
+        if why:
+            return why
         if not isinstance(amount, int) or isinstance(amount, bool):
             return "a bid is a whole amount"
         low = self.min_bid(g)
@@ -106,13 +100,17 @@ class AuctionRules:
         self._next_bidder(g, seat)
 
     def why_not_pass(self, g: GameState, seat: int) -> str | None:
+        return self._bidder_guard(g, seat, "the highest bidder cannot pass")
+
+    def _bidder_guard(self, g: GameState, seat: int, leader_refusal: str) -> str | None:
+        """Shared by bid and pass: an auction is running and it is this bidder's move."""
         if g.phase != AUCTION:
             return "no auction"
         a = g.pending
         if seat not in a["bidders"]:
             return "not bidding in this auction"
         if seat == a["leader"]:
-            return "the highest bidder cannot pass"
+            return leader_refusal
         if a["turn"] is not None and a["turn"] != seat:
             return "not this bidder's turn"
         return None

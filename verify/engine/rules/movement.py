@@ -266,13 +266,7 @@ class MovementRules:
 
     def _after_release(self, g: GameState, seat: int) -> None:
         if g.phase == JAIL_CHOICE:      # paid or used a card after the failed roll: move by that roll
-            steps = g.pending["steps"]
-            g.phase = MOVING
-            g.pending = None
-            self._advance(g, seat, steps)
-            self._land(g, seat)
-            if g.phase == MOVING:
-                self._continue(g)
+            self._resume_move(g, seat, steps=g.pending["steps"])
             return
         if g.phase == PRE_ROLL and not self.cfg.jail.card_exit_then_roll:
             g.stage = "post"     # released, but no roll this turn
@@ -309,9 +303,17 @@ class MovementRules:
         return None
 
     def bus(self, g: GameState, seat: int, steps: int) -> None:
+        self._resume_move(g, seat, steps=steps)
+
+    def _resume_move(self, g: GameState, seat: int, steps: int | None = None,
+                     square: int | None = None) -> None:
+        """A pending choice is settled: move (by steps, or straight to a square), land, go on."""
         g.phase = MOVING
         g.pending = None
-        self._advance(g, seat, steps)
+        if square is None:
+            self._advance(g, seat, steps)
+        else:
+            self._move_to(g, seat, square)
         self._land(g, seat)
         if g.phase == MOVING:
             self._continue(g)
@@ -324,12 +326,7 @@ class MovementRules:
         return None
 
     def move_to(self, g: GameState, seat: int, square: int) -> None:
-        g.phase = MOVING
-        g.pending = None
-        self._move_to(g, seat, square)
-        self._land(g, seat)
-        if g.phase == MOVING:
-            self._continue(g)
+        self._resume_move(g, seat, square=square)
 
     def _mr_monopoly(self, g: GameState) -> None:
         """After the normal move: on to the next unowned property, else the next that charges rent."""
