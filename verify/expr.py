@@ -168,13 +168,14 @@ def _convert(node: ast.AST, text: str, where) -> Any:
     raise ExprError(f"{type(node).__name__} is not allowed in {text!r}", where)
 
 
-def names(expr: Any) -> set[tuple[str, ...]]:
-    """Every free dotted name the expression mentions (bound loop variables excluded)."""
+def names(expr: Any, with_loop_variables: bool = False) -> set[tuple[str, ...]]:
+    """Every free dotted name the expression mentions (and the loop variables' paths, such as
+    ``p.cash``, when ``with_loop_variables``)."""
     out: set = set()
 
     def walk(e, bound):
         if isinstance(e, Name):
-            if e.path[0] not in bound:
+            if with_loop_variables or e.path[0] not in bound:
                 out.add(e.path)
         elif isinstance(e, Aggregate):
             b = set(bound)

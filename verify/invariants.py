@@ -16,6 +16,7 @@ that contract; the loader rejects an expression that names anything else
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import SimpleNamespace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
@@ -283,13 +284,10 @@ def param_value(config: Any, pid: str) -> Any:
 
 # ---- the view of a canonical state ----------------------------------------------
 
-class _Obj:
+class _Obj(SimpleNamespace):
     """A plain record of the view; attribute access only (what the expression language reads)."""
 
-    __slots__ = ("__dict__",)
-
-    def __init__(self, **kw):
-        self.__dict__.update(kw)
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return "(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "before") + ")"
@@ -326,46 +324,89 @@ def _facts(board) -> BoardFacts:
                       tuple(d.price for d in deeds), tuple(d.house_cost for d in deeds), tuple(members))
 
 
+def state_slices(state: dict) -> dict[str, tuple]:
+    """The parts of a canonical state the view is built from, as hashable tuples.
+
+    The view (``state_view``) is a function of these slices alone, and an
+    invariant is a pure function of the view and the rule parameters; so an
+    invariant that held on some slices holds again on equal slices. That is what
+    lets ``Monitor`` skip re-evaluating an invariant after a step that did not
+    touch anything it reads (most steps move a token or some money and leave
+    every deed and building alone). The players' cash is a slice of its own
+    because it changes far more often than anything else.
+    """
+    try:
+        players = tuple(
+            (int(p.get("seat", i)), bool(p.get("in_jail")), bool(p.get("bankrupt")),
+             p.get("team") if p.get("team") is not None else int(p.get("seat", i)),
+             tuple(str(c) for c in (p.get("jail_cards") or ())))
+            for i, p in enumerate(state["players"]))
+        cash = tuple(p.get("cash", 0) for p in state["players"])
+        properties = tuple(
+            (int(p["square"]), NOBODY if p.get("owner") is None else int(p["owner"]), bool(p.get("mortgaged")),
+             int(p.get("houses") or 0), bool(p.get("hotel")))
+            for p in state["properties"])
+        bank = state.get("bank") or {}
+        return {"players": players, "cash": cash, "properties": properties,
+                "bank": (bank.get("houses"), bank.get("hotels"), bank.get("cash")),
+                "pot": state.get("pot", 0) or 0, "jackpot": state.get("jackpot", 0) or 0}
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise GameError(f"not a canonical game state: {exc!r}") from None
+
+
+#: The slices each root name of the view is built from (a player's cash only when a
+#: name ending in ``cash`` is read: a conservative, purely syntactic test).
+_SLICES_OF_ROOT = {"players": ("players",), "properties": ("properties",), "streets": ("properties",),
+                   "groups": ("properties",), "bank": ("bank",), "pot": ("pot",), "jackpot": ("jackpot",)}
+
+
+def slices_read(inv: Invariant) -> tuple[str, ...]:
+    """The state slices an invariant's expression reads (parameters are fixed per config)."""
+    paths = names(inv.expr, with_loop_variables=True)
+    out = {sl for path in paths if path[0] in _SLICES_OF_ROOT for sl in _SLICES_OF_ROOT[path[0]]}
+    if "players" in out and any(path[-1] == "cash" for path in paths):
+        out.add("cash")
+    return tuple(sorted(out))
+
+
 def state_view(config: Any, state: dict, invariants: Iterable[Invariant] = ()) -> dict:
     """The names an invariant may use, bound to the values of a canonical state."""
-    facts = board_facts(config)
-    try:
-        props_raw = {int(p["square"]): p for p in state["properties"]}
-        players_raw = state["players"]
-        bank = state.get("bank") or {}
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GameError(f"not a canonical game state: {exc}") from None
-    players = []
-    for i, p in enumerate(players_raw):
-        cards = list(p.get("jail_cards") or [])
-        players.append(_Obj(seat=int(p.get("seat", i)), cash=p.get("cash", 0), in_jail=bool(p.get("in_jail")),
-                            bankrupt=bool(p.get("bankrupt")),
-                            team=p.get("team") if p.get("team") is not None else int(p.get("seat", i)),
-                            chance_cards=sum(1 for c in cards if str(c).startswith("chance")),
-                            chest_cards=sum(1 for c in cards if str(c).startswith("chest")),
-                            jail_cards=len(cards)))
-    properties = []
-    for i, sq in enumerate(facts.squares):
-        raw = props_raw.get(sq)
-        if raw is None:
-            raise GameError(f"the state lists no property on square {sq}")
-        owner = raw.get("owner")
-        properties.append(_Obj(square=sq, kind=facts.kinds[i], group=facts.groups[i],
-                               owner=NOBODY if owner is None else int(owner),
-                               mortgaged=bool(raw.get("mortgaged")), houses=int(raw.get("houses") or 0),
-                               hotel=bool(raw.get("hotel")), hotels=1 if raw.get("hotel") else 0,
-                               price=facts.prices[i],
-                               house_cost=facts.house_costs[i]))
-    groups = [_Obj(name=name, streets=[properties[i] for i in idx]) for name, idx in facts.group_members]
+    return _view(config, state_slices(state), invariants)
+
+
+def _params(config: Any, invariants: Iterable[Invariant]) -> dict[str, Any]:
+    return {pid: param_value(config, pid) for inv in invariants for pid in inv.reads}
+
+
+def _view(config: Any, sl: dict[str, tuple], invariants: Iterable[Invariant] = (),
+          params: dict[str, Any] | None = None, properties_too: bool = True) -> dict:
+    """The view of some slices; ``properties_too=False`` leaves out the deeds (for invariants that read none)."""
+    players = [_Obj(seat=seat, cash=cash, in_jail=in_jail, bankrupt=bankrupt, team=team,
+                    chance_cards=sum(1 for c in cards if c.startswith("chance")),
+                    chest_cards=sum(1 for c in cards if c.startswith("chest")), jail_cards=len(cards))
+               for (seat, in_jail, bankrupt, team, cards), cash in zip(sl["players"], sl["cash"])]
+    properties: list = []
+    groups: list = []
+    if properties_too:
+        facts = board_facts(config)
+        by_square = {row[0]: row for row in sl["properties"]}
+        for i, sq in enumerate(facts.squares):
+            row = by_square.get(sq)
+            if row is None:
+                raise GameError(f"the state lists no property on square {sq}")
+            _, owner, mortgaged, houses, hotel = row
+            properties.append(_Obj(square=sq, kind=facts.kinds[i], group=facts.groups[i], owner=owner,
+                                   mortgaged=mortgaged, houses=houses, hotel=hotel, hotels=1 if hotel else 0,
+                                   price=facts.prices[i], house_cost=facts.house_costs[i]))
+        groups = [_Obj(name=name, streets=[properties[i] for i in idx]) for name, idx in facts.group_members]
+    houses, hotels, bank_cash = sl["bank"]
     env: dict[str, Any] = {
         "players": players, "properties": properties,
         "streets": [p for p in properties if p.kind == "street"], "groups": groups,
-        "bank": _Obj(houses=bank.get("houses"), hotels=bank.get("hotels"), cash=bank.get("cash", 0)),
-        "pot": state.get("pot", 0) or 0, "jackpot": state.get("jackpot", 0) or 0,
+        "bank": _Obj(houses=houses, hotels=hotels, cash=0 if bank_cash is None else bank_cash),
+        "pot": sl["pot"], "jackpot": sl["jackpot"],
     }
-    for inv in invariants:
-        for pid in inv.reads:
-            env[pid] = param_value(config, pid)
+    env.update(_params(config, invariants) if params is None else params)
     return env
 
 
@@ -378,14 +419,13 @@ def _promised(promised_ids: Iterable[str] | None, kind: str) -> list[Invariant]:
 def check_state(config: Any, state: dict, promised_ids: Iterable[str] | None) -> list[Violation]:
     """The promised state invariants that ``state`` breaks (all state invariants when None)."""
     invs = _promised(promised_ids, "state")
-    if not invs:
-        return []
-    env = state_view(config, state, invs)
-    out = []
-    for inv in invs:
-        if not evaluate(inv.expr, env):
-            out.append(Violation(inv.id, inv.title, "state", _explain(inv, env)))
-    return out
+    return _check_state(config, state_slices(state), invs) if invs else []
+
+
+def _check_state(config: Any, sl: dict[str, tuple], invs: list[Invariant],
+                 params: dict[str, Any] | None = None, properties_too: bool = True) -> list[Violation]:
+    env = _view(config, sl, invs, params, properties_too)
+    return [Violation(inv.id, inv.title, "state", _explain(inv, env)) for inv in invs if not evaluate(inv.expr, env)]
 
 
 #: Action kinds in which the bank takes no part (money conservation is then checked
@@ -399,22 +439,22 @@ def action_view(action: dict | None, before: dict, after: dict) -> _Obj:
     A bankruptcy is recognised from the states themselves (a player who was not
     bankrupt is bankrupt after), so engines need not agree on action names.
     """
+    return _action(action, state_slices(before)["players"], state_slices(after)["players"])
+
+
+def _action(action: dict | None, b_players: tuple, a_players: tuple) -> _Obj:
+    # rows of the players slice: (seat, in_jail, bankrupt, team, cards)
     action = action or {}
     kind = str(action.get("kind") or action.get("type") or action.get("action") or "")
     player = action.get("player", action.get("seat"))
-    b_players, a_players = before.get("players") or [], after.get("players") or []
-    newly = [i for i, (x, y) in enumerate(zip(b_players, a_players))
-             if not x.get("bankrupt") and y.get("bankrupt")]
+    newly = [x[0] for x, y in zip(b_players, a_players) if not x[2] and y[2]]
     if newly:
-        player = int(b_players[newly[0]].get("seat", newly[0]))
+        player = newly[0]
     creditor = action.get("creditor")
     if isinstance(creditor, str):
         creditor = None
     seat = NOBODY if player is None else int(player)
-    team = seat
-    for i, p in enumerate(b_players):
-        if int(p.get("seat", i)) == seat and p.get("team") is not None:
-            team = p["team"]
+    team = next((row[3] for row in b_players if row[0] == seat), seat)
     return _Obj(kind=kind, player=seat, creditor=NOBODY if creditor is None else int(creditor),
                 team=team, bankruptcy=bool(newly))
 
@@ -423,27 +463,74 @@ def check_step(config: Any, before: dict, after: dict, action: dict | None,
                promised_ids: Iterable[str] | None) -> list[Violation]:
     """The promised step invariants that the step ``before -> after`` by ``action`` breaks."""
     invs = _promised(promised_ids, "step")
-    if not invs:
-        return []
-    old = state_view(config, before, invs)
-    new = state_view(config, after, invs)
-    act = action_view(action, before, after)
+    return _check_step(config, state_slices(before), state_slices(after), action, invs) if invs else []
+
+
+def _check_step(config: Any, before: dict[str, tuple], after: dict[str, tuple], action: dict | None,
+                invs: list[Invariant], params: dict[str, Any] | None = None) -> list[Violation]:
+    old = _view(config, before, invs, params)
+    new = _view(config, after, invs, params)
+    act = _action(action, before["players"], after["players"])
     for p_new, p_old in zip(new["players"], old["players"]):
         p_new.before = p_old
     for q_new, q_old in zip(new["properties"], old["properties"]):
         q_new.before = q_old
-    if (before.get("bank") or {}).get("cash") is None or (after.get("bank") or {}).get("cash") is None:
+    if before["bank"][2] is None or after["bank"][2] is None:
         # The state does not record the bank's money: the bank is the counterparty of
         # whatever the others gain, except in actions the bank takes no part in.
         total = lambda env: sum(p.cash for p in env["players"]) + env["pot"] + env["jackpot"]  # noqa: E731
         old["bank"].cash = 0
         new["bank"].cash = 0 if act.kind in BANK_FREE_KINDS else total(old) - total(new)
     new["action"] = act
-    out = []
-    for inv in invs:
-        if not evaluate(inv.expr, new, old):
-            out.append(Violation(inv.id, inv.title, "step", _explain(inv, new)))
-    return out
+    return [Violation(inv.id, inv.title, "step", _explain(inv, new)) for inv in invs
+            if not evaluate(inv.expr, new, old)]
+
+
+class Monitor:
+    """The promised invariants checked along a run of states (a game, a trace, an adapter's run).
+
+    ``monitor(before, after, action)`` gives exactly the violations of
+    ``check_state(after) + check_step(before, after, action)``, but a state
+    invariant is evaluated again only when a slice it reads (``slices_read``)
+    differs from the slices on which it last held; a step that only moves a
+    token skips every building and ownership invariant. Equality of slices is by
+    value, so a caller may reuse or mutate its state dicts freely.
+    """
+
+    def __init__(self, config: Any, promised_ids: Iterable[str] | None):
+        self.config = config
+        self.state_invariants = _promised(promised_ids, "state")
+        self.step_invariants = _promised(promised_ids, "step")
+        self._reads = {inv.id: slices_read(inv) for inv in self.state_invariants}
+        self._params = _params(config, self.state_invariants + self.step_invariants)
+        self._held: dict[str, tuple] = {}      # invariant id -> the slices it last held on
+        self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
+
+    def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
+        after_sl = state_slices(after)
+        due, keys = [], {}
+        for inv in self.state_invariants:
+            key = tuple(after_sl[k] for k in self._reads[inv.id])
+            if self._held.get(inv.id) == key:
+                self.skipped += 1
+            else:
+                due.append(inv)
+                keys[inv.id] = key
+        out = []
+        if due:
+            deeds = any("properties" in self._reads[inv.id] for inv in due)
+            out = _check_state(self.config, after_sl, due, self._params, deeds)
+        self.evaluated += len(due)
+        broken = {v.invariant for v in out}
+        for inv in due:
+            if inv.id in broken:
+                self._held.pop(inv.id, None)
+            else:
+                self._held[inv.id] = keys[inv.id]
+        if before is not None and self.step_invariants:
+            out += _check_step(self.config, state_slices(before), after_sl, action, self.step_invariants,
+                               self._params)
+        return out
 
 
 def _explain(inv: Invariant, env: dict) -> str:
@@ -464,5 +551,6 @@ def _explain(inv: Invariant, env: dict) -> str:
     return ""
 
 
-__all__ = ["Invariant", "Violation", "load_invariants", "invariant_ids", "by_id", "check_state", "check_step",
-           "state_view", "action_view", "param_value", "board_facts", "NOBODY"]
+__all__ = ["Invariant", "Violation", "Monitor", "load_invariants", "invariant_ids", "by_id", "check_state",
+           "check_step", "state_view", "state_slices", "slices_read", "action_view", "param_value", "board_facts",
+           "NOBODY"]

@@ -48,21 +48,31 @@ class InvariantBroken(Exception):
 
 
 class InvariantChecker:
-    """Evaluates the promised state and step invariants (verify.invariants) on each step."""
+    """Evaluates the promised state and step invariants (verify.invariants) on each step.
+
+    By default through ``verify.invariants.Monitor``, which re-evaluates a state
+    invariant only when a part of the state it reads changed; tests may pass
+    their own ``check_state``/``check_step`` functions instead.
+    """
 
     def __init__(self, config: EngineConfig, promised: Iterable[str],
                  check_state: Callable | None = None, check_step: Callable | None = None):
         self.config = config
         self.promised = sorted(promised)
-        if check_state is None or check_step is None:
+        self._monitor = None
+        if check_state is None and check_step is None:
+            from ..invariants import Monitor
+            self._monitor = Monitor(config, self.promised)
+        else:
             from .. import invariants as inv
-            check_state = check_state or inv.check_state
-            check_step = check_step or inv.check_step
-        self._state, self._step = check_state, check_step
+            self._state = check_state or inv.check_state
+            self._step = check_step or inv.check_step
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list:
         if not self.promised:
             return []
+        if self._monitor is not None:
+            return self._monitor(before, after, action)
         out = list(self._state(self.config, after, self.promised))
         if before is not None:
             out += list(self._step(self.config, before, after, action, self.promised))
