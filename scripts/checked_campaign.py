@@ -17,6 +17,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+#: The checkout this script belongs to: the campaign plays its code, wherever it is run from
+#: and whatever else is installed.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
 
 def targets() -> list[str]:
     from verify.spec.registry import DEFAULT_RULESET, registry
@@ -42,7 +47,7 @@ def main() -> int:
     for rid in args.rulesets or targets():
         cmd = [sys.executable, "-m", "verify.cli", "simulate", rid, "--games", str(args.games),
                "--seed", str(args.seed), "--jobs", str(args.jobs), "--check-invariants", "--json"]
-        run = subprocess.run(cmd, capture_output=True, text=True)
+        run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
         if run.returncode not in (0, 1) or not run.stdout.strip():
             print(f"{rid}: simulate failed (exit {run.returncode}): {run.stderr.strip()[-400:]}")
             failed = True
