@@ -107,3 +107,37 @@ def test_cli_compile_simulate_replay(tmp_path):
     assert header["trace"] == "verify.trace/1" and header["config_hash"]
     r = run(main, ["replay", str(trace)])
     assert r.exit_code == 0 and "every step follows the rules" in r.output
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_a_value_the_engine_does_not_play_is_refused_with_its_file_and_line():
+    from verify.engine.config import PLAYED_ONLY
+    from verify.engine.rules import rules_for
+    from verify.errors import VerifyError
+
+    path = FIXTURES / "unplayable" / "loans.yaml"
+    cfg = EngineConfig.from_ruleset(load_ruleset(str(path)))
+    assert len(cfg.unplayable) == 1 and "loans.yaml:5: trade.loans = true" in cfg.unplayable[0]
+    try:
+        rules_for(cfg)
+    except VerifyError as exc:
+        assert exc.code == "E018" and "trade.loans" in str(exc)
+    else:
+        raise AssertionError("the engine played a ruleset it cannot play")
+    res = CliRunner().invoke(main, ["simulate", str(path), "--games", "1"])
+    assert res.exit_code == 2 and "E018" in res.output and "loans.yaml:5" in res.output
+    # the SMT layer still compiles it; and every bundled ruleset is playable as written
+    from verify.spec.registry import bundled_files
+    bundled = {f.resolve() for f in bundled_files()}
+    played = 0
+    for rid in registry().ids():
+        f = registry().files[rid]
+        if f.path.resolve() not in bundled:
+            continue
+        r = load_ruleset(rid if f.kind == "ruleset" else "official+" + rid)
+        assert EngineConfig.from_ruleset(r).unplayable == ()
+        assert all(r.value(pid) == v for pid, v in PLAYED_ONLY.items())
+        played += 1
+    assert played == len(bundled) >= 17

@@ -28,6 +28,7 @@ CODES = {
     "E015": "engine adapter failed",
     "E016": "trace does not follow the rules",
     "E017": "invalid game state or action",
+    "E018": "the reference engine cannot play a rule value of this ruleset",
 }
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, fields, is_dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from ..errors import SpecError
@@ -30,6 +30,16 @@ GO, JAIL_SQUARE, CORNER_20, GO_TO_JAIL, INCOME_TAX, LUXURY_TAX = 0, 10, 20, 30, 
 #: The deterministic game clock: every player-turn (one move of the token, or a skipped turn)
 #: takes this many seconds of play. Minutes of play = player-turns * CLOCK_SECONDS_PER_TURN / 60.
 CLOCK_SECONDS_PER_TURN = 30
+
+#: Parameters the engine plays with one value only ("What the engine does not model" in
+#: verify/engine/README.md): every bundled ruleset gives these values. A ruleset that gives
+#: another compiles (the SMT layer and the reports still read it), but the engine refuses
+#: to play it (E018) rather than silently play a different game.
+PLAYED_ONLY: dict[str, Any] = {
+    "building.max_hotels_per_street": 1, "building.shortage_queue": False, "building.sell_to_players": False,
+    "trade.side_deals": False, "trade.loans": False, "jail.just_visiting_effect": False,
+    "free_parking.reward": False, "bank.unlimited_cash": True, "bankruptcy.leaves_at_once": True,
+}
 
 
 def _opt(v: Any) -> Any:
@@ -334,11 +344,21 @@ class EngineConfig:
     speed_die: SpeedDie
     teams: Teams
     clock: Clock
+    #: the rule values this engine cannot play, each as "file:line: id = value (...)" (see PLAYED_ONLY)
+    unplayable: tuple[str, ...] = ()
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "EngineConfig":
         """Compile a resolved ``verify.spec.Ruleset`` (unset parameters take catalogue fallbacks)."""
-        return _compile(ruleset.value)
+        cfg = _compile(ruleset.value)
+        bad = []
+        for pid, played in PLAYED_ONLY.items():
+            value = ruleset.value(pid)
+            if value != played:
+                entry = ruleset.entries.get(pid) if hasattr(ruleset, "entries") else None
+                where = f"{entry.where}: " if entry is not None and entry.where else ""
+                bad.append(f"{where}{pid} = {json.dumps(value)} (the engine plays only {json.dumps(played)})")
+        return replace(cfg, unplayable=tuple(bad)) if bad else cfg
 
     def to_json(self) -> dict:
         return _jsonable(self)
@@ -567,5 +587,5 @@ def fallback_ruleset():
                    catalogue=load_catalogue())
 
 
-__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "CLOCK_SECONDS_PER_TURN",
+__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "CLOCK_SECONDS_PER_TURN", "PLAYED_ONLY",
            "fallback_ruleset", "asdict"]

@@ -21,6 +21,7 @@ gives the same successor.
 
 from __future__ import annotations
 
+from ...errors import VerifyError
 from ..config import EngineConfig
 from .auctions import AuctionRules
 from .base import RulesBase
@@ -44,7 +45,14 @@ _RULES: dict[int, tuple[EngineConfig, Rules]] = {}
 
 
 def rules_for(config: EngineConfig) -> Rules:
-    """The (cached) Rules of a config; keyed by identity first, as hashing a config is not free."""
+    """The (cached) Rules of a config; keyed by identity first, as hashing a config is not free.
+
+    Refuses (E018) a config with values the engine does not play (``EngineConfig.unplayable``).
+    """
+    if config.unplayable:
+        raise VerifyError("E018", "the reference engine cannot play this ruleset as written: "
+                          + "; ".join(config.unplayable) + " (see verify/engine/README.md, "
+                          "'What the engine does not model')")
     hit = _RULES.get(id(config))
     if hit is not None and hit[0] is config:
         return hit[1]
