@@ -94,17 +94,20 @@ def test_invariant_hook_stops_at_the_first_violation():
 
 
 @pytest.mark.parametrize("rid", _playable_ids())
-@pytest.mark.parametrize("policy", ["heuristic", "random"])
-def test_every_ruleset_plays_with_its_invariants(rid, policy):
+def test_every_ruleset_plays_whole_games_with_its_invariants_checked(rid):
+    """The default-run share of the 1,000-checked-games campaign: a few whole games per ruleset
+    and policy, every promised invariant after every action (scripts/checked_campaign.py runs 1,000)."""
     r = load_ruleset(rid)
     cfg = EngineConfig.from_ruleset(r)
-    rules = rules_for(cfg)
-    n = _players(cfg)
-    checker = InvariantChecker(cfg, r.promised())
-    s = game_seed(2024, 0)
-    res = play_game(rules, make_policies(policy, n, "stay" if policy == "random" else "leave", s), s,
-                    max_turns=40, recorder=TraceRecorder(None, None, checker))
-    assert res.player_turns <= 40 and 0 < sum(res.landings) <= res.rolls
+    assert r.promised(), f"{rid} promises no invariant"
+    for policy, games in (("heuristic", 4), ("random", 2)):
+        spec = CampaignSpec(cfg, _players(cfg), seed=2024, policy=policy, max_turns=400, check=tuple(r.promised()))
+        summary = run_campaign(spec, games, rid)
+        assert summary.violation is None, summary.violation
+        data = summary.to_json()
+        assert data["finished"] + data["hit_limit"] == games
+        if policy == "heuristic":
+            assert data["finished"] >= games - 1, data["end_reasons"]
 
 
 @pytest.mark.parametrize("rid", _playable_ids())
