@@ -1,11 +1,14 @@
 """Engine throughput: complete games/s and player-turns/s, one process and --jobs 2, side by side.
 
-    python benchmarks/engine_bench.py [--ruleset official] [--games 2000] [--players 4]
+    python benchmarks/engine_bench.py [--ruleset official] [--games 2000] [--players 4] [--checked 100]
 
 Plays the same seeded campaign (heuristic bots, jail strategy leave) with one
 process and with two worker processes, and prints both measurements. The
 one-process figure is the single-core throughput (issue 3's target: 80,000
-player-turns/s for the default ruleset with 4 heuristic players).
+player-turns/s for the default ruleset with 4 heuristic players). Then, in the
+same run, one process with every promised invariant checked after every
+action (``--check-invariants``) on the first ``--checked`` games, and how many
+times slower per player-turn that is than the unchecked one-process run.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ def measure(spec: CampaignSpec, games: int, ruleset: str, jobs: int) -> dict:
     cpu0 = time.process_time()
     s = run_campaign(spec, games, ruleset, jobs=jobs).to_json()
     cpu = time.process_time() - cpu0
-    row = {"jobs": jobs, "games": games, "finished": s["finished"], "player_turns": s["player_turns"],
+    row = {"jobs": jobs, "checked": spec.check is not None, "games": games, "finished": s["finished"], "player_turns": s["player_turns"],
            "elapsed_s": s["elapsed_s"], "games_per_s": round(games / s["elapsed_s"], 1),
            "player_turns_per_s": round(s["player_turns"] / s["elapsed_s"])}
     if jobs == 1:   # CPU time of this process: the single-core rate even on a busy machine
@@ -41,12 +44,19 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--checked", type=int, default=100, help="games for the checked run (0: skip it)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    cfg = EngineConfig.from_ruleset(load_ruleset(args.ruleset))
+    r = load_ruleset(args.ruleset)
+    cfg = EngineConfig.from_ruleset(r)
     spec = CampaignSpec(cfg, args.players, args.seed)
     run_campaign(spec, 20, args.ruleset)          # warm-up (imports, table building)
     rows = [measure(spec, args.games, args.ruleset, 1), measure(spec, args.games, args.ruleset, 2)]
+    if args.checked:
+        checked = CampaignSpec(cfg, args.players, args.seed, check=tuple(r.promised()))
+        rows.append(measure(checked, min(args.checked, args.games), args.ruleset, 1))
+        rows[-1]["cost_per_player_turn_vs_unchecked"] = round(
+            (rows[-1]["cpu_s"] / rows[-1]["player_turns"]) / (rows[0]["cpu_s"] / rows[0]["player_turns"]), 1)
     if args.json:
         print(json.dumps({"ruleset": args.ruleset, "players": args.players, "python": platform.python_version(),
                           "results": rows}))
@@ -55,12 +65,15 @@ def main(argv=None) -> int:
           f"Python {platform.python_version()} on {platform.machine()}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average before the run: {load:.2f} on {os.cpu_count()} cores (wall-clock rates drop under load)")
-    print(f"{'processes':>9} {'games/s':>9} {'player-turns/s':>15} {'elapsed s':>10} {'finished':>9}"
-          f" {'player-turns/CPU-s':>19}")
-    for r in rows:
-        cpu = f"{r['player_turns_per_cpu_s']:>19,}" if "cpu_s" in r else f"{'':>19}"
-        print(f"{r['jobs']:>9} {r['games_per_s']:>9} {r['player_turns_per_s']:>15,} {r['elapsed_s']:>10} "
-              f"{r['finished']:>9} {cpu}")
+    print(f"{'processes':>9} {'checked':>8} {'games':>6} {'games/s':>9} {'player-turns/s':>15} {'elapsed s':>10}"
+          f" {'finished':>9} {'player-turns/CPU-s':>19}")
+    for row in rows:
+        cpu = f"{row['player_turns_per_cpu_s']:>19,}" if "cpu_s" in row else f"{'':>19}"
+        print(f"{row['jobs']:>9} {'yes' if row['checked'] else 'no':>8} {row['games']:>6} {row['games_per_s']:>9} "
+              f"{row['player_turns_per_s']:>15,} {row['elapsed_s']:>10} {row['finished']:>9} {cpu}")
+    if args.checked:
+        print(f"checking every promised invariant after every action costs "
+              f"{rows[-1]['cost_per_player_turn_vs_unchecked']}x the CPU time per player-turn")
     return 0
 
 

@@ -53,3 +53,33 @@ def test_chained_comparison_and_conditional():
     assert evaluate(parse("1 <= x < 4"), env) and not evaluate(parse("1 <= x < 3"), env)
     assert evaluate(parse("5 if h else x"), env) == 5
     assert evaluate(parse("implies(x > 2, h)"), env)
+
+
+def _aggregate_texts():
+    from hypothesis import strategies as st
+    elt = st.sampled_from(["a > k", "a == b", "a + b >= k", "a - b <= 1", "not a", "a", "a * b < k + 3"])
+    cond = st.sampled_from(["", " if a != k", " if b > a", " if a > 0 and b < 3"])
+    func = st.sampled_from(["all", "any", "sum"])
+    one = st.builds(lambda f, e, c: f"{f}({e.replace('b', 'a')} for a in xs{c.replace('b', 'a')})", func, elt, cond)
+    two = st.builds(lambda f, e, c: f"{f}({e} for g in gs for a in g for b in g{c})", func, elt, cond)
+    nested = st.builds(lambda f, e: f"{f}(all({e} for b in g) for g in gs for a in g)", st.sampled_from(["all", "any"]), elt)
+    return st.one_of(one, two, nested)
+
+
+def test_aggregates_evaluate_as_python_does():
+    """all/any/sum over nested loops, with conditions and early exits: the same value as Python's."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    ints = st.lists(st.integers(-3, 5), max_size=4)
+
+    @settings(max_examples=300, deadline=None)
+    @given(text=_aggregate_texts(), xs=ints, gs=st.lists(ints, max_size=3), k=st.integers(-2, 4))
+    def check(text, xs, gs, k):
+        env = {"xs": xs, "gs": gs, "k": k}
+        scope = {"__builtins__": {"all": all, "any": any, "sum": sum}, **env}
+        expected = eval(text, scope)  # the test's oracle, on texts the test generated
+        assert evaluate(parse(text), env) == expected
+        assert set(env) == {"xs", "gs", "k"}        # loop variables do not leak
+
+    check()

@@ -394,26 +394,47 @@ def _compile_aggregate(agg: Aggregate, bound: frozenset) -> Callable:
     elt = _compile(agg.elt, scope)
     variables = [var for var, _ in loops]
 
+    depth_max = len(loops) - 1
+    if not conds:
+        passes = None
+    elif len(conds) == 1:
+        passes = conds[0]
+    else:
+        def passes(env, old):
+            for cond in conds:
+                if not cond(env, old):
+                    return False
+            return True
+
     def produce(env, old, depth=0):
         # yields the element for every binding of the loop variables that passes the conditions
         var, iterable = loops[depth]
-        last = depth == len(loops) - 1
         for item in iterable(env, old):
             env[var] = item
-            if last:
-                if all(cond(env, old) for cond in conds):
-                    yield elt(env, old)
-            else:
+            if depth < depth_max:
                 yield from produce(env, old, depth + 1)
+            elif passes is None or passes(env, old):
+                yield elt(env, old)
 
-    def run(reduce):
+    def search(env, old, wanted: bool, depth=0) -> bool:
+        # all() and any() as plain loops that stop at the first deciding element (no generators)
+        var, iterable = loops[depth]
+        for item in iterable(env, old):
+            env[var] = item
+            if depth < depth_max:
+                if search(env, old, wanted, depth + 1) is wanted:
+                    return wanted
+            elif (passes is None or passes(env, old)) and bool(elt(env, old)) is wanted:
+                return wanted
+        return not wanted
+
+    def scoped(body):
+        # binds the loop variables in env for the duration of the aggregate, restoring them after
         def evaluate_aggregate(env, old):
             saved = [env.get(v, _MISSING) for v in variables]
-            gen = produce(env, old)
             try:
-                return reduce(gen)
+                return body(env, old)
             finally:
-                gen.close()
                 for v, prev in zip(variables, saved):
                     if prev is _MISSING:
                         env.pop(v, None)
@@ -421,11 +442,20 @@ def _compile_aggregate(agg: Aggregate, bound: frozenset) -> Callable:
                         env[v] = prev
         return evaluate_aggregate
 
+    def run(reduce):
+        def body(env, old):
+            gen = produce(env, old)
+            try:
+                return reduce(gen)
+            finally:
+                gen.close()
+        return scoped(body)
+
     func = agg.func
     if func == "all":
-        return run(all)
+        return scoped(lambda env, old: search(env, old, False))
     if func == "any":
-        return run(any)
+        return scoped(lambda env, old: search(env, old, True))
     if func == "sum":
         return run(sum)
     if func == "count":
