@@ -17,6 +17,7 @@ CASES = {
     "wrong_type.yaml": ("E003", 8, "expected true or false"),
     "out_of_domain.yaml": ("E003", 5, "above the maximum"),
     "constraint_broken.yaml": ("E004", 8, "hotel-threshold-within-house-limit"),
+    "destroy_card_missing.yaml": ("E004", 5, "destroy-card-in-deck"),
     "extends_missing.yaml": ("E005", 3, "'offical', which does not exist"),
     "bad_quote.yaml": ("E007", 11, "Başlangıç karesinden geçen 400 alır"),
     "duplicate_param.yaml": ("E008", 7, "given twice"),
