@@ -746,3 +746,109 @@ def test_landings_count_moves_after_every_effect(official):
     g.pos[1] = 27
     act(rules, g, type="roll", dice=[1, 2])           # 30 Go To Jail: the move ends in jail
     assert g.landings[10] == 1 and g.landings[30] == 0
+
+
+# ------------------------------------------------------------------ second reading (audit) regressions
+def _cleared(rid: str, players: int = 2):
+    """A fresh game of a bundled ruleset with no dealt deeds and the starting cash."""
+    cfg = EngineConfig.from_ruleset(load_ruleset(rid))
+    rules, g = game(cfg, players)
+    for s in rules.ownable:
+        g.owner[s] = -1
+    g.cash = [cfg.setup.starting_cash] * players
+    g.current = 0
+    return cfg, rules, g
+
+
+def _money(g) -> int:
+    return sum(g.cash) + g.bank_cash + g.pot + g.jackpot
+
+
+def test_shortage_auction_winner_builds_for_the_bid_even_below_the_house_cost(official):
+    rules, g = game(official)
+    own(g, 0, 37, 39)                    # dark blue, house cost 200
+    own(g, 1, 1, 3)                      # brown, house cost 50
+    g.bank_houses, g.cash = 1, [250, 1500]
+    before = _money(g)
+    act(rules, g, type="build_house", seat=0, square=37)
+    assert g.phase == "auction"
+    act(rules, g, type="bid", seat=1, amount=1)
+    act(rules, g, type="bid", seat=0, amount=100)
+    act(rules, g, type="pass", seat=1)
+    assert g.houses[37] + g.houses[39] == 1 and g.bank_houses == 0
+    assert g.cash == [150, 1500] and _money(g) == before
+
+
+@pytest.mark.parametrize("rid", ["online-vn", "platform-classic"])
+def test_before_roll_timing_lets_a_debtor_raise_cash_but_not_build(rid):
+    cfg, rules, g = _cleared(rid)
+    own(g, 0, 1, 3)
+    own(g, 1, 6)
+    act(rules, g, type="roll", seat=0, dice=[2, 4])          # onto 6: rent at the payment step
+    assert g.phase == "debt" and g.pending["debtor"] == 0
+    assert rules.why_not_build_house(g, 0, 1) == "only before rolling in one's own turn"
+    assert rules.why_not_mortgage(g, 0, 3) is None            # raising cash is allowed
+
+
+def test_short_game_hotel_breaks_down_into_the_houses_it_needs():
+    cfg, rules, g = _cleared("official-short")
+    assert cfg.building.hotel_threshold == 3 < cfg.building.max_houses
+    own(g, 0, 1, 3)
+    g.houses[1] = g.houses[3] = 3
+    g.bank_houses -= 6
+    act(rules, g, type="build_hotel", seat=0, square=1)
+    assert g.hotel[1] and g.houses[1] == 0
+    bank = g.bank_houses
+    act(rules, g, type="sell_hotel", seat=0, square=1)
+    assert not g.hotel[1] and g.houses[1] == 3 and g.bank_houses == bank - 3
+    assert rules.building_value(g, 3) == 3 * rules.house_cost[3]
+
+
+def test_utility_rent_is_money_per_pip_in_the_board_scale():
+    for rid, per_pip in (("official", 4), ("platform-classic", 40)):
+        cfg, rules, g = _cleared(rid)
+        own(g, 1, 12)
+        g.dice = (3, 4)
+        assert rules.rent(g, 12, 0) == 7 * per_pip
+
+
+def test_free_parking_pot_takes_taxes_and_fines_not_card_payments():
+    cfg, rules, g = _cleared("official+house-free-parking-pot")
+    rules.charge(g, 0, -1, 50, "card")
+    rules.charge(g, 0, -1, 100, "tax")
+    rules.charge(g, 0, -1, 50, "fine")
+    assert g.pot == 150 and g.bank_cash == 50
+
+
+def test_forced_jail_fine_is_paid_before_the_token_moves():
+    cfg, rules, g = _cleared("platform-classic")
+    assert cfg.jail.after_last_try == "pay_fine_and_move"
+    g.in_jail[0], g.pos[0], g.jail_turns[0] = True, 10, cfg.jail.max_tries - 1
+    g.cash[0] = 1500                         # the fine (500) leaves too little for the deed on 13 (1400)
+    act(rules, g, type="roll", seat=0, dice=[1, 2])
+    assert g.phase == "debt" and g.pending["kind"] == "fine" and g.pos[0] == 10   # not moved yet
+    act(rules, g, type="pay", seat=0)
+    assert g.pos[0] == 13 and g.cash[0] == 1000 and g.phase == "buy"
+    assert rules.why_not_buy(g, 0) is not None           # the fine money cannot buy the deed any more
+
+
+def test_a_timed_out_turn_ends_after_the_auction_of_the_declined_deed():
+    cfg, rules, g = _cleared("platform-classic", players=3)
+    assert cfg.clock.on_timeout == "default_choices"
+    g.pos[0] = 35
+    act(rules, g, type="timeout", seat=0, dice=[2, 2])     # doubles onto 39, declined by default
+    assert g.phase == "auction"
+    while g.phase == "auction":
+        act(rules, g, type="pass", seat=g.pending["turn"] if g.pending["turn"] is not None else g.pending["bidders"][0])
+    assert g.current == 1 and g.phase == "pre_roll"       # no extra roll for seat 0's doubles
+
+
+@pytest.mark.parametrize("rid", ["official-speed-die", "platform-fast"])
+def test_triples_onto_the_square_one_stands_on_is_no_lap(rid):
+    for square in (0, 5):
+        cfg, rules, g = _cleared(rid)
+        g.pos[0] = square
+        g.phase, g.pending, g.stage = "triples", {"player": 0}, "move"
+        cash = g.cash[0]
+        act(rules, g, type="move_to", seat=0, square=square)
+        assert g.pos[0] == square and g.cash[0] == cash

@@ -63,7 +63,9 @@ class Card:
         if scale == 1:
             return self
         from dataclasses import replace
-        return replace(self, amount=self.amount * scale, house=self.house * scale, hotel=self.hotel * scale)
+        # a utility multiplier is money per pip of the dice, so it scales like any amount
+        return replace(self, amount=self.amount * scale, house=self.house * scale, hotel=self.hotel * scale,
+                       utility_multiplier=self.utility_multiplier * scale)
 
 
 @lru_cache(maxsize=4)

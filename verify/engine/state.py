@@ -50,6 +50,7 @@ class GameState:
         "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
         # per-move scratch (reset at each roll; canonical under turn.move)
         "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll", "still",
+        "steps_after_debts",
         # instrumentation (not canonical): events list, landing counts, ownership/mortgage version
         "events", "landings", "ov",
     )
@@ -102,6 +103,7 @@ class GameState:
                      "timed_out": self.timed_out, "stage": self.stage,
                      "move": {"salary_paid": self.salary_paid, "rent_factor": self.rent_factor,
                               "util_mult": self.util_mult, "mr_pending": self.mr_pending,
+                              "steps_after_debts": self.steps_after_debts,
                               "no_auction": self.no_auction, "jailed": self.jailed, "reroll": self.reroll,
                               "still": self.still}},
             "player_turns": self.player_turns,
@@ -190,6 +192,7 @@ class GameState:
             g.rent_factor = int(m.get("rent_factor", 1))
             g.util_mult = int(m.get("util_mult", 0))
             g.mr_pending = bool(m.get("mr_pending", False))
+            g.steps_after_debts = int(m.get("steps_after_debts", 0))
             g.no_auction = bool(m.get("no_auction", False))
             g.jailed = bool(m.get("jailed", False))
             g.reroll = bool(m.get("reroll", False))
@@ -214,6 +217,7 @@ class GameState:
         self.rent_factor = 1
         self.util_mult = 0
         self.mr_pending = False
+        self.steps_after_debts = 0     # a move that waits until the debts queued before it are paid
         self.no_auction = False
         self.jailed = False
         self.reroll = False

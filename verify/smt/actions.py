@@ -442,7 +442,7 @@ def sell_group(m: Model, s: SymState, x: Args):
 
 
 def break_down_hotel(m: Model, s: SymState, x: Args):
-    """One 'house' sold from a hotel: the hotel goes back and the street holds the most houses."""
+    """One 'house' sold from a hotel: the hotel goes back and the street holds the houses a hotel needs."""
     b = m.config.building
 
     def ok(i):
@@ -453,10 +453,10 @@ def break_down_hotel(m: Model, s: SymState, x: Args):
     guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
     if b.hotel_returns_houses:
         if s.bank_houses is not None:
-            guard.append(s.bank_houses >= b.max_houses)
-        after = _set_prop(s, x.sq, hotels=0, houses=lambda p: p.houses + b.max_houses)
+            guard.append(s.bank_houses >= b.hotel_threshold)
+        after = _set_prop(s, x.sq, hotels=0, houses=lambda p: p.houses + b.hotel_threshold)
         if m.extra("building.supply_accounting") != "builds_not_taken_from_stock":
-            after = _bank_stock(after, "bank_houses", -b.max_houses)
+            after = _bank_stock(after, "bank_houses", -b.hotel_threshold)
     else:
         after = _set_prop(s, x.sq, hotels=0)
     if m.extra("building.supply_accounting") != "sold_buildings_vanish":
@@ -637,7 +637,8 @@ def _deck_cards(m: Model, effect: str) -> list:
 
 
 def card_repairs(m: Model, s: SymState, x: Args):
-    """Pay the bank (or the pot) per house and per hotel owned; `amt` selects the card."""
+    """Pay the bank per house and per hotel owned (a card payment: never the Free Parking pot, which takes
+    taxes and fines); `amt` selects the card."""
     cards = _deck_cards(m, "repairs")
     houses = z3.Sum([ite(p.owner == x.a, p.houses, 0) for p in s.props if p.kind == "street"])
     hotels = z3.Sum([ite(p.owner == x.a, p.hotels, 0) for p in s.props if p.kind == "street"])
@@ -645,8 +646,7 @@ def card_repairs(m: Model, s: SymState, x: Args):
     due = x.dice
     guard = [seat_ok(m, x.a), active(s, x.a), _any(choices), pf(s, x.a, "cash") >= due]
     after = add_cash(s, x.a, -due)
-    after = _to_pot_or_bank(m, after, due)
-    return _all(guard), after
+    return _all(guard), bank_gets(after, due)
 
 
 def _to_pot_or_bank(m: Model, s: SymState, amount) -> SymState:

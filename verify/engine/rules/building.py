@@ -13,7 +13,10 @@ from .common import DEBT, GameState, MANAGE_PHASES, POST_ROLL, PRE_ROLL
 class BuildingRules:
     """Houses and hotels (a mixin of ``Rules``)."""
 
-    def _manage_window(self, g: GameState, seat: int, timing: str) -> str | None:
+    def _manage_window(self, g: GameState, seat: int, timing: str, raises_cash: bool = False) -> str | None:
+        """Whether ``seat`` may manage property now. Under ``before_roll_own_turn`` timing the one
+        exception is a debtor raising cash (selling, mortgaging); building or lifting a mortgage
+        while a debt is open waits for the next turn."""
         if g.bankrupt[seat]:
             return "bankrupt"
         ph = g.phase
@@ -23,14 +26,15 @@ class BuildingRules:
             return "only the debtor acts while a debt is open"
         if timing == "before_roll_own_turn" or self.cfg.clock.manage_before_roll_only:
             if seat != g.current or ph != PRE_ROLL:
-                if not (ph == DEBT and g.pending["debtor"] == seat):
+                if not (raises_cash and ph == DEBT and g.pending["debtor"] == seat):
                     return "only before rolling in one's own turn"
         if g.in_jail[seat] and not self.cfg.jail.may_manage:
             return "a jailed player may not manage property"
         return None
 
-    def _build_guard(self, g: GameState, seat: int, s: int) -> str | None:
-        """Ownership, full group, mortgages, per-turn limits: shared by houses and hotels."""
+    def _build_guard(self, g: GameState, seat: int, s: int, price: int | None = None) -> str | None:
+        """Ownership, full group, mortgages, per-turn limits, cash for ``price`` (the house cost
+        unless a shortage auction set it): shared by houses and hotels."""
         bu = self.cfg.building
         if not (0 <= s < 40) or self.kind[s] != "street":
             return "only streets carry buildings"
@@ -50,12 +54,12 @@ class BuildingRules:
             return "one level per street per turn"
         if bu.per_turn_limit == "one_per_group" and grp in g.built_groups:
             return "one building per group per turn"
-        if g.cash[seat] < self.house_cost[s]:
+        if g.cash[seat] < (self.house_cost[s] if price is None else price):
             return "not enough cash"
         return None
 
-    def _house_ok(self, g: GameState, seat: int, s: int) -> str | None:
-        why = self._build_guard(g, seat, s)
+    def _house_ok(self, g: GameState, seat: int, s: int, price: int | None = None) -> str | None:
+        why = self._build_guard(g, seat, s, price)
         if why:
             return why
         bu = self.cfg.building
@@ -70,8 +74,8 @@ class BuildingRules:
                     return "build evenly"
         return None
 
-    def _hotel_ok(self, g: GameState, seat: int, s: int) -> str | None:
-        why = self._build_guard(g, seat, s)
+    def _hotel_ok(self, g: GameState, seat: int, s: int, price: int | None = None) -> str | None:
+        why = self._build_guard(g, seat, s, price)
         if why:
             return why
         bu = self.cfg.building
@@ -160,26 +164,26 @@ class BuildingRules:
         self._interrupt_with_auction(g, [s, item, opening, -1, False, -1])
 
     def _place_won_building(self, g: GameState, seat: int, item: str) -> None:
+        """The winner of a shortage auction builds on their least developed street, paying the bid
+        instead of the house cost (the bid, taken when the auction closed, is charged again by _put_*)."""
+        price = g.pending["high"]
+        g.cash[seat] += price
+        g.bank_cash -= price
         test = self._house_ok if item == "house" else self._hotel_ok
         target = -1
         for s in self.street_squares:
-            if g.owner[s] == seat and test(g, seat, s) is None and (
+            if g.owner[s] == seat and test(g, seat, s, price) is None and (
                     target < 0 or self.level(g, s) < self.level(g, target)):
                 target = s
-        price = g.pending["high"]
-        if target < 0:  # cannot place it after all: the bid is refunded
-            g.cash[seat] += price
-            g.bank_cash -= price
+        if target < 0:  # cannot place it after all: the bid stays refunded
             return
-        g.cash[seat] += price          # _put_* charges the bid again
-        g.bank_cash -= price
         if item == "house":
             self._put_house(g, seat, target, price)
         else:
             self._put_hotel(g, seat, target, price)
 
     def _sell_window(self, g: GameState, seat: int) -> str | None:
-        return self._manage_window(g, seat, self.cfg.building.sell_timing)
+        return self._manage_window(g, seat, self.cfg.building.sell_timing, raises_cash=True)
 
     def why_not_sell_house(self, g: GameState, seat: int, s) -> str | None:
         why = self._sell_window(g, seat)
@@ -212,14 +216,15 @@ class BuildingRules:
             return why
         if not (0 <= s < 40) or g.owner[s] != seat or not g.hotel[s]:
             return "no hotel to sell"
-        back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
+        back = self.threshold if self.cfg.building.hotel_returns_houses else 0
         if g.bank_houses < back:
             return f"breaking a hotel down needs {back} houses from the bank (sell the group's buildings instead)"
         return None
 
     def sell_hotel(self, g: GameState, seat: int, s: int) -> None:
-        """Break the hotel down (1 hotel = the most houses + 1): the street holds the most houses again."""
-        back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
+        """Break the hotel down: the street holds the houses a hotel needs again (hotel_threshold; a hotel
+        stands for those houses and itself, as its building value and the even-build levels say)."""
+        back = self.threshold if self.cfg.building.hotel_returns_houses else 0
         v = self.sell_house_value[s]
         g.hotel[s] = False
         self._stock_back(g, 0, 1)

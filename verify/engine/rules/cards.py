@@ -99,7 +99,7 @@ class CardRules:
         if best < 0:
             return
         if g.hotel[best]:
-            back = self.max_houses if self.cfg.building.hotel_returns_houses else 0
+            back = self.threshold if self.cfg.building.hotel_returns_houses else 0
             if g.bank_houses >= back:
                 g.hotel[best] = False
                 self._stock_back(g, 0, 1)

@@ -8,7 +8,8 @@ from ..state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, O
                      TRIPLES, UNLIMITED, GameState)
 
 MOVING = "moving"                       # transient: inside a move, never seen by callers
-POT_KINDS = frozenset(("tax", "fine", "card"))
+#: What goes into the Free Parking pot (free_parking.pot: "taxes and fines"); card payments go to the bank.
+POT_KINDS = frozenset(("tax", "fine"))
 MANAGE_PHASES = (PRE_ROLL, POST_ROLL, BUY, DEBT)
 
 

@@ -42,12 +42,23 @@ class FlowRules:
                 if g.phase != MOVING:
                     return
                 continue
+            if g.steps_after_debts:    # a jail exit whose fine had to be paid first: now the token moves
+                steps, g.steps_after_debts = g.steps_after_debts, 0
+                p = g.current
+                if not g.bankrupt[p]:
+                    self._advance(g, p, steps)
+                    self._land(g, p)
+                    if g.phase != MOVING:
+                        return
+                continue
             g.pending = None
             if g.stage == "move":
                 self._after_move(g)
             elif g.bankrupt[g.current]:
                 g.stage = "post"       # a bankrupt player's turn ends with its own end_turn step
                 g.phase = POST_ROLL
+            elif g.timed_out and g.stage == "post":
+                self.end_turn(g)       # the game plays a timed-out turn to its end (see play_defaults)
             else:
                 g.phase = PRE_ROLL if g.stage == "pre" else POST_ROLL
             return
@@ -59,6 +70,9 @@ class FlowRules:
             g.landings[g.pos[p]] += 1
         if g.bankrupt[p]:
             g.phase = POST_ROLL     # its end_turn is a step of its own
+            return
+        if g.timed_out:             # the game plays a timed-out turn to its end: no extra roll for doubles
+            self.end_turn(g)
             return
         if g.reroll and not g.jailed and not g.in_jail[p]:
             g.stage = "pre"

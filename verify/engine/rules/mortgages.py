@@ -14,7 +14,7 @@ class MortgageRules:
     """Mortgages (a mixin of ``Rules``)."""
 
     def why_not_mortgage(self, g: GameState, seat: int, s) -> str | None:
-        why = self._manage_window(g, seat, self.cfg.mortgage.timing)
+        why = self._manage_window(g, seat, self.cfg.mortgage.timing, raises_cash=True)
         if why:
             return why
         if not (0 <= s < 40) or g.owner[s] != seat:

@@ -34,7 +34,7 @@ class MovementRules:
         g.rolled = True
         g.dice = dice = tuple(dice)
         g.salary_paid = g.mr_pending = g.no_auction = g.jailed = g.reroll = g.still = False
-        g.rent_factor, g.util_mult = 1, 0
+        g.rent_factor, g.util_mult, g.steps_after_debts = 1, 0, 0
         if g.events is not None:
             self._ev(g, event="rolled", player=p, dice=list(dice))
         if g.timed_out is False:
@@ -113,10 +113,8 @@ class MovementRules:
         g.pos[p] = new
 
     def _move_to(self, g: GameState, p: int, square: int) -> None:
-        steps = (square - g.pos[p]) % 40
-        if steps == 0 and square == 0 and g.pos[p] == 0:
-            steps = 40
-        self._advance(g, p, steps)
+        """Forward to ``square``; choosing the square one stands on (triples) is no move and no lap."""
+        self._advance(g, p, (square - g.pos[p]) % 40)
 
     def send_to_jail(self, g: GameState, p: int) -> None:
         j = self.cfg.jail
@@ -201,6 +199,9 @@ class MovementRules:
             if j.after_last_try == "pay_fine_and_move":
                 self.charge(g, p, -1, j.fine, "fine")
             self._leave_jail(g, p, "last_try")
+            if g.debts:                  # the fine is paid (or the cash raised) before the token moves
+                g.steps_after_debts = steps
+                return
             self._advance(g, p, steps)
             self._land(g, p)
             return
@@ -266,7 +267,13 @@ class MovementRules:
 
     def _after_release(self, g: GameState, seat: int) -> None:
         if g.phase == JAIL_CHOICE:      # paid or used a card after the failed roll: move by that roll
-            self._resume_move(g, seat, steps=g.pending["steps"])
+            if g.debts:                 # once the fine is paid (an explicit payment step)
+                g.steps_after_debts = g.pending["steps"]
+                g.phase = MOVING
+                g.pending = None
+                self._continue(g)
+            else:
+                self._resume_move(g, seat, steps=g.pending["steps"])
             return
         if g.phase == PRE_ROLL and not self.cfg.jail.card_exit_then_roll:
             g.stage = "post"     # released, but no roll this turn
