@@ -788,6 +788,8 @@ def test_before_roll_timing_lets_a_debtor_raise_cash_but_not_build(rid):
     assert g.phase == "debt" and g.pending["debtor"] == 0
     assert rules.why_not_build_house(g, 0, 1) == "only before rolling in one's own turn"
     assert rules.why_not_mortgage(g, 0, 3) is None            # raising cash is allowed
+    kinds = {(a["type"], a.get("square")) for a in legal_actions(cfg, g) if a["seat"] == 0}
+    assert ("mortgage", 3) in kinds and ("build_house", 1) not in kinds
 
 
 def test_short_game_hotel_breaks_down_into_the_houses_it_needs():
@@ -852,3 +854,16 @@ def test_triples_onto_the_square_one_stands_on_is_no_lap(rid):
         cash = g.cash[0]
         act(rules, g, type="move_to", seat=0, square=square)
         assert g.pos[0] == square and g.cash[0] == cash
+
+
+def test_a_player_bankrupted_in_a_timed_out_turn_ends_it_with_a_step_of_its_own():
+    """Each step is one action's consequences: the next turn (and its new round) is not folded into
+    the bankruptcy step, or the bankruptcy-transfer invariant would see unrelated deeds move."""
+    cfg, rules, g = _cleared("platform-classic", players=3)
+    own(g, 1, 39)
+    g.hotel[39], g.bank_hotels = True, g.bank_hotels - 1
+    g.cash[0], g.pos[0] = 10, 35
+    act(rules, g, type="timeout", seat=0, dice=[1, 3])        # onto 39: hotel rent, nothing to raise
+    assert g.bankrupt[0] and g.current == 0 and g.phase == "post_roll"
+    act(rules, g, type="end_turn", seat=0)
+    assert g.current == 1

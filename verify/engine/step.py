@@ -255,7 +255,7 @@ def enumerate_actions(rules: Rules, g: GameState) -> list[dict]:
             out.append({"type": "pay_fine", "seat": p})
         if r.why_not_use_card(g, p) is None:
             out.append({"type": "use_card", "seat": p})
-        if r._manage_window(g, p, "anytime") is None:
+        if r._manage_window(g, p, "anytime", raises_cash=True) is None:   # the widest window; each guard decides
             for s in r.ownable:
                 if g.owner[s] != p and not (g.mortgaged[s] and r.cfg.mortgage.others_may_lift):
                     continue

@@ -153,6 +153,8 @@ class ExtraRules:
                 self.stay(g, seat)
             else:
                 return
+        if g.bankrupt[seat]:
+            return             # a bankrupt player's turn ends with its own end_turn step (as in _after_move)
         if g.phase == PRE_ROLL and g.current == seat and g.rolled:
             self.end_turn(g)   # no extra roll for doubles in a timed-out turn
         elif g.phase == POST_ROLL and g.current == seat:
