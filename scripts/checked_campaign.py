@@ -4,7 +4,7 @@ Plays every bundled ruleset (and each house rule stacked on ``official``) with
 every promised invariant evaluated after every action, and writes one JSON
 summary per ruleset plus ``summary.json`` (the evidence document: commit,
 machine, one row per ruleset) to the output folder. About 2-3 minutes per
-ruleset on two cores, under an hour in all, so it is a script, not a test;
+ruleset on two cores, about half an hour in all, so it is a script, not a test;
 the default test run plays a few whole checked games per ruleset and
 ``pytest -m slow`` a hundred.
 
