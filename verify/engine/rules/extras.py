@@ -153,12 +153,8 @@ class ExtraRules:
                 self.stay(g, seat)
             else:
                 return
-        if g.bankrupt[seat]:
-            return             # a bankrupt player's turn ends with its own end_turn step (as in _after_move)
-        if g.phase == PRE_ROLL and g.current == seat and g.rolled:
-            self.end_turn(g)   # no extra roll for doubles in a timed-out turn
-        elif g.phase == POST_ROLL and g.current == seat:
-            self.end_turn(g)
+        # the turn itself ends in FlowRules._after_move once its move is settled (g.timed_out), also
+        # when a decision of the others (the auction of a declined deed) comes first
 
     def _liquidate_one(self, g: GameState, seat: int) -> bool:
         """Raise some cash: sell a building (evenly) or mortgage a deed. False when nothing is left."""

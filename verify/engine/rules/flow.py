@@ -42,7 +42,7 @@ class FlowRules:
                 if g.phase != MOVING:
                     return
                 continue
-            if g.steps_after_debts:    # a jail exit whose fine had to be paid first: now the token moves
+            if g.steps_after_debts:    # a jail exit, its fine paid first: now the token moves
                 steps, g.steps_after_debts = g.steps_after_debts, 0
                 p = g.current
                 if not g.bankrupt[p]:
@@ -57,8 +57,6 @@ class FlowRules:
             elif g.bankrupt[g.current]:
                 g.stage = "post"       # a bankrupt player's turn ends with its own end_turn step
                 g.phase = POST_ROLL
-            elif g.timed_out and g.stage == "post":
-                self.end_turn(g)       # the game plays a timed-out turn to its end (see play_defaults)
             else:
                 g.phase = PRE_ROLL if g.stage == "pre" else POST_ROLL
             return

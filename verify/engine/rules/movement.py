@@ -199,11 +199,7 @@ class MovementRules:
             if j.after_last_try == "pay_fine_and_move":
                 self.charge(g, p, -1, j.fine, "fine")
             self._leave_jail(g, p, "last_try")
-            if g.debts:                  # the fine is paid (or the cash raised) before the token moves
-                g.steps_after_debts = steps
-                return
-            self._advance(g, p, steps)
-            self._land(g, p)
+            g.steps_after_debts = steps  # the fine is paid (or the cash raised) before the token moves
             return
         if j.fine_after_failed_roll_same_turn:
             g.phase = JAIL_CHOICE
@@ -266,14 +262,11 @@ class MovementRules:
         self._after_release(g, seat)
 
     def _after_release(self, g: GameState, seat: int) -> None:
-        if g.phase == JAIL_CHOICE:      # paid or used a card after the failed roll: move by that roll
-            if g.debts:                 # once the fine is paid (an explicit payment step)
-                g.steps_after_debts = g.pending["steps"]
-                g.phase = MOVING
-                g.pending = None
-                self._continue(g)
-            else:
-                self._resume_move(g, seat, steps=g.pending["steps"])
+        if g.phase == JAIL_CHOICE:      # paid or used a card after the failed roll: move by that roll,
+            g.steps_after_debts = g.pending["steps"]     # once the fine is paid
+            g.phase = MOVING
+            g.pending = None
+            self._continue(g)
             return
         if g.phase == PRE_ROLL and not self.cfg.jail.card_exit_then_roll:
             g.stage = "post"     # released, but no roll this turn
