@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
 from .errors import ExprError, Location
@@ -210,23 +211,8 @@ UNDECIDED = object()
 
 
 def _lookup(path: tuple[str, ...], env: dict) -> Any:
-    for cut in range(len(path), 0, -1):
-        key = ".".join(path[:cut])
-        if key in env:
-            value = env[key]
-            for attr in path[cut:]:
-                if isinstance(value, dict):
-                    if attr not in value:
-                        raise ExprError(f"no field {attr!r} in {'.'.join(path)}")
-                    value = value[attr]
-                else:
-                    if attr.startswith("_") or not hasattr(value, attr):
-                        raise ExprError(f"no field {attr!r} in {'.'.join(path)}")
-                    value = getattr(value, attr)
-            if value is UNDECIDED:
-                raise Undecided(".".join(path))
-            return value
-    raise ExprError(f"unknown name {'.'.join(path)!r}")
+    """The value of a dotted name in ``env`` (the z3 backend's reading; see ``_compile_name``)."""
+    return _compile_name(path)(env, None)
 
 
 def _div(a, b):
@@ -253,12 +239,15 @@ def evaluate(expr: Any, env: dict, old_env: dict | None = None) -> Any:
     """
     fn = _COMPILED.get(id(expr))
     if fn is None or fn[0] is not expr:
+        if len(_COMPILED) >= _COMPILED_MAX:    # trees parsed once per file load: a bound, not an LRU
+            _COMPILED.clear()
         fn = (expr, _compile(expr))
         _COMPILED[id(expr)] = fn
     return fn[1](env, old_env)
 
 
 _COMPILED: dict[int, tuple[Any, Callable]] = {}
+_COMPILED_MAX = 4096
 _MISSING = object()
 
 
@@ -358,7 +347,10 @@ def _compile_bound(path: tuple[str, ...]) -> Callable:
     return field
 
 
+@lru_cache(maxsize=4096)
 def _compile_name(path: tuple[str, ...]) -> Callable:
+    """A free dotted name: the longest prefix that ``env`` binds (``building.hotel_threshold`` is one
+    parameter id), then attributes or keys; ``UNDECIDED`` raises ``Undecided``."""
     full = ".".join(path)
     if any(part.startswith("_") for part in path):
         raise ExprError(f"no field in {full}")

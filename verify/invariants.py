@@ -327,7 +327,7 @@ def _facts(board) -> BoardFacts:
 def state_slices(state: dict) -> dict[str, tuple]:
     """The parts of a canonical state the view is built from, as hashable tuples.
 
-    The view (``state_view``) is a function of these slices alone, and an
+    The view (``_view``) is a function of these slices alone, and an
     invariant is a pure function of the view and the rule parameters; so an
     invariant that held on some slices holds again on equal slices. That is what
     lets ``Monitor`` skip re-evaluating an invariant after a step that did not
@@ -367,11 +367,6 @@ def slices_read(inv: Invariant) -> tuple[str, ...]:
     if "players" in out and any(path[-1] == "cash" for path in paths):
         out.add("cash")
     return tuple(sorted(out))
-
-
-def state_view(config: Any, state: dict, invariants: Iterable[Invariant] = ()) -> dict:
-    """The names an invariant may use, bound to the values of a canonical state."""
-    return _view(config, state_slices(state), invariants)
 
 
 def _params(config: Any, invariants: Iterable[Invariant]) -> dict[str, Any]:
@@ -433,16 +428,12 @@ def _check_state(config: Any, sl: dict[str, tuple], invs: list[Invariant],
 BANK_FREE_KINDS = frozenset({"pay_rent", "rent", "trade", "accept_trade", "propose_trade"})
 
 
-def action_view(action: dict | None, before: dict, after: dict) -> _Obj:
+def _action(action: dict | None, b_players: tuple, a_players: tuple) -> _Obj:
     """The ``action`` of a step: kind, acting player, creditor, team, and whether it was a bankruptcy.
 
     A bankruptcy is recognised from the states themselves (a player who was not
     bankrupt is bankrupt after), so engines need not agree on action names.
     """
-    return _action(action, state_slices(before)["players"], state_slices(after)["players"])
-
-
-def _action(action: dict | None, b_players: tuple, a_players: tuple) -> _Obj:
     # rows of the players slice: (seat, in_jail, bankrupt, team, cards)
     action = action or {}
     kind = str(action.get("kind") or action.get("type") or action.get("action") or "")
@@ -552,5 +543,5 @@ def _explain(inv: Invariant, env: dict) -> str:
 
 
 __all__ = ["Invariant", "Violation", "Monitor", "load_invariants", "invariant_ids", "by_id", "check_state",
-           "check_step", "state_view", "state_slices", "slices_read", "action_view", "param_value", "board_facts",
+           "check_step", "state_slices", "slices_read", "param_value", "board_facts",
            "NOBODY"]

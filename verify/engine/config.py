@@ -355,7 +355,7 @@ class EngineConfig:
         for pid, played in PLAYED_ONLY.items():
             value = ruleset.value(pid)
             if value != played:
-                entry = ruleset.entries.get(pid) if hasattr(ruleset, "entries") else None
+                entry = ruleset.entries.get(pid)
                 where = f"{entry.where}: " if entry is not None and entry.where else ""
                 bad.append(f"{where}{pid} = {json.dumps(value)} (the engine plays only {json.dumps(played)})")
         return replace(cfg, unplayable=tuple(bad)) if bad else cfg
