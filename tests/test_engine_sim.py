@@ -156,3 +156,23 @@ def test_check_invariants_finds_the_same_first_violation_with_any_jobs():
     two = run_campaign(spec, 4, r.id, jobs=2).violation
     assert one is not None and one == two
     assert "house-supply" in " ".join(one["violations"]) and one["action"]["type"].startswith("sell")
+
+
+def test_checked_campaign_script_writes_its_evidence_document(tmp_path):
+    """scripts/checked_campaign.py (issue 3's evidence run), at a tiny size: one summary per ruleset
+    and summary.json with the commit, the invariants checked and no violation."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    script = Path(__file__).resolve().parent.parent / "scripts" / "checked_campaign.py"
+    run = subprocess.run([sys.executable, str(script), "--games", "2", "--jobs", "1", "--out", str(tmp_path),
+                          "official-short", "official+house-double-go"], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    doc = json.loads((tmp_path / "summary.json").read_text())
+    assert doc["recorded_at_commit"] and [r["ruleset"] for r in doc["runs"]] == ["official-short",
+                                                                                 "official+house-double-go"]
+    for row in doc["runs"]:
+        assert row["games"] == 2 and row["violation"] is None and "even-build" in row["invariants_checked"]
+    assert (tmp_path / "official+house-double-go.json").exists()
