@@ -103,3 +103,14 @@ def test_slices_read_follow_loop_variables():
     assert "cash" not in reads["single-owner"] and "players" in reads["single-owner"]
     assert reads["even-build"] == ("properties",)
     assert set(reads["house-supply"]) == {"bank", "properties"}
+
+
+@pytest.mark.parametrize("broken", [{"players": "nobody"}, {"properties": [{"owner": 1}]}, {"players": [7]}])
+def test_a_malformed_state_is_e017_not_a_traceback(game, broken):
+    from verify.errors import GameError
+    cfg, promised, states = game
+    state = dict(states[0][1], **broken)
+    for check in (lambda: check_state(cfg, state, promised), lambda: Monitor(cfg, promised)(None, state, None)):
+        with pytest.raises(GameError) as info:
+            check()
+        assert info.value.code == "E017" and "canonical game state" in str(info.value)
