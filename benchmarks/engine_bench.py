@@ -20,7 +20,7 @@ import platform
 import sys
 import time
 
-from verify.engine.config import EngineConfig
+from verify.config import EngineConfig
 from verify.engine.simulate import CampaignSpec, run_campaign
 from verify.spec import DEFAULT_RULESET, load_ruleset
 

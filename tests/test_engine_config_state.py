@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
 from verify.cli import main
-from verify.engine.config import EngineConfig, fallback_ruleset
+from verify.config import EngineConfig, fallback_ruleset
 from verify.engine.rules import Rules
 from verify.engine.state import GameState
 from verify.engine.step import apply, fill_random, legal_actions, new_game
@@ -113,7 +114,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def test_a_value_the_engine_does_not_play_is_refused_with_its_file_and_line():
-    from verify.engine.config import PLAYED_ONLY
+    from verify.config.from_ruleset import PLAYED_ONLY
     from verify.engine.rules import rules_for
     from verify.errors import VerifyError
 
@@ -141,3 +142,29 @@ def test_a_value_the_engine_does_not_play_is_refused_with_its_file_and_line():
         assert all(r.value(pid) == v for pid, v in PLAYED_ONLY.items())
         played += 1
     assert played == len(bundled) >= 17
+
+
+def test_config_json_round_trip_for_every_bundled_ruleset():
+    """from_json(to_json(c)) == c: what another engine receives is the same config (conformance)."""
+    from verify.smt.run import default_names
+    for rid in default_names():
+        cfg = EngineConfig.from_ruleset(load_ruleset(rid))
+        back = EngineConfig.from_json(json.loads(json.dumps(cfg.to_json())))
+        assert back == cfg, rid
+        assert back.hash() == cfg.hash()
+
+
+def test_config_from_json_names_the_bad_field():
+    from verify.errors import SpecError
+    doc = EngineConfig.from_ruleset(load_ruleset("official")).to_json()
+    doc["rent"]["station_schedule"] = "many"
+    with pytest.raises(SpecError) as e:
+        EngineConfig.from_json(doc)
+    assert e.value.code == "E009" and "config.rent.station_schedule" in str(e.value)
+    doc = EngineConfig.from_ruleset(load_ruleset("official")).to_json()
+    doc["jail"]["fines"] = 1
+    with pytest.raises(SpecError, match="unknown field.*fines"):
+        EngineConfig.from_json(doc)
+    del doc["jail"]["fines"], doc["jail"]["fine"]
+    with pytest.raises(SpecError, match="missing field 'fine'"):
+        EngineConfig.from_json(doc)

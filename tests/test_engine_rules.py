@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from verify.engine.config import EngineConfig, fallback_ruleset
+from verify.config import EngineConfig, fallback_ruleset
 from verify.engine.rules import IllegalAction, Rules
 from verify.engine.state import GameState
 from verify.engine.step import apply, apply_state, legal_actions

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from verify.engine.config import EngineConfig
+from verify.config import EngineConfig
 from verify.engine.policies import make_policies
 from verify.engine.rules import rules_for
 from verify.engine.simulate import CampaignSpec, game_seed, play_game, run_campaign

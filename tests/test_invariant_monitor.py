@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verify.engine.config import EngineConfig
+from verify.config import EngineConfig
 from verify.engine.policies import make_policies
 from verify.engine.rules import rules_for
 from verify.engine.simulate import play_game

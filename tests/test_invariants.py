@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from verify.engine.config import EngineConfig, fallback_ruleset
+from verify.config import EngineConfig, fallback_ruleset
 from verify.errors import VerifyError
 from verify.invariants import check_state, check_step, invariant_ids, load_invariants
 

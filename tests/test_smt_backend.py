@@ -10,7 +10,7 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verify.engine.config import EngineConfig
+from verify.config import EngineConfig
 from verify.expr import parse
 from verify.invariants import check_state, load_invariants
 from verify.smt.model import Model, extras_of

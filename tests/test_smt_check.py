@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from verify.cli import main
-from verify.engine.config import EngineConfig
+from verify.config import EngineConfig
 from verify.smt import proofs
 from verify.smt.model import extras_of
 from verify.smt.verdict import Verdict

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from verify.engine.config import EngineConfig
+from verify.config import EngineConfig
 from verify.engine.step import IllegalAction, apply, new_game
 from verify.errors import GameError
 from verify.invariants import check_state

@@ -308,7 +308,7 @@ class BoardFacts:
 def board_facts(config: Any) -> BoardFacts:
     board = getattr(config, "board", None)
     if board is None:
-        from .engine.config import EngineConfig
+        from .config import EngineConfig
         board = EngineConfig.from_ruleset(config).board
     return _facts(board)
 

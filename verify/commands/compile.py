@@ -34,7 +34,7 @@ def register_target(name: str, ref: str | Callable) -> None:
 
 
 def engine_config_text(ruleset) -> str:
-    from ..engine.config import EngineConfig
+    from ..config import EngineConfig
     cfg = EngineConfig.from_ruleset(ruleset)
     doc = {"schema": "verify.engine-config/1", "ruleset": ruleset.id, "config_hash": cfg.hash(),
            "config": cfg.to_json()}

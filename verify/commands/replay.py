@@ -25,7 +25,7 @@ from ..errors import Location, VerifyError
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems: bool, as_json: bool) -> None:
     """Re-check every step of TRACE (JSON Lines from `verify simulate --trace`)."""
-    from ..engine.config import EngineConfig
+    from ..config import EngineConfig
     from ..engine.rules import rules_for
     from ..engine.trace import InvariantChecker, TraceError, read_trace, replay_game
     from ..spec import load_ruleset

@@ -38,7 +38,7 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_invariants, trace, as_json):
     """Play GAMES seeded games of RULESET (default: official) and summarise them."""
-    from ..engine.config import EngineConfig
+    from ..config import EngineConfig
     from ..engine.simulate import CampaignSpec, Summary, game_seed, play_game, run_campaign
     from ..engine.policies import make_policies
     from ..engine.rules import rules_for

@@ -2,7 +2,7 @@
 
 Stages, each its own module (data flows one way)::
 
-    Ruleset --config.EngineConfig.from_ruleset--> EngineConfig   (typed, frozen; board and decks scaled)
+    Ruleset --verify.config (its own package)--> EngineConfig   (typed, frozen; board and decks scaled)
                                                      |
     state.GameState <--to_json/from_json--> canonical JSON "verify.state/1" (schemas/state.schema.json)
                                                      |
@@ -19,7 +19,7 @@ game loop; the rules themselves are deterministic (dice and draws arrive inside
 actions), so a state plus an action always gives the same successor.
 """
 
-from .config import EngineConfig
+from ..config import EngineConfig
 from .rules import IllegalAction
 from .step import apply, fill_random, legal_actions, new_game
 

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .config import EngineConfig
+from ..config import EngineConfig
 from .policies import make_policies
 from .rules import Rules, rules_for
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState

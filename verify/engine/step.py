@@ -36,7 +36,7 @@ import random
 from typing import Any
 
 from ..errors import GameError
-from .config import EngineConfig
+from ..config import EngineConfig
 from .rules import IllegalAction, Rules, rules_for
 from .state import AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, OVER, POST_ROLL, PRE_ROLL, \
     TRIPLES, GameState

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import IO, Callable, Iterable, Iterator
 
 from ..errors import Location, VerifyError
-from .config import EngineConfig
+from ..config import EngineConfig
 from .rules import Rules
 from .simulate import Recorder
 from .state import GameState

@@ -31,7 +31,7 @@ NOT_MODELLED = (
 
 
 def _round(x: float) -> int:
-    """Money is whole; half rounds up (as verify.engine.config)."""
+    """Money is whole; half rounds up (as verify.config)."""
     return int(x + 0.5 + 1e-9)
 
 

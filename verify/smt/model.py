@@ -38,7 +38,7 @@ def extras_of(ruleset) -> dict:
 
 @dataclass(frozen=True)
 class Model:
-    config: Any                                  # verify.engine.config.EngineConfig
+    config: Any                                  # verify.config.EngineConfig
     players: int
     deeds: tuple
     street_groups: tuple[tuple[str, tuple[int, ...]], ...]
@@ -49,7 +49,7 @@ class Model:
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "Model":
-        from ..engine.config import EngineConfig
+        from ..config import EngineConfig
         return cls.from_config(EngineConfig.from_ruleset(ruleset), extras_of(ruleset))
 
     @classmethod

@@ -44,7 +44,7 @@ def default_names() -> list[str]:
 
 
 def resolve(names: list[str]) -> list[Target]:
-    from ..engine.config import EngineConfig
+    from ..config import EngineConfig
     from ..spec import DEFAULT_RULESET, load_ruleset
     from .model import extras_of
     out = []

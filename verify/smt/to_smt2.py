@@ -31,7 +31,7 @@ class Query:
 def queries(ruleset, timeout_s: float = 10.0, only: set[str] | None = None) -> list[Query]:
     """The inductive queries of ``ruleset`` (optionally only actions named in ``only``)."""
     from .proofs import check_ruleset
-    from ..engine.config import EngineConfig
+    from ..config import EngineConfig
     from .model import extras_of
 
     cfg = EngineConfig.from_ruleset(ruleset)

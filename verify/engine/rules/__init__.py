@@ -22,7 +22,7 @@ gives the same successor.
 from __future__ import annotations
 
 from ...errors import VerifyError
-from ..config import EngineConfig
+from ...config import EngineConfig
 from .auctions import AuctionRules
 from .base import RulesBase
 from .building import BuildingRules

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import GameError
-from ..config import JAIL_SQUARE, EngineConfig
+from ...config.model import JAIL_SQUARE, EngineConfig
 from ..state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, OVER, POST_ROLL, PRE_ROLL,
                      TRIPLES, UNLIMITED, GameState)
 

@@ -1,0 +1,54 @@
+"""The reference engine behind engine protocol 1: the oracle, and the engine every adapter is compared with.
+
+``ReferenceEngine`` is the in-process form (``verify.conform.reference:ReferenceEngine``):
+it wraps the step API of ``verify.engine`` over the JSON config and state an
+engine under test receives, so it is exactly what a conforming engine should do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..config import EngineConfig
+from ..engine.step import IllegalAction, apply
+from . import Illegal
+
+PROTOCOL = 1
+
+
+class ReferenceEngine:
+    """The reference engine as an in-process protocol-1 engine."""
+
+    name = "verify-reference"
+
+    def __init__(self) -> None:
+        self._config: EngineConfig | None = None
+        self._state: dict | None = None
+
+    def hello(self) -> dict:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            v = version("monopoly-verify")
+        except PackageNotFoundError:   # pragma: no cover - running from a bare checkout
+            v = "0"
+        return {"engine": self.name, "version": v, "protocol": PROTOCOL}
+
+    def load(self, config: dict, state: dict) -> None:
+        self._config = EngineConfig.from_json(config)
+        self._state = state
+
+    def apply(self, action: dict) -> dict:
+        if self._config is None or self._state is None:
+            raise RuntimeError("apply before load")
+        try:
+            new, _events = apply(self._config, self._state, action)
+        except IllegalAction as exc:
+            raise Illegal(exc.message) from None
+        self._state = new
+        return new
+
+    def state(self) -> Any:
+        return self._state
+
+
+__all__ = ["ReferenceEngine", "PROTOCOL"]
