@@ -7,7 +7,7 @@ gives each parameter as exactly one of:
 * assumed: ``value`` + ``assumed`` (why the value is used though unstated)
 * silent:  ``silent`` (what the source leaves open)
 * open:    ``open`` (who sets it, e.g. the host) + ``quote`` + ``gloss``;
-           no value until a user overlay supplies one
+           no value until a user overlay (or ``--set``) supplies one
 
 A cited or assumed entry may add ``readings``: other values the same words
 allow, each with a name and a gloss (``verify.spec.readings``).
@@ -242,6 +242,7 @@ class Ruleset:
     catalogue: Catalogue = field(repr=False, compare=False)
     is_overlay: bool = False
     readings_applied: tuple[str, ...] = ()   # RULESET@READING: the readings chosen, in order
+    supplied: tuple[tuple[str, Any], ...] = ()   # values given with --set (verify.spec.open_values)
 
     @property
     def money_scale(self) -> int:
@@ -287,7 +288,7 @@ def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | No
         id=new_id or f.id, title=f.title if base is None or new_id is None else base.title + " + " + f.title,
         chain=(base.chain if base else ()) + (f.id,), sources=tuple(sources), entries=entries,
         promises=promises, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
-        readings_applied=base.readings_applied if base else (),
+        readings_applied=base.readings_applied if base else (), supplied=base.supplied if base else (),
     )
 
 
