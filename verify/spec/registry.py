@@ -117,15 +117,23 @@ class Registry:
         if rid in stack:
             cycle = " -> ".join(stack[stack.index(rid):] + (rid,))
             raise SpecError("E006", f"extends is cyclic: {cycle}", f.loc("extends"))
+        base = self._parents(f, stack + (rid,))
+        return apply(base, f, self.catalogue, new_id=None) if base is None else \
+            _with_id(apply(base, f, self.catalogue, new_id=rid), rid, f.title)
+
+    def _parents(self, f: RulesetFile, stack: tuple[str, ...]) -> Ruleset | None:
         base: Ruleset | None = None
         for parent in f.extends:
             if parent not in self.files:
-                raise SpecError("E005", f"{rid} extends {parent!r}, which does not exist"
+                raise SpecError("E005", f"{f.id} extends {parent!r}, which does not exist"
                                 f"{_hint(parent, self.ids())}", f.loc("extends"))
-            resolved = self._resolve_one(parent, stack + (rid,))
+            resolved = self._resolve_one(parent, stack)
             base = resolved if base is None else _merge(base, resolved)
-        return apply(base, f, self.catalogue, new_id=None) if base is None else \
-            _with_id(apply(base, f, self.catalogue, new_id=rid), rid, f.title)
+        return base
+
+    def inherited(self, rid: str) -> Ruleset | None:
+        """What ruleset ``rid`` inherits: its parents resolved and merged (None without extends)."""
+        return self._parents(self.files[rid], (rid,))
 
     def _stack(self, base: Ruleset, f: RulesetFile) -> Ruleset:
         if f.extends:
