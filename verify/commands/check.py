@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 
 import click
 
+from .ruleset_options import set_option
+
 _MARK = {"PROVED": ("✓", "green"), "VIOLATED": ("✗", "red"), "UNKNOWN": ("?", "yellow")}
 #: Short column heads for the summary table (the legend under it spells them out).
 _SHORT = {"constraints": "cons", "(enabled)": "live", "even-build": "even", "house-supply": "hsup",
@@ -35,8 +37,10 @@ _SHORT = {"constraints": "cons", "(enabled)": "live", "even-build": "even", "hou
 @click.option("--invariant", "invariants", multiple=True, help="Only report these invariants (repeatable).")
 @click.option("--all-counterexamples", is_flag=True,
               help="Print a scenario for every violated cell, promised or not (default: promised ones).")
+@set_option
 def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, matrix: bool,
-            actions: tuple[str, ...], invariants: tuple[str, ...], all_counterexamples: bool) -> None:
+            actions: tuple[str, ...], invariants: tuple[str, ...], all_counterexamples: bool,
+            settings: dict) -> None:
     """Check RULESETS (ids, files, or stacks like official+house-no-auction; all bundled when none).
 
     For each ruleset: the cross-parameter constraints; for every action and every
@@ -56,7 +60,7 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
         from ..invariants import by_id
         by_id(invariants)          # unknown ids: E013 with a suggestion
     t0 = time.perf_counter()
-    results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions)
+    results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings)
     if invariants:
         results = [r for r in results if r.invariant in invariants]
     elapsed = time.perf_counter() - t0

@@ -299,10 +299,14 @@ def _trade(get, s):
 
 
 def _threshold(get, s):
+    """2 = bankrupt; 1 = not bankrupt, but may give up (surrender is an option, never a threshold);
+    0 = not bankrupt."""
     d, c, raise_, worth = s["debt"], s["cash"], s["raisable"], s["worth"]
     if get("bankruptcy.threshold") == "debt_exceeds_worth":
-        return d > worth
-    return d > c + raise_
+        bankrupt = d > worth
+    else:
+        bankrupt = d > c + raise_
+    return z3.If(bankrupt, z3.IntVal(2), z3.IntVal(1 if get("bankruptcy.surrender") else 0))
 
 
 def _sell_back(get, s):
@@ -415,18 +419,22 @@ def _start_cash(get, s):
 
 
 PHASE = Var("phase", "moment", lo=0, hi=2, prefer=1,
-            names=("before rolling, in one's own turn", "at a payment step after rolling, in one's own turn",
+            names=("before rolling, in one's own turn",
+                   "at a payment after rolling, short of the money due, in one's own turn",
                    "during another player's turn"))
 
 
-def _allowed_at(param):
+def _allowed_at(param, raises_cash: bool = False):
+    """May the player act at this moment? Selling and mortgaging also raise the money for a payment
+    (``debt.raise_cash_first``): a general timing rule is read together with that stated exception."""
     def outcome(get, s):
         v = get(param)
         if v == "anytime":
             return z3.BoolVal(True)
-        if v == "own_turn_and_payments":
-            return s["phase"] <= 1
-        return s["phase"] == 0
+        ok = s["phase"] <= 1 if v == "own_turn_and_payments" else s["phase"] == 0
+        if raises_cash and get("debt.raise_cash_first"):
+            ok = z3.Or(ok, s["phase"] == 1)
+        return ok
     return outcome
 
 
@@ -536,13 +544,15 @@ FAMILIES: tuple[Family, ...] = (
            (Var("side_a", "value given by one side", lo=1, hi=2000, prefer=100, money=True),
             Var("side_b", "value given by the other side", lo=1, hi=2000, prefer=300, money=True)), _trade,
            unit="bool"),
-    Family("bankrupt", "Is the player bankrupt?", ("bankruptcy.threshold",),
+    Family("bankrupt", "Is the player bankrupt, or may they only give up?", ("bankruptcy.threshold",
+                                                                               "bankruptcy.surrender"),
            (Var("debt", "the debt", lo=0, hi=5000, prefer=500, money=True),
             Var("cash", "cash in hand", lo=0, hi=5000, prefer=100, money=True),
             Var("raisable", "what selling buildings and mortgaging would raise", lo=0, hi=5000, prefer=200,
                 money=True),
             Var("worth", "total worth (cash + property values + building values)", lo=0, hi=5000, prefer=600,
-                money=True)), _threshold, unit="bool"),
+                money=True)), _threshold, unit="count",
+           special=((0, "not bankrupt"), (1, "not bankrupt; may give up voluntarily"), (2, "bankrupt"))),
     Family("sell_back_refund", "What does the bank refund for a building sold back?",
            ("building.sell_ratio",),
            (Var("house_cost", "price paid for the house", choices=HOUSE_COSTS, prefer=100, money=True),),
@@ -601,9 +611,9 @@ FAMILIES: tuple[Family, ...] = (
            _allowed_at("building.timing"), unit="bool"),
     Family("sell_allowed_now", "May the player sell buildings back at this moment?",
            ("building.sell_timing",),
-           (PHASE,), _allowed_at("building.sell_timing"), unit="bool"),
+           (PHASE,), _allowed_at("building.sell_timing", raises_cash=True), unit="bool"),
     Family("mortgage_allowed_now", "May the player mortgage at this moment?", ("mortgage.timing",), (PHASE,),
-           _allowed_at("mortgage.timing"), unit="bool"),
+           _allowed_at("mortgage.timing", raises_cash=True), unit="bool"),
     Family("trade_allowed_now", "May the player propose a trade at this moment?", ("trade.timing",), (PHASE,),
            _allowed_at("trade.timing"), unit="bool"),
 )

@@ -28,6 +28,7 @@ from ..compare.questions import answer, load_questions
 from ..compare.values import key, show
 from ..spec.sources import LANGUAGES
 from . import charts
+from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
 from .runs import CheckRun, Simulation, load_check_json, run_check, run_simulation
 
@@ -38,6 +39,7 @@ KIND_TEXT = {
     "internal": "One rulebook disagrees with itself.",
     "silent": "One side leaves the question open while others answer it.",
     "redundancy": "A clause implied by other rulings (proved by z3).",
+    "ambiguous": "The words of one rulebook allow several readings; each is played and witnessed.",
 }
 
 
@@ -226,7 +228,8 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
                                       "equivalent": comparison.equivalent}),
         "contradictions.html": ("contradictions.html", {"topics": topic_groups(reg, comparison),
                                                         "counts": comparison.counts()}),
-        "questions.html": ("questions.html", {"rows": question_rows(reg, rs)}),
+        "questions.html": ("questions.html", {"rows": question_rows(reg, rs),
+                                              "ambiguities": ambiguity_rows(comparison)}),
         "matrix.html": ("matrix.html", {"m": check_matrix(check, ids)}),
         "simulation.html": ("simulation.html", {"s": simulation_view(sim)}),
     }
