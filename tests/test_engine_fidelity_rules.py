@@ -194,8 +194,7 @@ def test_official_rent_claim_lapses_when_the_second_player_after_the_owner_rolls
     g.current, g.pos[payer] = payer, 34
     act(rules, g, type="roll", dice=[2, 3])
     assert g.claims == [[payer, 1, 39, 50, 50, turns]]
-    other = replace(cfg, rent=replace(cfg.rent, claim_deadline="before_second_next_roll"))
-    rules2, g2 = cleared(other, players=4)
+    rules2, g2 = cleared(config("official@claim-counted-from-payer"), players=4)
     own(g2, 1, 39)
     g2.current, g2.pos[payer] = payer, 34
     act(rules2, g2, type="roll", dice=[2, 3])
@@ -213,9 +212,10 @@ def test_official_unclaimed_rent_lapses_at_the_owners_second_neighbours_roll():
 
 
 # ------------------------------------------------------------------ O: card payments into the Free Parking pot
-@pytest.mark.parametrize("cards, pot", [(True, 15), (False, 0)])
-def test_a_speeding_fine_card_goes_into_the_pot_where_card_payments_are_fines(cards, pot):
-    cfg = config("official+house-free-parking-pot", taxes__pot_card_payments=cards)
+@pytest.mark.parametrize("rid, pot", [("official+house-free-parking-pot", 15),
+                                     ("official+house-free-parking-pot@jail-fine-only", 0)])
+def test_a_speeding_fine_card_goes_into_the_pot_where_card_payments_are_fines(rid, pot):
+    cfg = config(rid)
     rules, g = cleared(cfg)
     g.chance.remove("chance-speeding")
     g.chance.insert(0, "chance-speeding")
@@ -224,9 +224,10 @@ def test_a_speeding_fine_card_goes_into_the_pot_where_card_payments_are_fines(ca
 
 
 # ------------------------------------------------------------------ V: whose building the card destroys
-@pytest.mark.parametrize("target, mine, theirs", [("drawer", 3, 4), ("opponent", 4, 3)])
-def test_the_destroying_card_hits_the_drawer_or_an_opponent(target, mine, theirs):
-    cfg = config("platform-showdown", cards__building_destroy_target=target)
+@pytest.mark.parametrize("rid, mine, theirs", [("platform-showdown", 3, 4),
+                                              ("platform-showdown@opponents-building", 4, 3)])
+def test_the_destroying_card_hits_the_drawer_or_an_opponent(rid, mine, theirs):
+    cfg = config(rid)
     rules, g = cleared(cfg)
     own(g, 0, 37, 39)
     own(g, 1, 1, 3)
@@ -235,14 +236,14 @@ def test_the_destroying_card_hits_the_drawer_or_an_opponent(target, mine, theirs
     g.houses[3] = 4
     rules._destroy_building(g, 0)
     assert (g.houses[39], g.houses[3]) == (mine, theirs)
-    assert config("platform-showdown").cards.building_destroy_target == "drawer"   # silent: the fallback
 
 
 # ------------------------------------------------------------------ W: the exact-GO bonus after the salary stop
-@pytest.mark.parametrize("after_stop, cash", [(True, 16000), (False, 15000)])
-def test_platform_exact_go_bonus_outlasts_the_salary(after_stop, cash):
+@pytest.mark.parametrize("rid, cash", [("platform-classic", 16000),
+                                      ("platform-classic@bonus-stops-with-salary", 15000)])
+def test_platform_exact_go_bonus_outlasts_the_salary(rid, cash):
     """'Исплата плате престаје у 46. минуту': the salary stops; the 'dodatni bonus' is paid on."""
-    cfg = config("platform-classic", movement__exact_landing_bonus_after_salary_stop=after_stop)
+    cfg = config(rid)
     rules, g = cleared(cfg)
     g.minute, g.pos[0] = 46.0, 38
     act(rules, g, type="roll", dice=[1, 1])               # exactly on Start
@@ -254,10 +255,10 @@ def test_platform_exact_go_bonus_outlasts_the_salary(after_stop, cash):
 
 
 # ------------------------------------------------------------------ further rule: the salary once a turn
-@pytest.mark.parametrize("once, salary", [(True, 200), (False, 400)])
-def test_official_salary_once_a_turn_except_advance_to_go(once, salary):
+@pytest.mark.parametrize("rid, salary", [("official", 200), ("official@salary-once-a-lap", 400)])
+def test_official_salary_once_a_turn_except_advance_to_go(rid, salary):
     """'Tutar her turda bir kez ödenir' with Advance to GO as 'the only special case'."""
-    cfg = config("official", movement__salary_once_per_turn=once)
+    cfg = config(rid)
     for card, paid in (("chance-reading", salary), ("chance-go", 400)):
         rules, g = cleared(cfg)
         g.chance.remove(card)
@@ -308,14 +309,13 @@ def test_a_speed_die_without_six_faces_is_an_error(tmp_path):
 
 
 # ------------------------------------------------------------------ AB: a hotel's worth for the income tax
-@pytest.mark.parametrize("worth, tax", [("price_only", 325), ("price_and_converted_houses", 405)])
-def test_pre2008_income_tax_counts_a_hotel_at_its_own_price(worth, tax):
+@pytest.mark.parametrize("rid, tax", [("official-pre2008", 325), ("official-pre2008@hotel-with-its-houses", 405)])
+def test_pre2008_income_tax_counts_a_hotel_at_its_own_price(rid, tax):
     """'sahip olunan bütün binaların alış bedeli': the 4 houses went back to the bank with the hotel."""
-    cfg = config("official-pre2008", taxes__worth_hotel=worth)
+    cfg = config(rid)
     rules, g = cleared(cfg)
     own(g, 0, 37, 39)
     g.houses[37], g.hotel[39] = 4, True                    # 1500 + 350 + 400 + 4 x 200 + hotel
     act(rules, g, type="roll", dice=[1, 3])               # Income Tax (4)
     act(rules, g, type="pay_tax", option="percent")
     assert g.cash[0] == 1500 - tax
-    assert config("official-pre2008").taxes.worth_hotel == "price_only"

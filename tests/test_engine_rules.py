@@ -592,9 +592,9 @@ def test_custom_table_that_loses_sold_buildings_breaks_house_supply():
     assert [v.invariant for v in broken] == ["house-supply"]
 
 
-def test_unclaimed_rent_lapses_at_the_deadline(official):
-    official = with_(official, "rent", claim_deadline="before_second_next_roll")   # counted from the payer
-    assert official.rent.owner_must_claim
+def test_unclaimed_rent_lapses_at_the_deadline():
+    official = EngineConfig.from_ruleset(load_ruleset("official@claim-counted-from-payer"))
+    assert official.rent.owner_must_claim and official.rent.claim_deadline == "before_second_next_roll"
     rules, g = game(official, players=3)
     g.current = 0
     own(g, 1, 39)
@@ -663,11 +663,9 @@ def test_explicit_payment_step_and_auction_in_seat_order_with_a_fixed_step():
 
 
 def test_owner_auctions_a_mortgaged_deed_at_once():
-    """The equity-sale reading (the other reading of Showdown's sentence; its own is in
-    tests/test_engine_fidelity_rules.py): opens at the mortgage value, others bid, the owner is paid."""
-    cfg = EngineConfig.from_ruleset(load_ruleset("platform-showdown"))
-    cfg = with_(cfg, "mortgage", immediate_auction_opening="mortgage_value", immediate_auction_owner_bids=False,
-                immediate_auction_proceeds="owner_after_loan")
+    """Showdown's equity-sale reading (the ruleset's own is in tests/test_engine_fidelity_rules.py):
+    opens at the mortgage value, the others bid, the bank takes back its loan and the owner the rest."""
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-showdown@equity-sale"))
     assert cfg.mortgage.immediate_auction
     rules, g = game(cfg, players=3)
     for s in cfg.board.ownable:

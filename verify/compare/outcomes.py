@@ -568,7 +568,7 @@ FAMILIES: tuple[Family, ...] = (
            "Parking pot?", ("free_parking.pot_card_payments",), (), _card_payment_potted, unit="bool"),
     Family("destroyed_building_owner", "Whose building does the card that destroys a building remove?",
            ("cards.building_destroy_target", "cards.building_destroy"), (), _destroyed_whose, unit="count",
-           special=((0, "no such card"), (1, "the drawer's own"), (2, "an opponent's"))),
+           special=((0, "no such card"), (1, "a building of the drawer"), (2, "a building of an opponent"))),
     Family("clock_turns_per_hour", "How many player-turns make an hour of play on the game clock (the "
            "minutes of the rules counted in turns)?", ("clock.seconds_per_turn",), (), _turns_per_hour,
            unit="count"),
