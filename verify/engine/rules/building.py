@@ -153,17 +153,21 @@ class BuildingRules:
         the streets with the houses a hotel needs), as far as their cash pays."""
         n, owner, houses, hotel, bankrupt = g.n, g.owner, g.houses, g.hotel, g.bankrupt
         slots, cheapest = [0] * n, [0] * n
-        for s in self.street_squares:
-            q = owner[s]
-            if q < 0 or hotel[s] or bankrupt[q]:
-                continue
-            k = self.max_houses - houses[s] if item == "house" else int(houses[s] >= self.threshold)
-            if k <= 0 or self._build_guard(g, q, s, 0) is not None:
-                continue
-            slots[q] += k
-            c = self.house_cost[s]
-            if not cheapest[q] or c < cheapest[q]:
-                cheapest[q] = c
+        whole = self.cfg.building.requires_full_group
+        for squares in self.street_group_squares:
+            if whole and not self.owns_group(g, owner[squares[0]], self.group_of[squares[0]]):
+                continue                  # nobody may build here (the guard below would say so too)
+            for s in squares:
+                q = owner[s]
+                if q < 0 or hotel[s] or bankrupt[q]:
+                    continue
+                k = self.max_houses - houses[s] if item == "house" else int(houses[s] >= self.threshold)
+                if k <= 0 or self._build_guard(g, q, s, 0) is not None:
+                    continue
+                slots[q] += k
+                c = self.house_cost[s]
+                if not cheapest[q] or c < cheapest[q]:
+                    cheapest[q] = c
         wanting = wanted = 0
         for q in range(n):
             if cheapest[q]:
