@@ -319,3 +319,28 @@ def test_pre2008_income_tax_counts_a_hotel_at_its_own_price(rid, tax):
     act(rules, g, type="roll", dice=[1, 3])               # Income Tax (4)
     act(rules, g, type="pay_tax", option="percent")
     assert g.cash[0] == 1500 - tax
+
+
+# ------------------------------------------------------------------ a won auction's bankruptcy ends another's turn
+def test_a_bankruptcy_outside_ones_turn_may_run_into_a_new_round_with_forfeited_mortgages():
+    """Seat 1 cannot pay an auction it won in seat 2's timed-out turn: the game plays that turn to its end,
+    a round begins and seat 0's expired mortgage is forfeited, all in the bankruptcy's step. The
+    bankruptcy-transfer invariant allows that forfeiture and nothing else (found by a random-bot run)."""
+    from verify.invariants import check_step
+    cfg = config("platform-classic")
+    rules, g = cleared(cfg)
+    own(g, 0, 39, mortgaged=True)
+    g.mortgage_rounds[39] = cfg.mortgage.expiry_rounds - 1
+    own(g, 1, 37)
+    g.cash[1], g.current, g.stage, g.timed_out = 0, 2, "move", True
+    g.phase, g.pending = "debt", {"debtor": 1, "creditor": -1, "amount": 2000, "kind": "auction"}
+    g.debts = [[1, -1, 2000, 0, "auction"]]
+    before = g.to_json(rules.ownable)
+    act(rules, g, type="bankrupt", seat=1)
+    after = g.to_json(rules.ownable)
+    assert g.bankrupt[1] and g.owner[37] == -1 and g.current == 0 and g.round == 1
+    assert g.owner[39] == -1 and g.phase == "auction"          # seat 0's mortgage expired at the new round
+    assert check_step(cfg, before, after, {"type": "bankrupt", "seat": 1}, ["bankruptcy-transfer"]) == []
+    after["properties"] = [dict(p, owner=2) if p["square"] == 39 else p for p in after["properties"]]
+    assert [v.invariant for v in check_step(cfg, before, after, {"type": "bankrupt", "seat": 1},
+                                            ["bankruptcy-transfer"])] == ["bankruptcy-transfer"]
