@@ -43,7 +43,7 @@ def test_template_lists_every_open_value_and_an_overlay_supplies_them(tmp_path):
                                                for line in out.splitlines() if "[E020]" in line}
     overlay = tmp_path / "my-table.yaml"
     overlay.write_text(
-        "id: my-table\ntitle: my table\nkind: overlay\nrules:\n" + "".join(
+        "id: fx-open-table\ntitle: a table with every open value set\nkind: overlay\nrules:\n" + "".join(
             f"  {pid}:\n    value: {v}\n    assumed: the host chose it\n" for pid, v in {
                 "setup.starting_cash": 15000, "timer.turn_seconds": 60, "timer.turn_reserve_seconds": 0,
                 "go.salary_stop_minute": 40, "rent.tax_start_minute": 50, "mortgage.expiry_rounds": 7,

@@ -116,12 +116,25 @@ def _render(results, elapsed: float, matrix: bool, all_cex: bool) -> None:
         if r.promised and r.verdict.value != "PROVED" and not r.counterexample:
             console.print(f"[yellow]{r.ruleset}: {r.invariant} / {r.action}: {r.verdict.value}[/] "
                           f"— {r.reason or ''}", highlight=False)
+    _open_values(console, results)
     totals = Counter(r.verdict.value for r in results)
     promised_failed = sum(1 for r in results if r.promised and r.verdict.value != "PROVED")
     console.print(f"{len(results)} checks on {len(rulesets)} ruleset(s) in {elapsed:.1f} s: "
                   + ", ".join(f"{n} {v}" for v, n in sorted(totals.items()))
                   + (f"; [red]{promised_failed} promised check(s) not proved[/]" if promised_failed
                      else "; [green]every promised check PROVED[/]"))
+
+
+def _open_values(console, results) -> None:
+    """How each ruleset's open values (host- or player-set, none supplied) were checked."""
+    notes: dict[str, dict[str, None]] = defaultdict(dict)
+    for r in results:
+        for text in r.open_values:
+            notes[r.ruleset][text] = None
+    for rid, texts in notes.items():
+        console.print(f"[cyan]{rid}: open values[/] (supply one with --set PARAM=VALUE):", highlight=False)
+        for text in texts:
+            console.print(f"  {text}", markup=False, highlight=False)
 
 
 def _cell(rows) -> str:

@@ -178,9 +178,14 @@ def check_matrix(check: CheckRun, ids: list[str]) -> dict[str, Any]:
                                               else " (not promised)") for r in check.results)
     problems.sort(key=lambda r: (not r.get("promised"), str(r.get("verdict")) != "VIOLATED",
                                  str(r.get("ruleset")), str(r.get("invariant"))))
+    open_values: dict[str, dict[str, None]] = defaultdict(dict)   # ruleset -> how its open values were checked
+    for r in check.results:
+        for text in r.get("open_values") or ():
+            open_values[str(r.get("ruleset"))][str(text)] = None
     return {"status": "ran", "invariants": columns, "table": table, "totals": dict(totals),
             "problems": problems[:300], "more": max(0, len(problems) - 300), "elapsed": check.elapsed_s,
-            "count": len(check.results), "source": check.reason}
+            "count": len(check.results), "source": check.reason,
+            "open_values": {rid: list(texts) for rid, texts in open_values.items()}}
 
 
 def simulation_view(sim: Simulation) -> dict[str, Any]:

@@ -59,17 +59,30 @@ def resolve(names: list[str], settings: dict | None = None) -> list[Target]:
     return out
 
 
+def unsupplied(r) -> bool:
+    from ..spec.open_values import unsupplied as open_entries
+    return bool(open_entries(r))
+
+
 def _check_group(args) -> list[CheckResult]:
     targets, timeout_s, bounded_k, actions = args
     from . import bounded, constraints, proofs
     from .actions import ACTIONS
     chosen = ACTIONS if not actions else tuple(a for a in ACTIONS if a.name in actions)
     out: list[CheckResult] = []
+    from .open_values import check_open, unsupplied_note
     for t in targets:
         out += constraints.check(t.ruleset)
-        out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s, actions=chosen)
+        if unsupplied(t.ruleset):
+            proved = check_open(t, timeout_s, chosen)
+            out += proved
+            note = proved[0].open_values if proved else ()
+        else:
+            out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s, actions=chosen)
+            note = ()
         if bounded_k and not actions:
-            out += bounded.check(t.id, t.config, t.extras, t.promised, timeout_s, bounded_k)
+            out += [replace(x, open_values=unsupplied_note(t.ruleset)) if note else x
+                    for x in bounded.check(t.id, t.config, t.extras, t.promised, timeout_s, bounded_k)]
     return out
 
 

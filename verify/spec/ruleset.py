@@ -222,6 +222,7 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
         errors.append(SpecError("E009", f"{pid}: '{kind}' needs a reason text", where))
     if kind == "silent":
         reason = reason if isinstance(reason, str) else None
+    reason = reason.strip() if isinstance(reason, str) else reason   # a folded YAML block ends in a newline
     if errors:
         raise ErrorList(errors)
     return Entry(param=pid, kind=kind, value=value, quotes=quotes, gloss=spec.get("gloss"),
