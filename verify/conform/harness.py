@@ -27,7 +27,7 @@ from ..config import EngineConfig
 from ..errors import GameError
 from .oracle import ACCEPT, REFUSE, Oracle, StepViolation, expect, fault_violation
 from .protocol import EngineFault, Hello
-from .scenarios import Context, Scenario, scenarios
+from .scenarios import Context, Scenario, scenarios, simplifications
 from .transport import EngineSpec
 
 SCENARIO_SCHEMA = "verify.conform-scenario/1"
@@ -165,15 +165,23 @@ def scenario_doc(ruleset: str, sc: Scenario, v: StepViolation, found: dict | Non
             "actions": sc.actions, "violation": v.to_json(), "found": found or {}}
 
 
-def _reduce(session: Session, sc: Scenario, v: StepViolation, deadline: float) -> tuple[Scenario, StepViolation]:
-    """Drop single steps while the same rule still breaks (hypothesis has shrunk the choices already)."""
-    improved = True
-    while improved and time.monotonic() < deadline and sc.actions:
-        improved = False
+def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
+            deadline: float) -> tuple[Scenario, StepViolation]:
+    """The last shrinking pass, after hypothesis: drop single steps, then simplify the loaded state
+    (``scenarios.simplifications``), for as long as the same rule still breaks and time is left."""
+    def candidates(sc: Scenario):
         for i in range(len(sc.actions)):
+            yield Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:], sc.origin)
+        for state in simplifications(ctx, sc.state):
+            if state is not None:
+                yield Scenario(state, list(sc.actions), sc.origin)
+
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        for cand in candidates(sc):
             if time.monotonic() >= deadline:
                 break
-            cand = Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:], sc.origin)
             v2, _ = session.run(cand)
             if v2 is not None and v2.rule == v.rule and v2.step <= v.step:
                 sc, v = cand.truncated(v2.step), v2
@@ -237,7 +245,7 @@ def run_chunk(spec: ChunkSpec) -> dict:
             else:
                 sc, v = min(best.values() or [first[0]], key=lambda x: (x[1].step, len(x[0].key())))
             if not v.message.startswith("timeout"):
-                sc, v = _reduce(session, sc, v, time.monotonic() + max(2.0, spec.shrink_seconds / 3))
+                sc, v = _reduce(session, ctx, sc, v, time.monotonic() + max(2.0, spec.shrink_seconds))
             doc = scenario_doc(spec.ruleset, sc, v, found_at)
             result["violations"].append(doc)
         result["log"] = session.engine.log_tail()

@@ -45,10 +45,13 @@ PROGRESS = ("roll", "timeout", "end_turn", "buy", "decline", "bid", "pass", "pay
             "casino_bet", "casino_decline", "bus", "move_to", "stay", "pay_fine", "use_card", "claim_rent")
 MANAGEMENT = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage", "unmortgage",
               "lift_mortgage", "auction_mortgaged")
+#: Management decided at the edge of the building rules (evenness, supply, cash, mortgages in the group).
+EDGE_KINDS = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage")
 #: Decisions offered out of turn (by a player nobody waits for).
 OUT_OF_TURN = ("roll", "end_turn", "buy", "decline", "pass", "pay", "bankrupt", "pay_fine", "use_card", "stay",
                "pay_tax", "bid")
-SOURCES = ("new", "midgame", "boundary", "smt")
+#: Where loaded states come from, weighted by repetition (hypothesis shrinks towards the first).
+SOURCES = ("new", "midgame", "boundary", "midgame", "boundary", "smt")
 
 
 @dataclass
@@ -361,7 +364,7 @@ def loaded_state(draw, ctx: Context) -> tuple[str, dict]:
     state = _out(ctx, g)
     if not _valid(ctx, state):
         state, origin = fallback, "new game"
-    warm = draw(st.integers(0, 3))
+    warm = draw(st.sampled_from((0, 0, 0, 1, 2, 3)))
     state = _advance(draw, ctx, state, prefix, warm)
     return origin, state
 
@@ -373,21 +376,42 @@ def _owned(g: GameState, seat: int, ownable) -> list[int]:
 
 
 def _management(draw, ctx: Context, g: GameState) -> dict | None:
-    """A management action near the edge of the rules: mostly by a player on a street of a group they
-    own whole (where building, selling and mortgaging are decided by evenness, supply and cash)."""
-    kinds = [k for k in MANAGEMENT + ("sell_group",) if k in ctx.allowed]
+    """A management action by any player: on a deed they own, or on any square (the edge of the
+    building rules has its own entry in the menu: ``_edge``)."""
+    kinds = [k for k in MANAGEMENT if k in ctx.allowed]
+    r = ctx.rules
+    pool = draw(st.integers(1, 3))
+    if "sell_group" in ctx.allowed and (pool == 3 or not kinds):
+        return {"type": "sell_group", "seat": draw(st.integers(0, g.n - 1)),
+                "group": draw(st.integers(0, len(r.groups) - 1))}
     if not kinds:
         return None
-    r = ctx.rules
     kind = draw(st.sampled_from(kinds))
-    owners = sorted({g.owner[s] for s in r.ownable if g.owner[s] >= 0})
-    seat = draw(st.sampled_from(owners + list(range(g.n)))) if owners else draw(st.integers(0, g.n - 1))
-    if kind == "sell_group":
-        return {"type": kind, "seat": seat, "group": draw(st.integers(0, len(r.groups) - 1))}
+    seat = draw(st.integers(0, g.n - 1))
     own = _owned(g, seat, r.ownable)
-    whole = [s for s in own if all(g.owner[t] == seat for t in r.groups[r.group_of[s]])]
-    pools = [p for p in (whole, own) if p] + [list(r.ownable)]
-    return {"type": kind, "seat": seat, "square": draw(st.sampled_from(draw(st.sampled_from(pools))))}
+    square = draw(st.sampled_from(own if own and pool <= 1 else list(r.ownable)))
+    return {"type": kind, "seat": seat, "square": square}
+
+
+def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[str, int, int]]]:
+    """Plausible illegal building decisions, by the rule that refuses them: by a player who may manage
+    now, on a street of a group they own whole, refused by a rule of building itself (evenness, supply,
+    cash, limits, mortgages in the group). Drawing the rule first gives every rule's edge the same
+    chance, however many streets it concerns. The legal decisions are in the legal actions already."""
+    r = ctx.rules
+    guards = {"build_house": r.why_not_build_house, "build_hotel": r.why_not_build_hotel,
+              "sell_house": r.why_not_sell_house, "sell_hotel": r.why_not_sell_hotel, "mortgage": r.why_not_mortgage}
+    out: dict[str, list] = {}
+    for p in range(g.n):
+        if r._manage_window(g, p, "anytime", raises_cash=True) is not None:
+            continue
+        for s in r.street_squares:
+            if g.owner[s] == p and all(g.owner[t] == p for t in r.groups[r.group_of[s]]):
+                for k in kinds:
+                    why = guards[k](g, p, s) if k in guards else None
+                    if why is not None:
+                        out.setdefault(f"{k}: {why}", []).append((k, p, s))
+    return out
 
 
 def _trade(draw, ctx: Context, g: GameState) -> dict | None:
@@ -448,20 +472,23 @@ def next_action(draw, ctx: Context, state: dict) -> tuple[dict, tuple[str, Any]]
     g = GameState.from_json(state, ctx.rules.ownable)
     legal = [a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.allowed]
     progress = [a for a in legal if a["type"] in PROGRESS]
+    edge = _edge(ctx, g, [k for k in EDGE_KINDS if k in ctx.allowed])
     menu = draw(st.integers(0, 9))
     action = None
     if menu <= 2 and progress:
         action = draw(st.sampled_from(progress))
-    elif menu <= 4 and legal:
-        action = draw(st.sampled_from(legal))
-    elif menu <= 6:
+    elif menu <= 4 and legal:               # by type first: management for every player would crowd out the rest
+        kind = draw(st.sampled_from(sorted({a["type"] for a in legal})))
+        action = draw(st.sampled_from([a for a in legal if a["type"] == kind]))
+    elif menu <= 6 and edge:
+        kind, seat, square = draw(st.sampled_from(edge[draw(st.sampled_from(sorted(edge)))]))
+        action = {"type": kind, "seat": seat, "square": square}
+    elif menu <= 7:
         action = _management(draw, ctx, g)
-    elif menu == 7:
-        action = _trade(draw, ctx, g)
     elif menu == 8:
-        action = _bid(draw, ctx, g)
+        action = _trade(draw, ctx, g)
     else:
-        action = _out_of_turn(draw, ctx, g)
+        action = draw(st.sampled_from((_bid, _out_of_turn)))(draw, ctx, g)
     if action is None:
         if not legal:
             return None
@@ -498,3 +525,55 @@ def scenarios(draw, ctx: Context) -> Scenario:
 
 __all__ = ["Context", "Scenario", "scenarios", "loaded_state", "next_action", "BOUNDARIES", "SOURCES",
            "PROGRESS", "MANAGEMENT", "DEBT", "PRE_ROLL"]
+
+
+# ---- simpler loaded states (the last shrinking pass) --------------------------------------------
+
+def simplifications(ctx: Context, state: dict):
+    """Simpler variants of a loaded state, each still satisfying the promised invariants: a colour group
+    handed back to the bank, a group's buildings sold back, a mortgage lifted, a player out of jail, a
+    jail card back in its deck. The harness keeps each one under which the same rule still breaks."""
+    r = ctx.rules
+    try:
+        base = GameState.from_json(state, r.ownable)
+    except GameError:
+        return
+    unlimited = 1 << 30
+
+    def clear(g: GameState, s: int, owner: bool) -> None:
+        if g.houses[s] and g.bank_houses < unlimited:
+            g.bank_houses += g.houses[s]
+        if g.hotel[s] and g.bank_hotels < unlimited:
+            g.bank_hotels += 1
+        g.houses[s], g.hotel[s] = 0, False
+        if owner:
+            g.owner[s], g.mortgaged[s], g.mortgage_rounds[s], g.interest_paid[s] = -1, False, 0, False
+
+    def variant(change) -> dict | None:
+        g = base.copy()
+        change(g)
+        out = _out(ctx, g)
+        return out if out != state and _valid(ctx, out) else None
+
+    for squares in r.groups:
+        if any(base.owner[s] >= 0 for s in squares):
+            yield variant(lambda g, sq=squares: [clear(g, s, True) for s in sq])
+        if any(base.houses[s] or base.hotel[s] for s in squares):
+            yield variant(lambda g, sq=squares: [clear(g, s, False) for s in sq])
+    for s in r.ownable:
+        if base.mortgaged[s]:
+            yield variant(lambda g, s=s: (setattr_item(g.mortgaged, s, False), setattr_item(g.mortgage_rounds, s, 0)))
+    for p in range(base.n):
+        if base.in_jail[p]:
+            yield variant(lambda g, p=p: (setattr_item(g.in_jail, p, False), setattr_item(g.jail_turns, p, 0)))
+        for deck in set(base.jail_cards[p]):
+            def back(g, p=p, deck=deck):
+                g.jail_cards[p].remove(deck)
+                pile = g.chance if deck == "chance" else g.chest
+                held = {c for q in range(g.n) for c in g.jail_cards[q]}
+                pile += [c for c in ctx.jail_cards.get(deck, ()) if c not in pile][:1] if deck not in held else []
+            yield variant(back)
+
+
+def setattr_item(seq: list, i: int, value: Any) -> None:
+    seq[i] = value
