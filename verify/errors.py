@@ -29,6 +29,7 @@ CODES = {
     "E016": "trace does not follow the rules",
     "E017": "invalid game state or action",
     "E018": "the reference engine cannot play a rule value of this ruleset",
+    "E026": "malformed conformance scenario file or engine spec",
 }
 
 

@@ -52,3 +52,10 @@ class ReferenceEngine:
 
 
 __all__ = ["ReferenceEngine", "PROTOCOL"]
+
+
+if __name__ == "__main__":   # python -m verify.conform.reference: the subprocess form
+    import sys
+
+    from .serve import serve
+    sys.exit(serve(ReferenceEngine()))
