@@ -317,7 +317,12 @@ class Subprocess(Engine):
 
     # -- one request, one response
     def _fault(self, kind: str, message: str) -> EngineFault:
-        code = self.proc.poll() if self.proc is not None else None
+        code = None
+        if self.proc is not None and kind == "crash":
+            try:                                # closed pipes come just before the exit: wait for it
+                code = self.proc.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                code = None
         if code is not None and kind == "crash":
             message += f" (exit status {code})"
         self.kill()
