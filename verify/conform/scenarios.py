@@ -371,9 +371,9 @@ def loaded_state(draw, ctx: Context) -> tuple[str, dict]:
         origin = f"boundary: {name}"
     elif source == "smt":
         from .smt_boundary import smt_state
-        found = smt_state(draw, ctx, g)
+        found = smt_state(draw, ctx)
         if found is not None:
-            origin = f"found by z3: {found}"
+            origin, g = f"found by z3: {found[0]}", found[1]
     state = _out(ctx, g)
     if source != "new" and not _valid(ctx, state):
         state, origin = fallback, "new game"
