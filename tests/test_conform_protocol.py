@@ -81,7 +81,7 @@ def test_the_server_answers_line_by_line_and_stops_at_bye():
 @pytest.mark.parametrize("answer, message", [
     ({"ok": True, "engine": "x", "version": "1", "protocol": 2}, "protocol 2"),
     ({"ok": True, "version": "1", "protocol": 1}, "engine"),
-    ({"ok": True, "engine": "x", "version": "1", "protocol": 1, "actions": ["fly"]}, "unknown action"),
+    ({"ok": True, "engine": "x", "version": "1", "protocol": 1, "actions": ["fly"]}, "unknown action type"),
     ({"ok": True, "engine": "x", "version": "1", "protocol": 1, "compare": ["colour"]}, "unknown state key"),
     ({"ok": False, "error": "no"}, "error"),
     ("hello", "not a JSON object"),
