@@ -137,3 +137,15 @@ def test_declared_actions_limit_what_is_sent():
         assert {a["type"] for a in sc.actions} <= set(ctx.actions)
 
     check()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["official", "official-pre2008", "official-short", "official-timed",
+                                     "official-speed-die", "classic-pl", "online-vn", "platform-classic",
+                                     "platform-teams", "platform-fast", "platform-showdown", "platform-custom",
+                                     "official+house-free-parking-pot", "official+house-no-auction"])
+@pytest.mark.parametrize("engine", [REFERENCE, SUBPROCESS], ids=["in-process", "subprocess"])
+def test_reference_passes_every_ruleset_on_both_transports(ruleset, engine):
+    for seed in (21, 22):
+        r = run(engine, ruleset, seed=seed, examples=100)
+        assert r.ok, [scenario_text(d) for d in r.violations]

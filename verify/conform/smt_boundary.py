@@ -38,6 +38,13 @@ def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | N
         cons += [z3.Not(p.bankrupt), z3.Not(p.in_jail), z3.Not(p.chance), z3.Not(p.chest),
                  p.cash >= 0, p.cash <= 3 * config.setup.starting_cash]
     cons += [s.pot == 0, s.jackpot == 0]
+    b = config.building
+    for p in s.props:      # the shapes the engine gives a deed, promised by the ruleset or not
+        cons.append(z3.Implies(p.mortgaged, p.owner != NOBODY))
+        if p.kind == "street":
+            cons.append(z3.Implies(z3.Or(p.houses > 0, p.hotels > 0), z3.And(p.owner != NOBODY, z3.Not(p.mortgaged))))
+            cons += [p.hotels <= 1, p.houses <= b.max_houses,
+                     z3.Implies(p.hotels == 1, p.houses == (0 if b.hotel_returns_houses else b.hotel_threshold))]
     name, members = m.street_groups[group]
     props = [s.props[i] for i in members]
     cost = m.deeds[members[0]].house_cost
@@ -54,12 +61,15 @@ def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | N
         cons.append(z3.Or([z3.And(a.houses != b.houses, a.hotels == 0, b.hotels == 0)
                            for a in props for b in props]))
         cons.append(me.cash >= 2 * cost)
-    solver = z3.Solver()
+    # A fresh context: z3's answer then depends on this query alone, not on what the process solved before
+    # (a chunk's scenarios must not depend on which chunks ran before it in the same process).
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
     solver.set("timeout", TIMEOUT_MS)
-    solver.add(cons)
+    solver.add([c.translate(ctx) for c in cons])
     if solver.check() != z3.sat:
         return None
-    return concrete(m, s, solver.model())
+    return concrete(m, s, solver.model().translate(z3.main_ctx()))
 
 
 def smt_state(draw, ctx):
