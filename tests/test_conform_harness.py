@@ -38,11 +38,11 @@ BUGS = [("SupplyLeak", "house-supply"), ("UnevenBuilder", "legality"), ("ShortMo
 
 @pytest.mark.parametrize("engine, rule", BUGS)
 def test_rule_bugs_are_caught_with_a_short_scenario(engine, rule):
-    _caught(engine, rule, seed=16, examples=25)
+    _caught(engine, rule, seed=0, examples=100)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(1, 6))
 @pytest.mark.parametrize("engine, rule", BUGS)
 def test_rule_bugs_are_caught_from_any_seed_in_a_default_run(engine, rule, seed):
     import time
@@ -63,9 +63,10 @@ def _caught(engine: str, rule: str, seed: int, examples: int) -> None:
 
 def test_a_chunk_is_a_function_of_its_spec_and_merging_ignores_order():
     engine = EngineSpec("tests.conform_engines.faults:SupplyLeak")
-    chunks = plan(engine, "official", seed=16, examples=50)
+    chunks = plan(engine, "official", seed=0, examples=50)
     assert [c.examples for c in chunks] == [25, 25] and chunks[0].seed != chunks[1].seed
     first = [run_chunk(c) for c in chunks]
+    assert merge(first).violations          # something to shrink and merge
     again = [run_chunk(c) for c in reversed(chunks)]
     assert merge(first).to_json() == merge(again).to_json()
     assert merge(first).violations == merge(again).violations
@@ -115,7 +116,7 @@ def test_every_loaded_state_satisfies_the_promised_invariants():
 
 
 def test_shrinking_simplifies_the_loaded_state():
-    r = run(EngineSpec("tests.conform_engines.faults:SupplyLeak"), "official", seed=16, examples=25)
+    r = run(EngineSpec("tests.conform_engines.faults:SupplyLeak"), "official", seed=0, examples=100)
     doc = r.violations[0]
     owned = [p for p in doc["state"]["properties"] if p["owner"] is not None]
     # only what the bug needs is left: the group the house goes on

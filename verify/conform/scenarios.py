@@ -428,26 +428,33 @@ def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[
 
 
 def _trade(draw, ctx: Context, g: GameState) -> dict | None:
+    """A trade: mostly one the rules may allow (a deed without buildings in its group for cash the
+    buyer has, or deed for deed), else one at their edge (streets of built groups, mortgaged deeds,
+    more cash than a side holds, jail cards)."""
     if "trade" not in ctx.allowed or g.n < 2:
         return None
+    r = ctx.rules
     seat = pick(draw, [g.current] + list(range(g.n)))
     other = pick(draw, [x for x in range(g.n) if x != seat])
-    r = ctx.rules
+    edge = draw(st.booleans())
 
-    def side(who: int) -> dict:
+    def deeds(who: int) -> list[int]:
         own = _owned(g, who, r.ownable)
-        built = [s for s in own if g.houses[s] or g.hotel[s] or g.mortgaged[s]
-                 or any(g.houses[t] or g.hotel[t] for t in r.groups[r.group_of[s]])]
-        squares = []
-        if own and draw(st.booleans()):
-            squares = [pick(draw, built or own)]
-        out: dict = {"squares": squares, "cash": pick(draw, [0, 0, 1, max(0, g.cash[who]),
-                                                                        g.cash[who] + 1])}
-        if g.jail_cards[who] and draw(st.booleans()):
+        built = [s for s in own if g.mortgaged[s] or any(g.houses[t] or g.hotel[t] for t in r.groups[r.group_of[s]])]
+        return (built if edge else [s for s in own if s not in built]) or own
+
+    def side(who: int, deed: bool) -> dict:
+        pool = deeds(who)
+        cash = g.cash[who]
+        out: dict = {"squares": [pick(draw, pool)] if deed and pool else [],
+                     "cash": pick(draw, [0, cash + 1, cash] if edge else [0, min(cash, 10), cash // 2])}
+        if g.jail_cards[who] and (edge or not out["squares"]) and draw(st.booleans()):
             out["cards"] = [g.jail_cards[who][0]]
         return out
 
-    return {"type": "trade", "seat": seat, "with": other, "give": side(seat), "take": side(other)}
+    shape = draw(ints(0, 2))        # 0: my deed for cash, 1: deed for deed, 2: cash for their deed
+    return {"type": "trade", "seat": seat, "with": other, "give": side(seat, shape < 2),
+            "take": side(other, shape > 0)}
 
 
 def _bid(draw, ctx: Context, g: GameState) -> dict | None:
