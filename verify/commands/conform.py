@@ -19,7 +19,8 @@ import click
 @click.option("--engine", "engine", metavar="MODULE:CLASS", help="An in-process engine class (protocol 1).")
 @click.option("--engine-cmd", "engine_cmd", metavar="CMD",
               help="A command that speaks protocol 1 as JSON Lines on stdin/stdout.")
-@click.option("--ruleset", default="official", show_default=True, help="The ruleset the engine must follow.")
+@click.option("--ruleset", default="official", show_default=True, metavar="RULESET",
+              help="The ruleset the engine must follow (an id, a file, or a stack like official+house-no-auction).")
 @click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
               help="Scenarios to generate.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
