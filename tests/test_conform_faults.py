@@ -117,3 +117,33 @@ def test_close_kills_an_engine_that_ignores_bye():
     pid = eng.proc.pid
     eng.close()
     assert _dead(pid)
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_stopping_the_harness_leaves_no_engine_or_child_behind(sig, tmp_path):
+    import signal
+    import subprocess
+    pids = tmp_path / "pids"
+    env = dict(os.environ, FAULTS_CHILD_PIDS=str(pids))
+    proc = subprocess.Popen([sys.executable, "-m", "verify.cli", "conform", "--engine-cmd", _cmd("hang"),
+                             "--step-timeout", "60", "--examples", "10", "--scenarios", str(tmp_path / "sc")],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        grandchild = int(pids.read_text().split()[0])
+        engines = _children_of(proc.pid)
+        assert engines and not _dead(grandchild)
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            for p in (int(x) for x in (pids.read_text().split() if pids.exists() else [])):
+                os.kill(p, 9)               # a failed test must not leave its own children behind
+    assert proc.returncode in (128 + getattr(signal, sig), 130, 1)
+    deadline = time.monotonic() + 5
+    while not all(_dead(p) for p in [grandchild, *engines]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_dead(p) for p in [grandchild, *engines])
