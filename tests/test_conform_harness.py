@@ -150,3 +150,12 @@ def test_reference_passes_every_ruleset_on_both_transports(ruleset, engine):
     for seed in (21, 22):
         r = run(engine, ruleset, seed=seed, examples=100)
         assert r.ok, [scenario_text(d) for d in r.violations]
+
+
+def test_an_engine_is_sent_and_compared_on_what_it_declares():
+    r = run(EngineSpec("tests.conform_engines.faults:Partial"), "official", seed=3, examples=30)
+    assert r.ok, [scenario_text(d) for d in r.violations]
+    assert r.steps > 30
+    u = run(EngineSpec("tests.conform_engines.faults:Undeclared"), "official", seed=3, examples=30)
+    v = u.violations[0]["violation"]
+    assert v["rule"] == "protocol" and v["step"] == 0 and any(d.startswith("decks.") for d in v["diff"])

@@ -106,6 +106,39 @@ class ShortMover(ReferenceEngine):
         return new
 
 
+class Partial(ReferenceEngine):
+    """Implements a few action types and keeps no decks or clock (reports them empty), and says so."""
+
+    name = "partial"
+    declare = True
+
+    def hello(self) -> dict:
+        h = super().hello()
+        if self.declare:
+            from verify.conform.protocol import REQUIRED_STATE_KEYS
+            h["actions"] = ["roll", "end_turn", "buy", "decline", "build_house"]
+            h["compare"] = [k for k in REQUIRED_STATE_KEYS if k not in ("decks", "minute")]
+        return h
+
+    def apply(self, action: dict) -> dict:
+        if self.declare and action["type"] not in ("roll", "end_turn", "buy", "decline", "build_house"):
+            raise RuntimeError(f"sent an undeclared action {action['type']}")
+        new = dict(super().apply(action))
+        new["decks"], new["minute"] = {"chance": [], "chest": []}, 0
+        return new
+
+    def state(self):
+        s = super().state()
+        return s if s is None else {**s, "decks": {"chance": [], "chest": []}, "minute": 0}
+
+
+class Undeclared(Partial):
+    """The same engine without its declarations: its empty decks are now differences."""
+
+    name = "undeclared"
+    declare = False
+
+
 class Named(ReferenceEngine):
     """The reference engine under a name that is HTML (the report must escape it)."""
 
