@@ -76,6 +76,9 @@ def test_an_engine_that_speaks_another_protocol_is_refused_at_hello():
     r = run(EngineSpec(cmd=_cmd("wrong-protocol")), "official", seed=1, examples=10)
     v = r.violations[0]["violation"]
     assert (v["rule"], v["step"]) == ("protocol", 0) and "protocol 2" in v["actual"]
+    from verify.conform.harness import replay
+    again = replay(EngineSpec(cmd=_cmd("wrong-protocol")), r.violations[0])     # its scenario replays
+    assert [d["violation"]["actual"] for d in again.violations] == [v["actual"]]
 
 
 def test_an_engine_that_does_not_start_is_a_protocol_violation():

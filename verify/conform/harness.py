@@ -218,7 +218,9 @@ def run_chunk(spec: ChunkSpec) -> dict:
     try:
         v = session.start()
         if v is not None:
-            result["violations"].append(scenario_doc(spec.ruleset, Scenario({}, [], "hello"), v, found_at))
+            from ..engine.step import new_game      # a replayable file: the engine fails before any step
+            start = new_game(session.config, max(2, session.config.setup.players_min), 0)
+            result["violations"].append(scenario_doc(spec.ruleset, Scenario(start, [], "new game"), v, found_at))
             result["log"] = session.engine.log_tail()
             return result
         result["engine"] = session.hello.engine
