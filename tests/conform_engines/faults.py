@@ -6,7 +6,7 @@ grandchild that must die with it), ``garbage`` prints something that is not
 JSON, ``chatty`` answers one request with two lines, ``wrong-protocol`` claims
 protocol 2. Rule bugs (in-process classes): ``SupplyLeak`` never takes a house
 from the bank, ``UnevenBuilder`` builds wherever the ruleset refuses an uneven
-house. The suite of broken engines for issue 9 item 9 lives in ``broken.py``.
+house, ``ShortMover`` reports a token one square short after a roll. The suite of broken engines for issue 9 item 9 lives in ``broken.py``.
 """
 
 from __future__ import annotations
@@ -88,6 +88,61 @@ class UnevenBuilder(ReferenceEngine):
             new["bank"]["houses"] = None if new["bank"]["houses"] is None else new["bank"]["houses"] - 1
             self._state = new
             return new
+
+
+class ShortMover(ReferenceEngine):
+    """Reports a token one square short of where a roll took it (successor breaks, no invariant does)."""
+
+    name = "short-mover"
+
+    def apply(self, action: dict) -> dict:
+        new = super().apply(action)
+        if action.get("type") == "roll":
+            import copy
+            new = copy.deepcopy(new)
+            p = new["players"][action.get("seat", new["current"])]
+            p["position"] = (p["position"] - 1) % 40
+            self._state = new
+        return new
+
+
+class Partial(ReferenceEngine):
+    """Implements a few action types and keeps no decks or clock (reports them empty), and says so."""
+
+    name = "partial"
+    declare = True
+
+    def hello(self) -> dict:
+        h = super().hello()
+        if self.declare:
+            from verify.conform.protocol import REQUIRED_STATE_KEYS
+            h["actions"] = ["roll", "end_turn", "buy", "decline", "build_house"]
+            h["compare"] = [k for k in REQUIRED_STATE_KEYS if k not in ("decks", "minute")]
+        return h
+
+    def apply(self, action: dict) -> dict:
+        if self.declare and action["type"] not in ("roll", "end_turn", "buy", "decline", "build_house"):
+            raise RuntimeError(f"sent an undeclared action {action['type']}")
+        new = dict(super().apply(action))
+        new["decks"], new["minute"] = {"chance": [], "chest": []}, 0
+        return new
+
+    def state(self):
+        s = super().state()
+        return s if s is None else {**s, "decks": {"chance": [], "chest": []}, "minute": 0}
+
+
+class Undeclared(Partial):
+    """The same engine without its declarations: its empty decks are now differences."""
+
+    name = "undeclared"
+    declare = False
+
+
+class Named(ReferenceEngine):
+    """The reference engine under a name that is HTML (the report must escape it)."""
+
+    name = "<script>alert(1)</script>"
 
 
 def _serve_faulty(kind: str) -> int:

@@ -19,7 +19,8 @@ import click
 @click.option("--engine", "engine", metavar="MODULE:CLASS", help="An in-process engine class (protocol 1).")
 @click.option("--engine-cmd", "engine_cmd", metavar="CMD",
               help="A command that speaks protocol 1 as JSON Lines on stdin/stdout.")
-@click.option("--ruleset", default="official", show_default=True, help="The ruleset the engine must follow.")
+@click.option("--ruleset", default="official", show_default=True, metavar="RULESET",
+              help="The ruleset the engine must follow (an id, a file, or a stack like official+house-no-auction).")
 @click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
               help="Scenarios to generate.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
@@ -48,14 +49,19 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
     spec = EngineSpec(target=engine, cmd=engine_cmd, step_timeout=step_timeout)
     engine_arg = f"--engine {engine}" if engine else f"--engine-cmd {shlex.quote(engine_cmd)}"
-    if replay_file is not None:
-        doc = load(replay_file)
-        rid = ruleset if _given("ruleset") else doc["ruleset"]
-        result = replay(spec, doc, rid)
-    else:
-        from ..spec import load_ruleset
-        load_ruleset(ruleset)                     # an unknown ruleset is a usage error before any engine starts
-        result = run(spec, ruleset, seed=seed, examples=examples, progress=_progress(as_json, examples))
+    _exit_on_terminate()
+    try:
+        if replay_file is not None:
+            doc = load(replay_file)
+            rid = ruleset if _given("ruleset") else doc["ruleset"]
+            result = replay(spec, doc, rid)
+        else:
+            from ..spec import load_ruleset
+            load_ruleset(ruleset)                 # an unknown ruleset is a usage error before any engine starts
+            result = run(spec, ruleset, seed=seed, examples=examples, progress=_progress(as_json, examples))
+    except Terminated as exc:                     # the engines are gone already (finally blocks)
+        click.echo(f"verify conform: stopped by signal {exc.signum}", err=True)
+        sys.exit(128 + exc.signum)
     files = [str(save(doc, scenario_dir)) for doc in result.violations]
     if junit_file is not None:
         _write(junit_file, junit(result, files, engine_arg))
@@ -71,6 +77,31 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         click.echo(f"{result.engine} on {result.ruleset}: {result.scenarios} scenario(s), {result.steps} step(s) "
                    f"checked: {verdict}")
     sys.exit(0 if result.ok else 1)
+
+
+class Terminated(BaseException):
+    """A termination signal, raised where the run is (not SystemExit: hypothesis would take that for a
+    failing scenario and try to shrink it)."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(signum)
+
+
+def _exit_on_terminate() -> None:
+    """SIGTERM and SIGHUP end the run like Ctrl-C does: through the ``finally`` blocks that kill the
+    engines' process groups (by default they would end Python at once and orphan the engines' children)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum, _frame):
+        raise Terminated(signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
 
 
 def _given(name: str) -> bool:

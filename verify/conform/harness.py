@@ -38,9 +38,22 @@ DEFAULT_MAX_STEPS = 12
 DEFAULT_SHRINK_SECONDS = 5.0
 
 
-class _StopShrinking(BaseException):
-    """Raised from inside hypothesis's search to end shrinking when its time is up (not an Exception,
-    so hypothesis lets it through instead of shrinking it as another failure)."""
+#: Protocol faults after which a chunk gives up on the engine (a single timeout ends it at once).
+MAX_FAULTS = 3
+
+
+class _Stop(BaseException):
+    """Raised from inside hypothesis's search to end it: shrinking is out of time, or the engine keeps
+    failing (not an Exception, so hypothesis lets it through instead of shrinking it as a failure)."""
+
+
+def _fault_kind(v: StepViolation) -> str:
+    return str(v.actual).split(":")[0]
+
+
+def _same(a: StepViolation, b: StepViolation) -> bool:
+    """The same finding: the same rule (for a protocol fault, the same kind of fault)."""
+    return a.rule == b.rule and (a.rule != "protocol" or _fault_kind(a) == _fault_kind(b))
 
 
 @dataclass(frozen=True)
@@ -133,7 +146,7 @@ class Session:
                 expected = sc.expected[i - 1]
             else:
                 try:
-                    expected = expect(self.config, ref, action)
+                    expected = expect(self.config, ref, action)[:3]
                 except GameError as exc:
                     expected = (REFUSE, exc.message, action)
             try:
@@ -169,24 +182,27 @@ def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
             deadline: float) -> tuple[Scenario, StepViolation]:
     """The last shrinking pass, after hypothesis: drop single steps, then simplify the loaded state
     (``scenarios.simplifications``), for as long as the same rule still breaks and time is left."""
+    tried: set[str] = set()               # simplifications that did not keep the rule broken
+
     def candidates(sc: Scenario):
         for i in range(len(sc.actions)):
-            yield Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:], sc.origin)
-        for state in simplifications(ctx, sc.state):
-            if state is not None:
-                yield Scenario(state, list(sc.actions), sc.origin)
+            yield "", Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:], sc.origin)
+        for label, state in simplifications(ctx, sc.state):
+            if state is not None and label not in tried:
+                yield label, Scenario(state, list(sc.actions), sc.origin)
 
     improved = True
     while improved and time.monotonic() < deadline:
         improved = False
-        for cand in candidates(sc):
+        for label, cand in candidates(sc):
             if time.monotonic() >= deadline:
                 break
             v2, _ = session.run(cand)
-            if v2 is not None and v2.rule == v.rule and v2.step <= v.step:
+            if v2 is not None and _same(v, v2) and v2.step <= v.step:
                 sc, v = cand.truncated(v2.step), v2
                 improved = True
                 break
+            tried.add(label)
     return sc, v
 
 
@@ -202,19 +218,25 @@ def run_chunk(spec: ChunkSpec) -> dict:
     try:
         v = session.start()
         if v is not None:
-            result["violations"].append(scenario_doc(spec.ruleset, Scenario({}, [], "hello"), v, found_at))
+            from ..engine.step import new_game      # a replayable file: the engine fails before any step
+            start = new_game(session.config, max(2, session.config.setup.players_min), 0)
+            result["violations"].append(scenario_doc(spec.ruleset, Scenario(start, [], "new game"), v, found_at))
             result["log"] = session.engine.log_tail()
             return result
         result["engine"] = session.hello.engine
         ctx = Context(session.config, session.promised, session.hello.actions, spec.max_steps)
-        first: list = []
+        first: list = []                               # the first rule violation, then hypothesis shrinks it
         best: dict[str, tuple[Scenario, StepViolation]] = {}
-        deadline = [0.0]
+        faults: dict[str, tuple[Scenario, StepViolation]] = {}   # protocol faults by kind, shortest kept
+        nfaults = [0]
+        deadline = [0.0, 0.0]
 
         def condition(sc: Scenario) -> bool:
             if first:
-                if first[0][1].message.startswith("timeout") or time.monotonic() > deadline[0]:
-                    raise _StopShrinking
+                now = time.monotonic()
+                # one step is as short as it gets: the last pass simplifies the loaded state faster
+                if now > deadline[0] or (now > deadline[1] and min(v.step for _, v in best.values()) <= 1):
+                    raise _Stop
             else:
                 result["scenarios"] += 1
             v, steps = session.run(sc)
@@ -222,9 +244,20 @@ def run_chunk(spec: ChunkSpec) -> dict:
                 result["steps"] += steps
             if v is None:
                 return False
+            if v.rule == "protocol":                   # recorded; the engine restarts and the search goes on
+                if first:
+                    return False
+                kind = _fault_kind(v)
+                if kind not in faults or v.step < faults[kind][1].step:
+                    faults[kind] = (sc.truncated(v.step), v)
+                nfaults[0] += 1
+                if kind == "timeout" or nfaults[0] >= MAX_FAULTS:
+                    raise _Stop                        # a hanging engine costs a timeout per scenario
+                return False
             if not first:
                 first.append((sc.truncated(v.step), v))
                 deadline[0] = time.monotonic() + spec.shrink_seconds
+                deadline[1] = time.monotonic() + min(1.0, spec.shrink_seconds)
             if v.rule != first[0][1].rule:
                 return False
             best[sc.key()] = (sc.truncated(v.step), v)
@@ -237,17 +270,19 @@ def run_chunk(spec: ChunkSpec) -> dict:
             found = find(scenarios(ctx), condition, settings=cfg, random=random.Random(spec.seed))
         except NoSuchExample:
             found = None
-        except (Flaky, FlakyFailure, _StopShrinking):   # out of time, or an engine whose faults depend on
-            found = None                                 # its history: keep the smallest seen
+        except (Flaky, FlakyFailure, _Stop):   # out of time, too many faults, or an engine whose behaviour
+            found = None                       # depends on its history: keep the smallest seen
+        for kind, (sc, v) in sorted(faults.items()):
+            if kind != "timeout":
+                sc, v = _reduce(session, ctx, sc, v, time.monotonic() + 2.0)
+            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
         if first:
             if found is not None and found.key() in best:
                 sc, v = best[found.key()]
             else:
                 sc, v = min(best.values() or [first[0]], key=lambda x: (x[1].step, len(x[0].key())))
-            if not v.message.startswith("timeout"):
-                sc, v = _reduce(session, ctx, sc, v, time.monotonic() + max(2.0, spec.shrink_seconds))
-            doc = scenario_doc(spec.ruleset, sc, v, found_at)
-            result["violations"].append(doc)
+            sc, v = _reduce(session, ctx, sc, v, time.monotonic() + max(2.0, spec.shrink_seconds))
+            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
         result["log"] = session.engine.log_tail()
     finally:
         session.close()
@@ -285,7 +320,7 @@ def _identity(doc: dict) -> tuple:
     protocol fault: the same kind of fault)."""
     v = doc["violation"]
     if v["rule"] == "protocol":
-        return v["rule"], str(v["actual"]).split(":")[0]
+        return v["rule"], _fault_kind(StepViolation.from_json(v))
     acts = doc["actions"]
     kind = acts[v["step"] - 1]["type"] if 0 < v["step"] <= len(acts) else None
     return v["rule"], kind

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import EngineConfig
-from ..engine.step import IllegalAction, apply as reference_apply
+from ..engine.rules import rules_for
+from ..engine.state import GameState
+from ..engine.step import IllegalAction, check
 from ..errors import GameError
 from ..engine.trace import _action_for_check
 from ..invariants import Monitor
@@ -53,17 +55,27 @@ class StepViolation:
                    list(d.get("diff") or []), d.get("log", ""))
 
 
-def expect(config: EngineConfig, state: dict, action: dict) -> tuple[str, Any, dict]:
-    """The reference outcome: ``("state", successor, checked_action)`` or ``("illegal", reason, action)``.
+def expect(config: EngineConfig, state: dict, action: dict, game: GameState | None = None) -> tuple:
+    """The reference outcome: ``("state", successor, checked_action, successor_game)`` or
+    ``("illegal", reason, action, None)``.
 
     ``checked_action`` is the action as the step invariants read it: a bankruptcy names the creditor
     the ruleset gives (from the reference's events; an engine under test reports no events).
+    ``game`` is ``state`` already read (``GameState``), to save reading it again; it is not changed.
     Raises ``GameError`` when the action is malformed for this state (never offered)."""
+    rules = rules_for(config)
+    g = (game if game is not None else GameState.from_json(state, rules.ownable)).copy()
+    g.events = []
     try:
-        new, events = reference_apply(config, state, action)
+        seat, perform = check(rules, g, action)
     except IllegalAction as exc:
-        return REFUSE, exc.message, action
-    return ACCEPT, new, _action_for_check(action, events)
+        return REFUSE, exc.message, action, None
+    try:
+        perform(rules, g, seat, action)
+    except (IndexError, KeyError, TypeError, ValueError) as exc:   # a state the rules cannot follow
+        raise GameError(f"{action['type']}: the state is inconsistent ({type(exc).__name__}: {exc})") from None
+    events, g.events = g.events, None
+    return ACCEPT, g.to_json(rules.ownable), _action_for_check(action, events), g
 
 
 def fault_violation(step: int, fault: EngineFault) -> StepViolation:
@@ -88,7 +100,7 @@ class Oracle:
         """The first rule the engine's answer ``got`` breaks (None when it conforms).
 
         ``before`` is the state the engine last reported (or was loaded with)."""
-        ekind, evalue, checked = expected
+        ekind, evalue, checked = expected[:3]
         gkind, gvalue = got
         if ekind == REFUSE and gkind == ACCEPT:
             return StepViolation("legality", step, f"refused: {evalue}", "accepted",

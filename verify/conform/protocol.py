@@ -87,25 +87,22 @@ def read_hello(resp: Any) -> Hello:
         raise EngineFault("protocol", f"hello: the engine speaks protocol {_short(protocol)}, the harness {PROTOCOL}")
     if not isinstance(version, (str, int, float)) or isinstance(version, bool):
         raise EngineFault("protocol", f"hello: \"version\" must be a string, got {_short(version)}")
-    actions = r.get("actions")
-    if actions is not None:
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise EngineFault("protocol", "hello: \"actions\" must be a list of action types")
-        unknown = sorted(set(actions) - set(ACTION_TYPES))
-        if unknown:
-            raise EngineFault("protocol", f"hello: unknown action type(s) {unknown}; known: {', '.join(ACTION_TYPES)}")
-        actions = tuple(a for a in ACTION_TYPES if a in actions)
-    compare = r.get("compare")
-    if compare is None:
-        compare = REQUIRED_STATE_KEYS
-    else:
-        if not isinstance(compare, list) or not all(isinstance(k, str) for k in compare):
-            raise EngineFault("protocol", "hello: \"compare\" must be a list of state keys")
-        unknown = sorted(set(compare) - set(STATE_KEYS))
-        if unknown:
-            raise EngineFault("protocol", f"hello: unknown state key(s) in compare {unknown}; known: {', '.join(STATE_KEYS)}")
-        compare = tuple(k for k in STATE_KEYS if k in compare)
-    return Hello(engine, str(version), actions, compare)
+    actions = _declared(r, "actions", ACTION_TYPES, "action type")
+    compare = _declared(r, "compare", STATE_KEYS, "state key")
+    return Hello(engine, str(version), actions, REQUIRED_STATE_KEYS if compare is None else compare)
+
+
+def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str, ...] | None:
+    """A hello declaration (``actions``, ``compare``): known names, in their canonical order."""
+    names = r.get(key)
+    if names is None:
+        return None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise EngineFault("protocol", f"hello: \"{key}\" must be a list of {what}s")
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise EngineFault("protocol", f"hello: unknown {what}(s) in {key} {unknown}; known: {', '.join(known)}")
+    return tuple(n for n in known if n in names)
 
 
 def read_load(resp: Any) -> None:

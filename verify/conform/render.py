@@ -98,8 +98,9 @@ def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine
         out.append(f"Step {i}: {describe(m, a)}{mark}")
     if v["rule"] in RULE_TEXT:
         out.append(f"Broken: {v['rule']} — {RULE_TEXT[v['rule']]}")
-        out.append(f"  expected: {_one_line(v['expected'])}")
-        out.append(f"  actual:   {_one_line(v['actual'])}")
+        if v["rule"] != "successor":        # a successor's difference is the diff below
+            out.append(f"  expected: {_one_line(v['expected'])}")
+            out.append(f"  actual:   {_one_line(v['actual'])}")
     else:                                   # a promised invariant
         out.append(f"Broken: {v.get('message') or v['rule']}")
     if v.get("diff"):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -100,6 +101,18 @@ class Scenario:
         return Scenario(self.state, self.actions[:n], self.origin, self.expected[:n])
 
 
+@lru_cache(maxsize=None)
+def ints(low: int, high: int):
+    """``st.integers(low, high)``, built once (building strategies is a good part of a draw's cost)."""
+    return st.integers(low, high)
+
+
+def pick(draw, seq):
+    """One element of ``seq`` (shrinks towards the first), cheaper than a fresh ``st.sampled_from``."""
+    seq = seq if isinstance(seq, (list, tuple)) else list(seq)
+    return seq[draw(ints(0, len(seq) - 1))]
+
+
 class _DrawRandom(random.Random):
     """A ``random.Random`` whose draws come from hypothesis (so dice shrink like any choice)."""
 
@@ -108,12 +121,12 @@ class _DrawRandom(random.Random):
         self._draw = draw
 
     def randint(self, a, b):
-        return self._draw(st.integers(a, b))
+        return self._draw(ints(a, b))
 
     def randrange(self, start, stop=None, step=1):
         if stop is None:
             start, stop = 0, start
-        return self._draw(st.integers(start, stop - 1))
+        return self._draw(ints(start, stop - 1))
 
 
 # ---- loaded states ------------------------------------------------------------------------------
@@ -126,8 +139,8 @@ def _valid(ctx: Context, state: dict) -> bool:
 
 
 def _fresh(draw, ctx: Context) -> GameState:
-    n = draw(st.sampled_from(ctx.player_counts))
-    seed = draw(st.integers(0, 2 ** 16))
+    n = pick(draw, ctx.player_counts)
+    seed = draw(ints(0, 2 ** 16))
     return GameState.from_json(new_game(ctx.config, n, seed), ctx.rules.ownable)
 
 
@@ -190,39 +203,39 @@ def _midgame(draw, ctx: Context, g: GameState) -> None:
     seats = list(range(n))
     start = cfg.setup.starting_cash
     for grp, squares in enumerate(r.groups):
-        mode = draw(st.sampled_from(("bank", "group", "split", "group")))
+        mode = pick(draw, ("bank", "group", "split", "group"))
         if mode == "group":
-            _give_group(ctx, g, grp, draw(st.sampled_from(seats)))
+            _give_group(ctx, g, grp, pick(draw, seats))
         elif mode == "split":
             for s in squares:
-                g.owner[s] = draw(st.sampled_from([-1] + seats))
+                g.owner[s] = pick(draw, [-1] + seats)
     for grp in draw(st.permutations(range(len(r.groups)))):
         squares = r.groups[grp]
         owners = {g.owner[s] for s in squares}
         if r.group_kind[grp] == "street" and len(owners) == 1 and -1 not in owners:
-            levels = draw(st.integers(0, len(squares) * r.hotel_level))
+            levels = draw(ints(0, len(squares) * r.hotel_level))
             if _build(ctx, g, grp, levels):
                 continue
         for s in squares:
             if g.owner[s] >= 0 and draw(st.booleans()):
                 g.mortgaged[s] = True
                 if cfg.mortgage.expiry_rounds is not None:
-                    g.mortgage_rounds[s] = draw(st.integers(0, max(0, cfg.mortgage.expiry_rounds - 1)))
+                    g.mortgage_rounds[s] = draw(ints(0, max(0, cfg.mortgage.expiry_rounds - 1)))
     for p in seats:
-        g.cash[p] = draw(st.integers(0, 2 * start))
-        g.pos[p] = draw(st.integers(0, 39))
+        g.cash[p] = draw(ints(0, 2 * start))
+        g.pos[p] = draw(ints(0, 39))
         if draw(st.booleans()):
-            _jail(ctx, g, p, draw(st.integers(0, 2)))
+            _jail(ctx, g, p, draw(ints(0, 2)))
     for deck in ("chance", "chest"):
-        holder = draw(st.sampled_from([None] + seats))
+        holder = pick(draw, [None] + seats)
         if holder is not None:
             _set_jail_card(ctx, g, holder, deck)
     _turn(draw, g)
 
 
 def _turn(draw, g: GameState, current: int | None = None) -> None:
-    g.current = draw(st.integers(0, g.n - 1)) if current is None else current
-    g.round = draw(st.integers(0, 6))
+    g.current = draw(ints(0, g.n - 1)) if current is None else current
+    g.round = draw(ints(0, 6))
     g.player_turns = g.round * g.n + g.current
     g.minute = g.player_turns * 0.5
     g.passed_go = [g.round > 0 or p < g.current for p in range(g.n)]
@@ -234,8 +247,8 @@ def _streets_by_group(ctx: Context) -> list[int]:
 
 def _dice_to(draw, g: GameState, seat: int, target: int) -> list[int]:
     """Place ``seat`` so that a roll of two non-double dice brings it to ``target``; return the dice."""
-    a = draw(st.integers(1, 6))
-    b = draw(st.sampled_from([x for x in range(1, 7) if x != a]))
+    a = draw(ints(1, 6))
+    b = pick(draw, [x for x in range(1, 7) if x != a])
     g.pos[seat] = (target - a - b) % 40
     g.in_jail[seat] = False
     return [a, b]
@@ -245,11 +258,11 @@ def _boundary(draw, ctx: Context, g: GameState) -> tuple[str, list[dict]]:
     """One of the issue's boundary states; returns its name and the legal prefix that sets it up."""
     r, cfg = ctx.rules, ctx.config
     n = g.n
-    name = draw(st.sampled_from(BOUNDARIES))
-    p = draw(st.integers(0, n - 1))
+    name = pick(draw, BOUNDARIES)
+    p = draw(ints(0, n - 1))
     q = (p + 1) % n
-    grp = draw(st.sampled_from(_streets_by_group(ctx)))
-    other = draw(st.sampled_from([x for x in _streets_by_group(ctx) if x != grp]))
+    grp = pick(draw, _streets_by_group(ctx))
+    other = pick(draw, [x for x in _streets_by_group(ctx) if x != grp])
     prefix: list[dict] = []
     _turn(draw, g, p)
     g.round = max(g.round, 1)
@@ -262,19 +275,19 @@ def _boundary(draw, ctx: Context, g: GameState) -> tuple[str, list[dict]]:
                 continue
             _give_group(ctx, g, x, q)
             _build(ctx, g, x, g.bank_houses - 1, hotels=False)
-        g.cash[p] = cost * draw(st.integers(1, 3))
+        g.cash[p] = cost * draw(ints(1, 3))
     elif name == "exact-cash":
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(st.integers(0, len(r.groups[grp]))))
+        _build(ctx, g, grp, draw(ints(0, len(r.groups[grp]))))
         g.cash[p] = cost
     elif name == "even-limit":
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(st.integers(1, len(r.groups[grp]) - 1)) + len(r.groups[grp]) * draw(
-            st.integers(0, max(0, cfg.building.max_houses - 1))))
-        g.cash[p] = 3 * cost + draw(st.integers(0, cfg.setup.starting_cash))
+        _build(ctx, g, grp, draw(ints(1, len(r.groups[grp]) - 1)) + len(r.groups[grp]) * draw(
+            ints(0, max(0, cfg.building.max_houses - 1))))
+        g.cash[p] = 3 * cost + draw(ints(0, cfg.setup.starting_cash))
     elif name in ("bankruptcy-to-player", "bankruptcy-to-bank"):
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(st.integers(1, len(r.groups[grp]) * 2)))
+        _build(ctx, g, grp, draw(ints(1, len(r.groups[grp]) * 2)))
         for s in r.groups[other]:
             g.owner[s] = p if name == "bankruptcy-to-bank" else q
         mortgaged = [s for s in r.ownable if r.group_of[s] not in (grp, other)][:2]
@@ -285,30 +298,30 @@ def _boundary(draw, ctx: Context, g: GameState) -> tuple[str, list[dict]]:
             _build(ctx, g, other, len(r.groups[other]) * r.hotel_level)
             target = r.groups[other][-1]
         else:
-            target = draw(st.sampled_from([s for s in range(40) if r.kind[s] in ("income_tax", "luxury_tax")]
-                                          or [30]))
-        g.cash[p] = draw(st.integers(0, 20))
+            target = pick(draw, [s for s in range(40) if r.kind[s] in ("income_tax", "luxury_tax")]
+                                          or [30])
+        g.cash[p] = draw(ints(0, 20))
         prefix.append({"type": "roll", "seat": p, "dice": _dice_to(draw, g, p, target)})
     elif name == "mortgage-expiry":
-        s = draw(st.sampled_from(r.ownable))
+        s = pick(draw, r.ownable)
         g.owner[s] = p
         g.mortgaged[s] = True
         if cfg.mortgage.expiry_rounds is not None:
-            g.mortgage_rounds[s] = max(0, cfg.mortgage.expiry_rounds - draw(st.integers(0, 1)))
-        g.cash[p] = draw(st.integers(0, 2 * r.mortgage_value[s] + 50))
+            g.mortgage_rounds[s] = max(0, cfg.mortgage.expiry_rounds - draw(ints(0, 1)))
+        g.cash[p] = draw(ints(0, 2 * r.mortgage_value[s] + 50))
     elif name == "three-way-auction":
         free = [s for s in r.ownable if g.owner[s] < 0]
-        target = draw(st.sampled_from(free))
+        target = pick(draw, free)
         dice = _dice_to(draw, g, p, target)
         for x in range(n):
-            g.cash[x] = draw(st.integers(1, 2 * r.price[target]))
+            g.cash[x] = draw(ints(1, 2 * r.price[target]))
         prefix += [{"type": "roll", "seat": p, "dice": dice}, {"type": "decline", "seat": p}]
     elif name == "jail-with-card":
-        _jail(ctx, g, p, draw(st.integers(0, 2)))
-        _set_jail_card(ctx, g, p, draw(st.sampled_from(("chance", "chest"))))
+        _jail(ctx, g, p, draw(ints(0, 2)))
+        _set_jail_card(ctx, g, p, pick(draw, ("chance", "chest")))
     elif name == "trade-built-street":
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(st.integers(1, len(r.groups[grp]) * 2)))
+        _build(ctx, g, grp, draw(ints(1, len(r.groups[grp]) * 2)))
         for s in r.groups[other]:
             g.owner[s] = q
         g.mortgaged[r.groups[other][0]] = True
@@ -324,7 +337,7 @@ def _advance(draw, ctx: Context, state: dict, prefix: list[dict], steps: int) ->
     """Apply a scripted prefix, then up to ``steps`` legal progress actions, with the reference."""
     for a in prefix:
         try:
-            kind, new, _ = expect(ctx.config, state, a)
+            kind, new, *_ = expect(ctx.config, state, a)
         except GameError:
             break
         if kind != ACCEPT:
@@ -335,8 +348,8 @@ def _advance(draw, ctx: Context, state: dict, prefix: list[dict], steps: int) ->
                  if a["type"] in PROGRESS]
         if not legal:
             break
-        a = fill_random(ctx.config, state, draw(st.sampled_from(legal)), _DrawRandom(draw))
-        kind, new, _ = expect(ctx.config, state, a)
+        a = fill_random(ctx.config, state, pick(draw, legal), _DrawRandom(draw))
+        kind, new, *_ = expect(ctx.config, state, a)
         if kind != ACCEPT:
             break
         state = new
@@ -345,7 +358,7 @@ def _advance(draw, ctx: Context, state: dict, prefix: list[dict], steps: int) ->
 
 def loaded_state(draw, ctx: Context) -> tuple[str, dict]:
     """A state satisfying the promised invariants, and where it came from."""
-    source = draw(st.sampled_from(SOURCES))
+    source = pick(draw, SOURCES)
     g = _fresh(draw, ctx)
     fallback = _out(ctx, g)
     prefix: list[dict] = []
@@ -358,13 +371,13 @@ def loaded_state(draw, ctx: Context) -> tuple[str, dict]:
         origin = f"boundary: {name}"
     elif source == "smt":
         from .smt_boundary import smt_state
-        found = smt_state(draw, ctx, g)
+        found = smt_state(draw, ctx)
         if found is not None:
-            origin = f"found by z3: {found}"
+            origin, g = f"found by z3: {found[0]}", found[1]
     state = _out(ctx, g)
-    if not _valid(ctx, state):
+    if source != "new" and not _valid(ctx, state):
         state, origin = fallback, "new game"
-    warm = draw(st.sampled_from((0, 0, 0, 1, 2, 3)))
+    warm = pick(draw, (0, 0, 0, 1, 2, 3))
     state = _advance(draw, ctx, state, prefix, warm)
     return origin, state
 
@@ -380,16 +393,16 @@ def _management(draw, ctx: Context, g: GameState) -> dict | None:
     building rules has its own entry in the menu: ``_edge``)."""
     kinds = [k for k in MANAGEMENT if k in ctx.allowed]
     r = ctx.rules
-    pool = draw(st.integers(1, 3))
+    pool = draw(ints(1, 3))
     if "sell_group" in ctx.allowed and (pool == 3 or not kinds):
-        return {"type": "sell_group", "seat": draw(st.integers(0, g.n - 1)),
-                "group": draw(st.integers(0, len(r.groups) - 1))}
+        return {"type": "sell_group", "seat": draw(ints(0, g.n - 1)),
+                "group": draw(ints(0, len(r.groups) - 1))}
     if not kinds:
         return None
-    kind = draw(st.sampled_from(kinds))
-    seat = draw(st.integers(0, g.n - 1))
+    kind = pick(draw, kinds)
+    seat = draw(ints(0, g.n - 1))
     own = _owned(g, seat, r.ownable)
-    square = draw(st.sampled_from(own if own and pool <= 1 else list(r.ownable)))
+    square = pick(draw, own if own and pool <= 1 else list(r.ownable))
     return {"type": kind, "seat": seat, "square": square}
 
 
@@ -415,37 +428,44 @@ def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[
 
 
 def _trade(draw, ctx: Context, g: GameState) -> dict | None:
+    """A trade: mostly one the rules may allow (a deed without buildings in its group for cash the
+    buyer has, or deed for deed), else one at their edge (streets of built groups, mortgaged deeds,
+    more cash than a side holds, jail cards)."""
     if "trade" not in ctx.allowed or g.n < 2:
         return None
-    seat = draw(st.sampled_from([g.current] + list(range(g.n))))
-    other = draw(st.sampled_from([x for x in range(g.n) if x != seat]))
     r = ctx.rules
+    seat = pick(draw, [g.current] + list(range(g.n)))
+    other = pick(draw, [x for x in range(g.n) if x != seat])
+    edge = draw(st.booleans())
 
-    def side(who: int) -> dict:
+    def deeds(who: int) -> list[int]:
         own = _owned(g, who, r.ownable)
-        built = [s for s in own if g.houses[s] or g.hotel[s] or g.mortgaged[s]
-                 or any(g.houses[t] or g.hotel[t] for t in r.groups[r.group_of[s]])]
-        squares = []
-        if own and draw(st.booleans()):
-            squares = [draw(st.sampled_from(built or own))]
-        out: dict = {"squares": squares, "cash": draw(st.sampled_from([0, 0, 1, max(0, g.cash[who]),
-                                                                        g.cash[who] + 1]))}
-        if g.jail_cards[who] and draw(st.booleans()):
+        built = [s for s in own if g.mortgaged[s] or any(g.houses[t] or g.hotel[t] for t in r.groups[r.group_of[s]])]
+        return (built if edge else [s for s in own if s not in built]) or own
+
+    def side(who: int, deed: bool) -> dict:
+        pool = deeds(who)
+        cash = g.cash[who]
+        out: dict = {"squares": [pick(draw, pool)] if deed and pool else [],
+                     "cash": pick(draw, [0, cash + 1, cash] if edge else [0, min(cash, 10), cash // 2])}
+        if g.jail_cards[who] and (edge or not out["squares"]) and draw(st.booleans()):
             out["cards"] = [g.jail_cards[who][0]]
         return out
 
-    return {"type": "trade", "seat": seat, "with": other, "give": side(seat), "take": side(other)}
+    shape = draw(ints(0, 2))        # 0: my deed for cash, 1: deed for deed, 2: cash for their deed
+    return {"type": "trade", "seat": seat, "with": other, "give": side(seat, shape < 2),
+            "take": side(other, shape > 0)}
 
 
 def _bid(draw, ctx: Context, g: GameState) -> dict | None:
     if "bid" not in ctx.allowed:
         return None
-    seat = draw(st.integers(0, g.n - 1))
+    seat = draw(ints(0, g.n - 1))
     if g.phase == AUCTION:
         low = ctx.rules.min_bid(g)
-        amount = draw(st.sampled_from([low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1]))
+        amount = pick(draw, [low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1])
     else:
-        amount = draw(st.integers(1, 200))
+        amount = draw(ints(1, 200))
     return {"type": "bid", "seat": seat, "amount": amount}
 
 
@@ -454,53 +474,64 @@ def _out_of_turn(draw, ctx: Context, g: GameState) -> dict | None:
     if not kinds:
         return None
     from ..engine.step import actor
-    kind = draw(st.sampled_from(kinds))
+    kind = pick(draw, kinds)
     waiting = actor(g)
-    seat = draw(st.sampled_from([x for x in range(g.n) if x != waiting] or [waiting]))
+    seat = pick(draw, [x for x in range(g.n) if x != waiting] or [waiting])
     a: dict = {"type": kind, "seat": seat}
     if kind == "roll":
-        a["dice"] = [draw(st.integers(1, 6)) for _ in range(ctx.rules.dice_needed(g))]
+        a["dice"] = [draw(ints(1, 6)) for _ in range(ctx.rules.dice_needed(g))]
     elif kind == "pay_tax":
         a["option"] = "fixed"
     elif kind == "bid":
-        a["amount"] = draw(st.integers(1, 500))
+        a["amount"] = draw(ints(1, 500))
     return a
 
 
-def next_action(draw, ctx: Context, state: dict) -> tuple[dict, tuple[str, Any]] | None:
-    """One action for ``state`` and the reference's outcome; None when nothing can be offered."""
-    g = GameState.from_json(state, ctx.rules.ownable)
-    legal = [a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.allowed]
-    progress = [a for a in legal if a["type"] in PROGRESS]
-    edge = _edge(ctx, g, [k for k in EDGE_KINDS if k in ctx.allowed])
-    menu = draw(st.integers(0, 9))
+def next_action(draw, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple] | None:
+    """One action for ``state`` (read as ``g``) and the reference's outcome; None when nothing can be
+    offered. What the menu does not need is not computed (listing legal actions is the costly part)."""
+    legal_cache: list = []
+
+    def legal() -> list[dict]:
+        if not legal_cache:
+            legal_cache.append([a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.allowed])
+        return legal_cache[0]
+
+    menu = draw(ints(0, 9))
     action = None
-    if menu <= 2 and progress:
-        action = draw(st.sampled_from(progress))
-    elif menu <= 4 and legal:               # by type first: management for every player would crowd out the rest
-        kind = draw(st.sampled_from(sorted({a["type"] for a in legal})))
-        action = draw(st.sampled_from([a for a in legal if a["type"] == kind]))
-    elif menu <= 6 and edge:
-        kind, seat, square = draw(st.sampled_from(edge[draw(st.sampled_from(sorted(edge)))]))
-        action = {"type": kind, "seat": seat, "square": square}
-    elif menu <= 7:
+    if menu <= 2:
+        progress = [a for a in legal() if a["type"] in PROGRESS]
+        if progress:
+            action = pick(draw, progress)
+    elif menu <= 4:                # by type first: management for every player would crowd out the rest
+        if legal():
+            kind = pick(draw, sorted({a["type"] for a in legal()}))
+            action = pick(draw, [a for a in legal() if a["type"] == kind])
+    elif menu <= 6:
+        edge = _edge(ctx, g, [k for k in EDGE_KINDS if k in ctx.allowed])
+        if edge:
+            kind, seat, square = pick(draw, edge[pick(draw, sorted(edge))])
+            action = {"type": kind, "seat": seat, "square": square}
+        else:
+            action = _management(draw, ctx, g)
+    elif menu == 7:
         action = _management(draw, ctx, g)
     elif menu == 8:
         action = _trade(draw, ctx, g)
     else:
-        action = draw(st.sampled_from((_bid, _out_of_turn)))(draw, ctx, g)
-    if action is None:
-        if not legal:
-            return None
-        action = (progress or legal)[0]
-    action = fill_random(ctx.config, g, action, _DrawRandom(draw))
-    try:
-        return action, expect(ctx.config, state, action)
-    except GameError:               # malformed for this state: offer the game's own next step instead
-        if not legal:
-            return None
-        action = fill_random(ctx.config, g, (progress or legal)[0], _DrawRandom(draw))
-        return action, expect(ctx.config, state, action)
+        action = pick(draw, (_bid, _out_of_turn))(draw, ctx, g)
+    for _ in range(2):
+        if action is None:
+            moves = [a for a in legal() if a["type"] in PROGRESS] or legal()
+            if not moves:
+                return None
+            action = moves[0]
+        action = fill_random(ctx.config, g, action, _DrawRandom(draw))
+        try:
+            return action, expect(ctx.config, state, action, g)
+        except GameError:          # malformed for this state: offer the game's own next step instead
+            action = None
+    return None
 
 
 @st.composite
@@ -508,18 +539,19 @@ def scenarios(draw, ctx: Context) -> Scenario:
     """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each."""
     origin, state = loaded_state(draw, ctx)
     sc = Scenario(state, [], origin)
-    steps = draw(st.integers(1, ctx.max_steps))
+    g = GameState.from_json(state, ctx.rules.ownable)
+    steps = draw(ints(1, ctx.max_steps))
     for _ in range(steps):
-        if state.get("phase") == OVER:
+        if g.phase == OVER:
             break
-        step = next_action(draw, ctx, state)
+        step = next_action(draw, ctx, state, g)
         if step is None:
             break
         action, outcome = step
         sc.actions.append(action)
-        sc.expected.append(outcome)
+        sc.expected.append(outcome[:3])
         if outcome[0] == ACCEPT:
-            state = outcome[1]
+            state, g = outcome[1], outcome[3]
     return sc
 
 
@@ -530,9 +562,10 @@ __all__ = ["Context", "Scenario", "scenarios", "loaded_state", "next_action", "B
 # ---- simpler loaded states (the last shrinking pass) --------------------------------------------
 
 def simplifications(ctx: Context, state: dict):
-    """Simpler variants of a loaded state, each still satisfying the promised invariants: a colour group
-    handed back to the bank, a group's buildings sold back, a mortgage lifted, a player out of jail, a
-    jail card back in its deck. The harness keeps each one under which the same rule still breaks."""
+    """Simpler variants of a loaded state as ``(label, state or None)``, each still satisfying the promised
+    invariants (None when it would not): a colour group handed back to the bank, a group's buildings
+    sold back, a mortgage lifted, a player out of jail, a jail card back in its deck. The harness keeps
+    each one under which the same rule still breaks."""
     r = ctx.rules
     try:
         base = GameState.from_json(state, r.ownable)
@@ -549,30 +582,32 @@ def simplifications(ctx: Context, state: dict):
         if owner:
             g.owner[s], g.mortgaged[s], g.mortgage_rounds[s], g.interest_paid[s] = -1, False, 0, False
 
-    def variant(change) -> dict | None:
+    def variant(label: str, change) -> tuple[str, dict | None]:
         g = base.copy()
         change(g)
         out = _out(ctx, g)
-        return out if out != state and _valid(ctx, out) else None
+        return label, (out if out != state and _valid(ctx, out) else None)
 
-    for squares in r.groups:
+    for i, squares in enumerate(r.groups):
         if any(base.owner[s] >= 0 for s in squares):
-            yield variant(lambda g, sq=squares: [clear(g, s, True) for s in sq])
+            yield variant(f"bank {i}", lambda g, sq=squares: [clear(g, s, True) for s in sq])
         if any(base.houses[s] or base.hotel[s] for s in squares):
-            yield variant(lambda g, sq=squares: [clear(g, s, False) for s in sq])
+            yield variant(f"unbuild {i}", lambda g, sq=squares: [clear(g, s, False) for s in sq])
     for s in r.ownable:
         if base.mortgaged[s]:
-            yield variant(lambda g, s=s: (setattr_item(g.mortgaged, s, False), setattr_item(g.mortgage_rounds, s, 0)))
+            yield variant(f"unmortgage {s}", lambda g, s=s: (setattr_item(g.mortgaged, s, False),
+                                                             setattr_item(g.mortgage_rounds, s, 0)))
     for p in range(base.n):
         if base.in_jail[p]:
-            yield variant(lambda g, p=p: (setattr_item(g.in_jail, p, False), setattr_item(g.jail_turns, p, 0)))
-        for deck in set(base.jail_cards[p]):
+            yield variant(f"free {p}", lambda g, p=p: (setattr_item(g.in_jail, p, False),
+                                                       setattr_item(g.jail_turns, p, 0)))
+        for deck in sorted(set(base.jail_cards[p])):
             def back(g, p=p, deck=deck):
                 g.jail_cards[p].remove(deck)
                 pile = g.chance if deck == "chance" else g.chest
                 held = {c for q in range(g.n) for c in g.jail_cards[q]}
                 pile += [c for c in ctx.jail_cards.get(deck, ()) if c not in pile][:1] if deck not in held else []
-            yield variant(back)
+            yield variant(f"card {p} {deck}", back)
 
 
 def setattr_item(seq: list, i: int, value: Any) -> None:

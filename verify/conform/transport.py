@@ -150,6 +150,7 @@ class InProcess(Engine):
         self.label = target if isinstance(target, str) else f"{self.cls.__module__}:{self.cls.__qualname__}"
         self.obj = None
         self._last_trace = ""
+        self._config_src = self._config_doc = None
 
     def _call(self, what: str, fn, *args):
         try:
@@ -171,7 +172,9 @@ class InProcess(Engine):
         return read_hello({"ok": True, **h})
 
     def load(self, config: dict, state: dict) -> None:
-        self._call("load", self.obj.load, _json(config, "load"), _json(state, "load"))
+        if config is not self._config_src:        # the same config comes with every scenario of a run
+            self._config_src, self._config_doc = config, _json(config, "load")
+        self._call("load", self.obj.load, self._config_doc, _json(state, "load"))
 
     def apply(self, action: dict) -> tuple[str, Any]:
         try:
@@ -314,7 +317,12 @@ class Subprocess(Engine):
 
     # -- one request, one response
     def _fault(self, kind: str, message: str) -> EngineFault:
-        code = self.proc.poll() if self.proc is not None else None
+        code = None
+        if self.proc is not None and kind == "crash":
+            try:                                # closed pipes come just before the exit: wait for it
+                code = self.proc.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                code = None
         if code is not None and kind == "crash":
             message += f" (exit status {code})"
         self.kill()
