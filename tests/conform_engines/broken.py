@@ -93,6 +93,14 @@ def _keep(state: dict, squares: list[int], fields: tuple[str, ...]) -> Callable[
     return restore
 
 
+def _without_buildings(state: dict, squares: list[int]) -> Callable[[dict], None]:
+    """Clear the buildings of ``squares`` (the bank's stock untouched); the result puts them back."""
+    restore = _keep(state, squares, ("houses", "hotel"))
+    for s in squares:
+        _prop(state, s).update(houses=0, hotel=False)
+    return restore
+
+
 # ---- building --------------------------------------------------------------------------------
 
 class UnevenSeller(_Broken):
@@ -302,12 +310,7 @@ class BuiltGroupMortgager(_Broken):
 
     def relax(self, state, action):
         s = action["square"]
-        others = [t for t in self.group_of(s) if t != s]
-        restore = _keep(state, others, ("houses", "hotel"))
-        for t in others:
-            p = _prop(state, t)
-            p["houses"], p["hotel"] = 0, False
-        return restore
+        return _without_buildings(state, [t for t in self.group_of(s) if t != s])
 
 
 # ---- bankruptcy --------------------------------------------------------------------------------
@@ -339,12 +342,8 @@ class BuiltStreetTrader(_Broken):
     def relax(self, state, action):
         squares = list((action.get("give") or {}).get("squares", [])) + \
             list((action.get("take") or {}).get("squares", []))
-        streets = sorted({t for s in squares if self._config.board.squares[s] == "street" for t in self.group_of(s)})
-        restore = _keep(state, streets, ("houses", "hotel"))
-        for t in streets:
-            p = _prop(state, t)
-            p["houses"], p["hotel"] = 0, False
-        return restore
+        return _without_buildings(state, sorted({t for s in squares if self._config.board.squares[s] == "street"
+                                                 for t in self.group_of(s)}))
 
 
 class OverdrawnTrader(_Broken):
