@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -67,6 +68,7 @@ class ChunkSpec:
     examples: int
     max_steps: int = DEFAULT_MAX_STEPS
     shrink_runs: int = DEFAULT_SHRINK_RUNS
+    shrink_seconds: float | None = None    # an optional wall-clock cap on top (hit only on a slow engine)
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -75,11 +77,11 @@ def chunk_seed(seed: int, index: int) -> int:
 
 
 def plan(engine: EngineSpec, ruleset: str, seed: int, examples: int, max_steps: int = DEFAULT_MAX_STEPS,
-         shrink_runs: int = DEFAULT_SHRINK_RUNS) -> list[ChunkSpec]:
+         shrink_runs: int = DEFAULT_SHRINK_RUNS, shrink_seconds: float | None = None) -> list[ChunkSpec]:
     out = []
     for i, start in enumerate(range(0, examples, CHUNK_EXAMPLES)):
         out.append(ChunkSpec(engine, ruleset, chunk_seed(seed, i), i, min(CHUNK_EXAMPLES, examples - start),
-                             max_steps, shrink_runs))
+                             max_steps, shrink_runs, shrink_seconds))
     return out
 
 
@@ -181,7 +183,7 @@ def scenario_doc(ruleset: str, sc: Scenario, v: StepViolation, found: dict | Non
 
 
 def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
-            runs: int) -> tuple[Scenario, StepViolation]:
+            runs: int, deadline: float = float("inf")) -> tuple[Scenario, StepViolation]:
     """The last shrinking pass, after hypothesis: drop single steps, then simplify the loaded state
     (``scenarios.simplifications``), for as long as the same rule still breaks, in at most ``runs``
     engine runs."""
@@ -195,10 +197,10 @@ def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
                 yield label, Scenario(state, list(sc.actions), sc.origin)
 
     improved = True
-    while improved and runs > 0:
+    while improved and runs > 0 and time.monotonic() < deadline:
         improved = False
         for label, cand in candidates(sc):
-            if runs <= 0:
+            if runs <= 0 or time.monotonic() >= deadline:
                 break
             runs -= 1
             v2, _ = session.run(cand)
@@ -235,12 +237,14 @@ def run_chunk(spec: ChunkSpec) -> dict:
         nfaults = [0]
         shrinks = [0]
         budget = spec.shrink_runs // 2            # the other half is the last pass's
+        deadline = [float("inf")]
 
         def condition(sc: Scenario) -> bool:
             if first:
                 shrinks[0] += 1
                 # one step is as short as it gets: the last pass simplifies the loaded state faster
-                if shrinks[0] > budget or (shrinks[0] > budget // 4 and min(v.step for _, v in best.values()) <= 1):
+                if shrinks[0] > budget or (shrinks[0] > budget // 4 and min(v.step for _, v in best.values()) <= 1) \
+                        or time.monotonic() > deadline[0]:
                     raise _Stop
             else:
                 result["scenarios"] += 1
@@ -261,6 +265,8 @@ def run_chunk(spec: ChunkSpec) -> dict:
                 return False
             if not first:
                 first.append((sc.truncated(v.step), v))
+                if spec.shrink_seconds is not None:
+                    deadline[0] = time.monotonic() + spec.shrink_seconds
             if v.rule != first[0][1].rule:
                 return False
             best[sc.key()] = (sc.truncated(v.step), v)
@@ -284,7 +290,7 @@ def run_chunk(spec: ChunkSpec) -> dict:
                 sc, v = best[found.key()]
             else:
                 sc, v = min(best.values() or [first[0]], key=lambda x: (x[1].step, len(x[0].key())))
-            sc, v = _reduce(session, ctx, sc, v, spec.shrink_runs - budget)
+            sc, v = _reduce(session, ctx, sc, v, spec.shrink_runs - budget, deadline[0])
             result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
         result["log"] = session.engine.log_tail()
     finally:
