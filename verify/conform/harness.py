@@ -9,8 +9,9 @@ its chunks are scheduled (in this process, in worker processes, on a cluster).
 
 Inside a chunk, ``hypothesis.find`` searches the scenario strategy for one that
 breaks a rule and shrinks it (keeping the same rule), then a last pass drops
-single steps while the rule still breaks. Shrinking is bounded in time; an
-engine that hangs is not shrunk at all (every replay would cost a timeout).
+single steps while the rule still breaks. Shrinking is bounded in engine runs
+(not time, so a busy machine gives the same result); an engine that hangs is
+not shrunk at all (every replay would cost a timeout).
 A fault (crash, hang, garbage) is a ``protocol`` violation; the engine is
 restarted for the next scenario.
 """
@@ -35,7 +36,9 @@ SCENARIO_SCHEMA = "verify.conform-scenario/1"
 CHUNK_EXAMPLES = 25
 DEFAULT_EXAMPLES = 100
 DEFAULT_MAX_STEPS = 12
-DEFAULT_SHRINK_SECONDS = 5.0
+#: Engine runs spent shrinking one failure (hypothesis, then the last pass). Counted, not timed, so a
+#: chunk's result does not depend on how fast or busy the machine is.
+DEFAULT_SHRINK_RUNS = 300
 
 
 #: Protocol faults after which a chunk gives up on the engine (a single timeout ends it at once).
@@ -64,7 +67,8 @@ class ChunkSpec:
     index: int
     examples: int
     max_steps: int = DEFAULT_MAX_STEPS
-    shrink_seconds: float = DEFAULT_SHRINK_SECONDS
+    shrink_runs: int = DEFAULT_SHRINK_RUNS
+    shrink_seconds: float | None = None    # an optional wall-clock cap on top (hit only on a slow engine)
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -73,11 +77,11 @@ def chunk_seed(seed: int, index: int) -> int:
 
 
 def plan(engine: EngineSpec, ruleset: str, seed: int, examples: int, max_steps: int = DEFAULT_MAX_STEPS,
-         shrink_seconds: float = DEFAULT_SHRINK_SECONDS) -> list[ChunkSpec]:
+         shrink_runs: int = DEFAULT_SHRINK_RUNS, shrink_seconds: float | None = None) -> list[ChunkSpec]:
     out = []
     for i, start in enumerate(range(0, examples, CHUNK_EXAMPLES)):
         out.append(ChunkSpec(engine, ruleset, chunk_seed(seed, i), i, min(CHUNK_EXAMPLES, examples - start),
-                             max_steps, shrink_seconds))
+                             max_steps, shrink_runs, shrink_seconds))
     return out
 
 
@@ -179,9 +183,10 @@ def scenario_doc(ruleset: str, sc: Scenario, v: StepViolation, found: dict | Non
 
 
 def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
-            deadline: float) -> tuple[Scenario, StepViolation]:
+            runs: int, deadline: float = float("inf")) -> tuple[Scenario, StepViolation]:
     """The last shrinking pass, after hypothesis: drop single steps, then simplify the loaded state
-    (``scenarios.simplifications``), for as long as the same rule still breaks and time is left."""
+    (``scenarios.simplifications``), for as long as the same rule still breaks, in at most ``runs``
+    engine runs."""
     tried: set[str] = set()               # simplifications that did not keep the rule broken
 
     def candidates(sc: Scenario):
@@ -192,11 +197,12 @@ def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
                 yield label, Scenario(state, list(sc.actions), sc.origin)
 
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and runs > 0 and time.monotonic() < deadline:
         improved = False
         for label, cand in candidates(sc):
-            if time.monotonic() >= deadline:
+            if runs <= 0 or time.monotonic() >= deadline:
                 break
+            runs -= 1
             v2, _ = session.run(cand)
             if v2 is not None and _same(v, v2) and v2.step <= v.step:
                 sc, v = cand.truncated(v2.step), v2
@@ -229,13 +235,16 @@ def run_chunk(spec: ChunkSpec) -> dict:
         best: dict[str, tuple[Scenario, StepViolation]] = {}
         faults: dict[str, tuple[Scenario, StepViolation]] = {}   # protocol faults by kind, shortest kept
         nfaults = [0]
-        deadline = [0.0, 0.0]
+        shrinks = [0]
+        budget = spec.shrink_runs // 2            # the other half is the last pass's
+        deadline = [float("inf")]
 
         def condition(sc: Scenario) -> bool:
             if first:
-                now = time.monotonic()
+                shrinks[0] += 1
                 # one step is as short as it gets: the last pass simplifies the loaded state faster
-                if now > deadline[0] or (now > deadline[1] and min(v.step for _, v in best.values()) <= 1):
+                if shrinks[0] > budget or (shrinks[0] > budget // 4 and min(v.step for _, v in best.values()) <= 1) \
+                        or time.monotonic() > deadline[0]:
                     raise _Stop
             else:
                 result["scenarios"] += 1
@@ -256,8 +265,8 @@ def run_chunk(spec: ChunkSpec) -> dict:
                 return False
             if not first:
                 first.append((sc.truncated(v.step), v))
-                deadline[0] = time.monotonic() + spec.shrink_seconds
-                deadline[1] = time.monotonic() + min(1.0, spec.shrink_seconds)
+                if spec.shrink_seconds is not None:
+                    deadline[0] = time.monotonic() + spec.shrink_seconds
             if v.rule != first[0][1].rule:
                 return False
             best[sc.key()] = (sc.truncated(v.step), v)
@@ -270,18 +279,18 @@ def run_chunk(spec: ChunkSpec) -> dict:
             found = find(scenarios(ctx), condition, settings=cfg, random=random.Random(spec.seed))
         except NoSuchExample:
             found = None
-        except (Flaky, FlakyFailure, _Stop):   # out of time, too many faults, or an engine whose behaviour
-            found = None                       # depends on its history: keep the smallest seen
+        except (Flaky, FlakyFailure, _Stop):   # out of shrinking runs, too many faults, or an engine whose
+            found = None                       # behaviour depends on its history: keep the smallest seen
         for kind, (sc, v) in sorted(faults.items()):
-            if kind != "timeout":
-                sc, v = _reduce(session, ctx, sc, v, time.monotonic() + 2.0)
+            if kind != "timeout":              # each run of a faulty engine costs a restart
+                sc, v = _reduce(session, ctx, sc, v, min(20, spec.shrink_runs))
             result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
         if first:
             if found is not None and found.key() in best:
                 sc, v = best[found.key()]
             else:
                 sc, v = min(best.values() or [first[0]], key=lambda x: (x[1].step, len(x[0].key())))
-            sc, v = _reduce(session, ctx, sc, v, time.monotonic() + max(2.0, spec.shrink_seconds))
+            sc, v = _reduce(session, ctx, sc, v, spec.shrink_runs - budget, deadline[0])
             result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
         result["log"] = session.engine.log_tail()
     finally:
@@ -346,10 +355,10 @@ def merge(results: list[dict]) -> ConformResult:
 
 
 def run(engine: EngineSpec, ruleset: str = "official", seed: int = 0, examples: int = DEFAULT_EXAMPLES,
-        max_steps: int = DEFAULT_MAX_STEPS, shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
+        max_steps: int = DEFAULT_MAX_STEPS, shrink_runs: int = DEFAULT_SHRINK_RUNS,
         progress: Callable[[int, int, dict], None] | None = None) -> ConformResult:
     """A whole run, its chunks one after the other in this process."""
-    chunks = plan(engine, ruleset, seed, examples, max_steps, shrink_seconds)
+    chunks = plan(engine, ruleset, seed, examples, max_steps, shrink_runs)
     results = []
     for i, c in enumerate(chunks):
         results.append(run_chunk(c))
