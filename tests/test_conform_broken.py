@@ -21,7 +21,7 @@ EXAMPLES = 400
 SHRINK_SECONDS = 30.0
 #: engines caught from another seed: over-cash bids are rarely offered (about 1 scenario in 300)
 SEEDS = {"OverCashBidder": 1}
-DEFAULT = ("CardBackOnTop", "FreeAuctionWin", "BuiltGroupMortgager", "HotelKeepsHouses")
+DEFAULT = ("CardBackOnTop", "HotelKeepsHouses", "MortgagedGroupBuilder", "InterestFreeUnmortgage")
 
 
 def catch(cls) -> list[dict]:
