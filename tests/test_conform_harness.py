@@ -38,7 +38,13 @@ BUGS = [("SupplyLeak", "house-supply"), ("UnevenBuilder", "legality"), ("ShortMo
 
 @pytest.mark.parametrize("engine, rule", BUGS)
 def test_rule_bugs_are_caught_with_a_short_scenario(engine, rule):
-    _caught(engine, rule, seed=0, examples=100)
+    """The chunks of a default run (seed 0, 100 scenarios) up to the first that catches the bug."""
+    results = []
+    for chunk in plan(EngineSpec(f"tests.conform_engines.faults:{engine}"), "official", 0, 100):
+        results.append(run_chunk(chunk))
+        if results[-1]["violations"]:
+            break
+    _check_caught(merge(results), rule)
 
 
 @pytest.mark.slow
@@ -52,7 +58,11 @@ def test_rule_bugs_are_caught_from_any_seed_in_a_default_run(engine, rule, seed)
 
 
 def _caught(engine: str, rule: str, seed: int, examples: int) -> None:
-    r = run(EngineSpec(f"tests.conform_engines.faults:{engine}"), "official", seed=seed, examples=examples)
+    _check_caught(run(EngineSpec(f"tests.conform_engines.faults:{engine}"), "official", seed=seed,
+                      examples=examples), rule)
+
+
+def _check_caught(r, rule: str) -> None:
     rules = {d["violation"]["rule"] for d in r.violations}
     assert rule in rules
     doc = next(d for d in r.violations if d["violation"]["rule"] == rule)
