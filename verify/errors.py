@@ -32,6 +32,7 @@ CODES = {
     "E019": "a silent or open entry whose fallback switches off a mechanism the ruleset cites",
     "E020": "an open value not supplied where a value must be played",
     "E021": "unknown or malformed reading",
+    "E026": "malformed conformance scenario file or engine spec",
 }
 
 
