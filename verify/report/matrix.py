@@ -128,7 +128,9 @@ class Matrix:
 
 
 def build_matrix(results: Iterable[dict], order: list[str] | None = None) -> Matrix:
-    results = tuple(r for r in results if isinstance(r, dict))
+    fields = {"ruleset": "?", "invariant": "?", "action": "?", "promised": False, "verdict": "UNKNOWN",
+              "reason": None, "counterexample": None}
+    results = tuple({**fields, **r} for r in results if isinstance(r, dict))
     seen = list(dict.fromkeys(str(r.get("ruleset")) for r in results))
     first = [i for i in (order or []) if i in seen]
     rulesets = tuple(first + [i for i in seen if i not in first])
