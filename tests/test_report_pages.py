@@ -263,6 +263,18 @@ def test_cli_matrix_is_readable_in_80_columns_and_never_ticks_dead_rules():
     assert "17=a-long-ruleset-name-16" in text
 
 
+def test_check_command_flags_a_dead_rule_in_80_columns():
+    res = CliRunner().invoke(main, ["check", "official", "--action", "buy", "--action", "casino-bet", "--matrix"],
+                             env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    live = next(line for line in lines if line.startswith("rules can fire"))
+    assert "†1" in live and "✓" not in live
+    assert "† dead rules in 1: casino-bet" in res.output
+    assert next(line for line in lines if line.startswith("casino-bet †dead")).split()[2:] == ["-"] * 12
+
+
 def test_a_page_plugs_in_with_one_register_call(tmp_path):
     extra = Page("extra.html", "Extra", "base.html", lambda x: [("extra.html", {})],
                  lambda x: Card("extra.html", "42", "an extra page"))

@@ -146,3 +146,10 @@ def test_an_overlay_alone_is_read_on_the_default_ruleset():
     c = compare_table(load_registry(), str(OVERLAY))
     assert [f.id for f in c.findings if f.kind == "variant"] == ["variant:official+late-start:setup.starting_cash"]
     assert c.rulesets[0] == "official+late-start"
+
+
+def test_report_of_a_broken_table_is_a_clear_error_and_writes_nothing(tmp_path):
+    out = tmp_path / "r"
+    res = run("report", FIX / "cycle-a.yaml", "--out", out, "--no-check", "--no-simulate")
+    assert res.exit_code != 0 and "[E006]" in res.output and "Traceback" not in res.output
+    assert not out.exists()

@@ -69,8 +69,8 @@ SHORT = {"parameter constraints": "cons", "rules can fire": "live", "even-build"
          "bounded runs": "bnd"}
 _STYLE = {"PROVED": "green", "VIOLATED": "red", "UNKNOWN": "yellow", "DEAD": "magenta", "HOLDS": "dim",
           "FAILS": "dim", "NONE": "dim"}
-LEGEND = ("✓ promised, every check PROVED · ✗n n promised checks VIOLATED · ?n n UNKNOWN · "
-          "†n n dead rules (actions that can never fire) · not promised: · holds, ~n n do not hold")
+LEGEND = ("✓ every promised check PROVED · ✗n: n promised checks VIOLATED · ?n: n UNKNOWN · "
+          "†n: n dead rules (actions that can never fire) · not promised: · holds, ~n: n do not hold")
 
 
 def _short(label: str) -> str:
