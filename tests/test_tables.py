@@ -46,8 +46,11 @@ def test_overlays_stack_on_a_users_file():
     assert r.value("purchase.on_decline") != Registry.load().resolve("official").value("purchase.on_decline")
 
 
-def test_show_check_inputs_and_lint_accept_the_chain(tmp_path):
-    # the files travel together: copied elsewhere, the relative path still holds
+def test_show_check_inputs_and_lint_accept_the_chain(tmp_path, monkeypatch):
+    # the files travel together: copied elsewhere, the relative path still holds (a fresh process
+    # sees only the copies: the same ids loaded from the fixtures folder would clash)
+    import importlib
+    monkeypatch.setattr(importlib.import_module("verify.spec.registry"), "_DEFAULT", None)
     dest = tmp_path / "tables"
     shutil.copytree(FIX, dest)
     res = run("show", dest / "rulings" / "summer-table.yaml", "--json")

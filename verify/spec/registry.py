@@ -10,6 +10,7 @@ table of one's own.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -139,7 +140,7 @@ class Registry:
         """The id of a parent named in ``f.extends``: a ruleset id, or a path relative to the
         folder of ``f`` (a user's table extending a table of their own)."""
         if is_path(parent):
-            path = f.path.parent / parent
+            path = Path(os.path.normpath(f.path.parent / parent))
             if not path.is_file():
                 raise SpecError("E005", f"{f.id} extends {parent!r}, but there is no file "
                                 f"{display(path)} (a path is read relative to the extending file's "
