@@ -17,6 +17,7 @@ import json
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
@@ -69,6 +70,11 @@ class Inputs:
     @property
     def ids(self) -> list[str]:
         return [r.id for r in self.rulesets]
+
+    @cached_property
+    def question_rows(self) -> list[dict]:
+        """Each question answered by every ruleset (shared by the questions page and the sheet)."""
+        return questions.question_rows(self.reg, self.rulesets, self.tables)
 
 
 def _players(r) -> int:
@@ -191,14 +197,13 @@ def _ruleset_pages(x: Inputs):
 
 
 def _questions(x: Inputs):
-    rows = questions.question_rows(x.reg, x.rulesets, x.tables)
+    rows = x.question_rows
     picked = list(x.tables) + [b for b in x.plan.base_games if b not in x.tables]
     yield "questions.html", {"rows": rows, "picked": picked[:6]}
 
 
 def _rulings(x: Inputs):
-    rows = questions.question_rows(x.reg, x.rulesets, x.tables)
-    yield "rulings.html", {"rows": rows, "bases": questions.sheet_bases(x.reg, x.rulesets),
+    yield "rulings.html", {"rows": x.question_rows, "bases": questions.sheet_bases(x.reg, x.rulesets),
                            "default_base": x.plan.base_games[0] if x.plan.base_games else "official"}
 
 
