@@ -29,6 +29,7 @@ CODES = {
     "E016": "trace does not follow the rules",
     "E017": "invalid game state or action",
     "E018": "the reference engine cannot play a rule value of this ruleset",
+    "E025": "a campaign directory that does not match the campaign resumed",
 }
 
 
@@ -56,6 +57,18 @@ class VerifyError(Exception):
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
         return f"{prefix}[{self.code}] {self.message}"
+
+    def __reduce__(self):
+        # survive pickling (an error raised in a worker process or on a Dask worker reaches the command
+        # intact), whatever the subclass's constructor takes
+        return (_rebuild, (type(self), dict(self.__dict__), self.args))
+
+
+def _rebuild(cls, state: dict, args: tuple) -> "VerifyError":
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
 
 
 class SpecError(VerifyError):

@@ -49,6 +49,7 @@ class ReportOptions:
     run_check: bool = True
     run_simulation: bool = True
     check_json: Path | None = None      # a saved `verify check --json` instead of running it
+    study: Path | None = None           # a `verify study` document (study.json) to add as study.html
 
 
 def slug(rid: str) -> str:
@@ -213,6 +214,10 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         if opts.run_simulation else Simulation("not run", opts.games, "—", opts.seed,
                                                reason="skipped (--no-simulate)")
     env = environment()
+    study = None
+    if opts.study is not None:
+        from ..study.page import load as load_study
+        study = load_study(opts.study)
     common = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "rulesets": [{"id": r.id, "slug": slug(r.id), "title": r.title, "overlay": "+" in r.id,
@@ -223,7 +228,9 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         "index.html": ("index.html", {"counts": comparison.counts(), "base_games": pl.base_games,
                                       "check_status": check.status, "sim_status": sim.status,
                                       "questions": len(load_questions()),
-                                      "equivalent": comparison.equivalent}),
+                                      "equivalent": comparison.equivalent,
+                                      "study": {"rulesets": [r["ruleset"] for r in study["rows"]],
+                                                "games": study["games"]} if study else None}),
         "contradictions.html": ("contradictions.html", {"topics": topic_groups(reg, comparison),
                                                         "counts": comparison.counts()}),
         "questions.html": ("questions.html", {"rows": question_rows(reg, rs)}),
@@ -241,6 +248,11 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         (tmp / "contradictions.json").write_text(
             json.dumps(comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
+        if study is not None:
+            from ..study.page import render as render_study
+            (tmp / "study.html").write_text(render_study(study, standalone=False), encoding="utf-8")
+            (tmp / "study.json").write_text(json.dumps(study), encoding="utf-8")
+            written += ["study.html", "study.json"]
         for page in ruleset_pages(reg, rs, comparison, anchors):
             html = env.get_template("ruleset.html").render(page=page["slug"], r=page, **common)
             (tmp / page["slug"]).write_text(html, encoding="utf-8")
