@@ -10,15 +10,19 @@ without leaving a worker behind.
 
 Local workers ignore SIGINT: Ctrl-C reaches the main process, which then
 terminates them (a terminal sends SIGINT to the whole process group, and a
-worker dying mid-chunk on its own would look like a lost worker).
+worker dying mid-chunk on its own would look like a lost worker). They also
+exit by themselves when the main process disappears (SIGKILL, a crash), so no
+worker outlives its campaign; Dask's own worker processes do the same.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+from contextlib import contextmanager
 import signal
-from typing import Any, Callable
+import time
+from typing import Any, Callable, Iterator
 
 
 class BackendUnavailable(Exception):
@@ -71,8 +75,34 @@ class InProcess(Backend):
         return f
 
 
-def _ignore_sigint() -> None:
+def _worker_init() -> None:
+    """In each local worker: leave SIGINT to the main process, and exit when the main process is gone
+    (killed with SIGKILL it cannot stop its workers, and they would wait for work forever)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import threading
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="verify-parent-watch", daemon=True).start()
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while child processes are started (an ignored signal stays ignored across exec, and
+    Python then installs no KeyboardInterrupt handler), so a terminal's Ctrl-C reaches only the main."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                       # not the main thread: nothing to arrange
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 class LocalProcesses(Backend):
@@ -88,7 +118,7 @@ class LocalProcesses(Backend):
         import multiprocessing as mp
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-        self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_ignore_sigint)
+        self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_worker_init)
 
     def submit(self, fn, arg) -> cf.Future:
         assert self._pool is not None, "start() first"
@@ -131,8 +161,9 @@ class DaskBackend(Backend):
     """``--scheduler ADDRESS``: a Dask distributed cluster; ``--scheduler local`` starts a LocalCluster
     (``workers`` processes with one thread each, on loopback) for the run and stops it afterwards."""
 
-    def __init__(self, address: str, workers: int | None = None):
+    def __init__(self, address: str, workers: int | None = None, timeout: float = 10.0):
         self.address = address
+        self.timeout = timeout
         self.workers = workers
         self.name = f"Dask scheduler {address}"
         self.cluster = None
@@ -150,13 +181,14 @@ class DaskBackend(Backend):
         try:
             if self.address == "local":
                 n = self.workers or os.cpu_count() or 1
-                self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                            host="127.0.0.1", dashboard_address=None,
-                                            silence_logs=logging.ERROR)
+                with _sigint_ignored():          # the worker processes inherit it: Ctrl-C is the main's
+                    self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                host="127.0.0.1", dashboard_address=":0",
+                                                silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
                 self.name = f"a local Dask cluster ({n} worker processes)"
             else:
-                self.client = Client(self.address, timeout=10)
+                self.client = Client(self.address, timeout=self.timeout)
         except (OSError, TimeoutError) as exc:
             self.close()
             raise BackendUnavailable(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None

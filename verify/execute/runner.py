@@ -114,9 +114,7 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
                 break
             done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
             lost: list[int] = []
-            rebuilt = False
-            for f in sorted(done, key=lambda f: inflight[f]):
-                i = inflight.pop(f)
+            for i, f in sorted((inflight.pop(f), f) for f in done):
                 if f.cancelled() or i >= need:
                     continue
                 exc = f.exception()

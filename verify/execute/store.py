@@ -53,18 +53,17 @@ def write_json_atomic(path: Path, doc: Any) -> None:
     write_atomic(path, json.dumps(doc, separators=(",", ":")))
 
 
-def _differences(saved: dict, now: dict, prefix: str = "") -> list[str]:
-    out = []
-    for k in sorted(set(saved) | set(now)):
-        a, b = saved.get(k), now.get(k)
-        if a == b:
-            continue
-        if isinstance(a, dict) and isinstance(b, dict):
-            out += _differences(a, b, f"{prefix}{k}.")
-        else:
-            show = lambda v: json.dumps(v)[:60]  # noqa: E731
-            out.append(f"{prefix}{k} is {show(a)} there, {show(b)} here")
-    return out
+def _differences(saved: Any, now: Any, path: str = "") -> list[str]:
+    """Where two manifests differ, as ``path is X there, Y here`` (lists of equal length by index)."""
+    if saved == now:
+        return []
+    if isinstance(saved, dict) and isinstance(now, dict):
+        return [d for k in sorted(set(saved) | set(now))
+                for d in _differences(saved.get(k), now.get(k), f"{path}.{k}" if path else str(k))]
+    if isinstance(saved, list) and isinstance(now, list) and len(saved) == len(now):
+        return [d for i, (a, b) in enumerate(zip(saved, now)) for d in _differences(a, b, f"{path}[{i}]")]
+    show = lambda v: json.dumps(v)[:60]  # noqa: E731
+    return [f"{path} is {show(saved)} there, {show(now)} here"]
 
 
 class CampaignStore:

@@ -197,6 +197,10 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     """Render the whole report into ``opts.out`` atomically. Returns a summary (pages, counts, timings)."""
     hooks = hooks or {}
     t0 = time.perf_counter()
+    study = None
+    if opts.study is not None:                 # a bad study document fails before any work
+        from ..study.page import load as load_study
+        study = load_study(opts.study)
     reg = load_registry()
     rs = ordered(reg)
     ids = [r.id for r in rs]
@@ -214,10 +218,6 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         if opts.run_simulation else Simulation("not run", opts.games, "—", opts.seed,
                                                reason="skipped (--no-simulate)")
     env = environment()
-    study = None
-    if opts.study is not None:
-        from ..study.page import load as load_study
-        study = load_study(opts.study)
     common = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "rulesets": [{"id": r.id, "slug": slug(r.id), "title": r.title, "overlay": "+" in r.id,
