@@ -35,6 +35,11 @@ class Backend:
     name = "backend"
     slots = 1
 
+    @property
+    def running(self) -> bool:
+        """Started by the caller (``with backend:``): the runner then leaves it open for the next campaign."""
+        return False
+
     def start(self) -> None:
         pass
 
@@ -114,6 +119,10 @@ class LocalProcesses(Backend):
         self.slots = 2 * self.jobs
         self._pool: cf.ProcessPoolExecutor | None = None
 
+    @property
+    def running(self) -> bool:
+        return self._pool is not None
+
     def start(self) -> None:
         import multiprocessing as mp
         methods = mp.get_all_start_methods()
@@ -169,6 +178,10 @@ class DaskBackend(Backend):
         self.cluster = None
         self.client = None
         self._executor = None
+
+    @property
+    def running(self) -> bool:
+        return self._executor is not None
 
     def start(self) -> None:
         try:

@@ -9,7 +9,9 @@ are the same value and the merged result cannot depend on where a chunk ran.
 * A chunk whose worker died is run again (up to ``max_attempts`` times):
   a broken local pool is rebuilt and every chunk it held is resubmitted; on
   Dask the scheduler re-runs a lost worker's tasks itself and only a task that
-  killed too many workers comes back here.
+  killed too many workers comes back here. A chunk that was running when a
+  worker died runs alone afterwards, so a chunk that kills its worker every
+  time is the one named when the campaign gives up.
 * A campaign may stop early (``Campaign.stops``: a checked run stops at the
   first invariant violation): chunks after the stopping one are cancelled,
   chunks before it still run, and the merge sees chunks 0..k, so the result
@@ -99,55 +101,71 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
     t0 = time.perf_counter()
     started = False
     try:
-        if queue:
+        if queue and not backend.running:      # a backend the caller started stays open for it
             backend.start()
             started = True
             outcome.startup_s = time.perf_counter() - t0
             t0 = time.perf_counter()
         progress.start(sum(campaign.weight(i) for i in results if i < need))
         while queue or inflight:
-            while queue and len(inflight) < max(1, backend.slots):
-                i = queue.popleft()
-                if i < need:
-                    inflight[backend.submit(campaign.run_chunk, campaign.chunks[i])] = i
-            if not inflight:
-                break
-            done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
             lost: list[int] = []
-            for i, f in sorted((inflight.pop(f), f) for f in done):
-                if f.cancelled() or i >= need:
+            broken = False
+            while queue and len(inflight) < max(1, backend.slots):
+                i = queue[0]
+                if i >= need:
+                    queue.popleft()
                     continue
-                exc = f.exception()
-                if exc is not None:
+                if attempts.get(i) and inflight:
+                    break                        # a chunk that was running when a worker died runs alone
+                queue.popleft()
+                try:
+                    inflight[backend.submit(campaign.run_chunk, campaign.chunks[i])] = i
+                except Exception as exc:         # a local pool found broken on submission
                     if not backend.is_lost(exc):
-                        raise exc
-                    lost.append(i)
-                    continue
-                r = _normal(f.result())
-                results[i] = r
-                outcome.ran += 1
-                if store is not None:
-                    store.save(i, r)
-                progress.advance(campaign.weight(i))
-                if stops(r) and i + 1 < need:
-                    need = i + 1
-                    for g, j in list(inflight.items()):
-                        if j >= need:
-                            g.cancel()
-                            del inflight[g]
-            if lost:
-                rebuilt = backend.recover()
-                if rebuilt:                      # the whole pool went down with the worker
+                        raise
+                    queue.appendleft(i)
+                    broken = True
+                    break
+                if attempts.get(i):
+                    break
+            if inflight and not broken:
+                done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
+                for i, f in sorted((inflight.pop(f), f) for f in done):
+                    if f.cancelled() or i >= need:
+                        continue
+                    exc = f.exception()
+                    if exc is not None:
+                        if not backend.is_lost(exc):
+                            raise exc
+                        lost.append(i)
+                        continue
+                    r = _normal(f.result())
+                    results[i] = r
+                    outcome.ran += 1
+                    if store is not None:
+                        store.save(i, r)
+                    progress.advance(campaign.weight(i))
+                    if stops(r) and i + 1 < need:
+                        need = i + 1
+                        for g, j in list(inflight.items()):
+                            if j >= need:
+                                g.cancel()
+                                del inflight[g]
+            if lost or broken:
+                if backend.recover():            # the whole pool went down with the worker
                     lost += [j for j in inflight.values() if j < need]
                     inflight.clear()
-                for i in sorted(set(lost), reverse=True):
+                lost = sorted(set(lost))
+                for i in lost:
                     attempts[i] = attempts.get(i, 0) + 1
-                    if attempts[i] >= max_attempts:
-                        raise WorkerLost(f"chunk {i} of the {campaign.kind} campaign lost its worker "
-                                         f"{attempts[i]} times; giving up (is the chunk itself killing it?)")
-                    queue.appendleft(i)
-                outcome.rerun += len(set(lost))
-                progress.note(f"a worker was lost; re-running {len(set(lost))} chunk(s)")
+                worst = [i for i in lost if attempts[i] >= max_attempts]
+                if worst:
+                    raise WorkerLost(f"chunk {worst[0]} of the {campaign.kind} campaign lost its worker "
+                                     f"{attempts[worst[0]]} times; giving up (is the chunk itself killing it?)")
+                queue.extendleft(reversed(lost))
+                outcome.rerun += len(lost)
+                if lost:
+                    progress.note(f"a worker was lost; re-running {len(lost)} chunk(s)")
     except BaseException as exc:
         if started:
             backend.close(interrupted=True)
