@@ -110,21 +110,24 @@ def test_an_early_stop_is_the_lowest_stopping_chunk_whatever_the_scheduling():
     assert one.ran == 5                      # in one process nothing after the stop runs
 
 
+class Interrupting(InProcess):
+    """This process, with Ctrl-C arriving at the n-th submission."""
+
+    def __init__(self, at: int):
+        self.at, self.calls = at, 0
+
+    def submit(self, fn, arg):
+        self.calls += 1
+        if self.calls == self.at:
+            raise KeyboardInterrupt
+        return super().submit(fn, arg)
+
+
 def test_a_campaign_directory_resumes_to_the_same_result(tmp_path):
     whole = run(toy(), InProcess()).result
     store = tmp_path / "c"
-
-    class Interrupting(InProcess):
-        calls = 0
-
-        def submit(self, fn, arg):
-            Interrupting.calls += 1
-            if Interrupting.calls == 6:
-                raise KeyboardInterrupt
-            return super().submit(fn, arg)
-
     with pytest.raises(KeyboardInterrupt):
-        run(toy(), Interrupting(), CampaignStore(store))
+        run(toy(), Interrupting(6), CampaignStore(store))
     saved = sorted(p.name for p in store.glob("chunk-*.json"))
     assert len(saved) == 5 and (store / "manifest.json").exists() and not (store / "result.json").exists()
     again = run(toy(), LocalProcesses(2), CampaignStore(store))
@@ -134,18 +137,9 @@ def test_a_campaign_directory_resumes_to_the_same_result(tmp_path):
     assert done.ran == 0 and done.result == whole
 
 
-def test_interrupt_without_a_directory_keeps_the_finished_chunks_in_a_new_one(tmp_path, capsys):
-    class Interrupting(InProcess):
-        calls = 0
-
-        def submit(self, fn, arg):
-            Interrupting.calls += 1
-            if Interrupting.calls == 4:
-                raise KeyboardInterrupt
-            return super().submit(fn, arg)
-
+def test_interrupt_without_a_directory_keeps_the_finished_chunks_in_a_new_one(capsys):
     with pytest.raises(KeyboardInterrupt):
-        run(toy(), Interrupting())
+        run(toy(), Interrupting(4))
     err = capsys.readouterr().err
     assert "3 of 12 chunks finished" in err and "--resume" in err
     kept = Path(err.split("kept in ")[1].split(";")[0])
