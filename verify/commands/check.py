@@ -30,7 +30,7 @@ _SHORT = {"constraints": "cons", "(enabled)": "live", "even-build": "even", "hou
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: {\"results\": [...]}.")
 @click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
               help="Seconds the solver may spend on one query (a timeout gives UNKNOWN).")
-@campaign_options(jobs_default=None, jobs_help="Worker processes (default: up to 2).")
+@campaign_options(jobs_help="Worker processes [default: up to 2; with --scheduler local, one per CPU].")
 @click.option("--matrix", is_flag=True, help="Also print each ruleset's invariants x actions grid.")
 @click.option("--action", "actions", multiple=True,
               help="Only these actions (repeatable; skips the bounded runs). `--action help` lists them.")

@@ -55,7 +55,7 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
     spec = CampaignSpec(cfg, players, seed, policy, jail, max_turns,
                         tuple(r.promised()) if check_invariants else None)
     if trace is not None:
-        if scheduler or resume or jobs > 1:
+        if scheduler or resume or (jobs or 1) > 1:
             raise click.UsageError("--trace writes one file from this process; drop --jobs/--scheduler/--resume")
         doc, elapsed = _traced(r.id, spec, games, trace)
     else:

@@ -22,8 +22,8 @@ from .runner import Campaign, Outcome, WorkerLost, run
 from .store import CampaignStore
 
 
-def campaign_options(jobs_default: int | None = 1, jobs_help: str = "Worker processes (the result does not "
-                     "depend on it).") -> Callable:
+def campaign_options(jobs_help: str = "Worker processes [default: 1; with --scheduler local, one per CPU]; "
+                     "the result does not depend on it.") -> Callable:
     def decorate(f: Callable) -> Callable:
         f = click.option("--resume", "resume", type=click.Path(file_okay=False, path_type=Path), default=None,
                          help="Campaign directory: save each finished chunk there and, when it already holds "
@@ -31,8 +31,7 @@ def campaign_options(jobs_default: int | None = 1, jobs_help: str = "Worker proc
         f = click.option("--scheduler", "scheduler", default=None, metavar="ADDRESS",
                          help="Run the chunks on a Dask cluster (tcp://host:8786), or `local` for a "
                               "LocalCluster of --jobs worker processes.")(f)
-        f = click.option("--jobs", "-j", "jobs", default=jobs_default, type=click.IntRange(min=1),
-                         show_default=jobs_default is not None, help=jobs_help)(f)
+        f = click.option("--jobs", "-j", "jobs", default=None, type=click.IntRange(min=1), help=jobs_help)(f)
         return f
     return decorate
 
