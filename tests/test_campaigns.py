@@ -59,7 +59,9 @@ def _start(args: list[str], store: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "verify.cli", "simulate", *args, "--resume", str(store),
                              "--json"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True,
+                            # as from a terminal: a shell's background job would start with SIGINT ignored
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _wait_for_chunks(proc: subprocess.Popen, store: Path, n: int = 1, timeout: float = 180) -> None:

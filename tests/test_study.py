@@ -18,7 +18,7 @@ from verify.study.analysis import wilson
 from verify.study.collect import EVERY, StudyCollector
 
 USER_TABLE = """\
-id: my-table
+id: study-test-table
 title: "My <b>table</b> & co"
 extends: official
 rules:
@@ -78,7 +78,7 @@ def test_the_collector_samples_the_board_the_bank_and_the_money():
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("study")
-    table = tmp / "my-table.yaml"
+    table = tmp / "study-test-table.yaml"
     table.write_text(USER_TABLE, encoding="utf-8")
     res = CliRunner().invoke(main, ["study", "official", "house-no-auction", str(table), "--games", "40",
                                     "--seed", "3", "--out", str(tmp / "out"), "--json"], catch_exceptions=False)
@@ -89,7 +89,7 @@ def study(tmp_path_factory):
 def test_study_document_compares_every_ruleset(study):
     tmp, doc = study
     assert doc["schema"] == "verify.study/1" and doc["games"] == 40
-    assert [r["ruleset"] for r in doc["rows"]] == ["official", "official+house-no-auction", "my-table"]
+    assert [r["ruleset"] for r in doc["rows"]] == ["official", "official+house-no-auction", "study-test-table"]
     for r in doc["rows"]:
         o = r["outcomes"]
         assert o["last_standing"]["count"] + o["rule_limit"]["count"] + o["stalled"]["count"] == 40
