@@ -194,7 +194,10 @@ class DaskBackend(Backend):
         try:
             if self.address == "local":
                 n = self.workers or os.cpu_count() or 1
-                with _sigint_ignored():          # the worker processes inherit it: Ctrl-C is the main's
+                import dask
+                # SIGINT ignored: the worker processes inherit it, Ctrl-C is the main's; no statistical
+                # profiler in the workers (it samples the task's stack for a dashboard we do not run)
+                with _sigint_ignored(), dask.config.set({"distributed.worker.profile.enabled": False}):
                     self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                 host="127.0.0.1", dashboard_address=":0",
                                                 silence_logs=logging.ERROR)
@@ -202,8 +205,10 @@ class DaskBackend(Backend):
                 self.name = f"a local Dask cluster ({n} worker processes)"
             else:
                 self.client = Client(self.address, timeout=self.timeout)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, RuntimeError) as exc:
             self.close()
+            if self.address == "local":
+                raise BackendUnavailable(f"could not start a local Dask cluster: {exc}") from None
             raise BackendUnavailable(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         threads = sum(self.client.nthreads().values()) or 1
         self.slots = 2 * threads
