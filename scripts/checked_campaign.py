@@ -1,14 +1,18 @@
 """Issue 3's evidence run: 1,000 seeded games per bundled ruleset under --check-invariants.
 
 Plays every bundled ruleset (and each house rule stacked on ``official``) with
-every promised invariant evaluated after every action, and writes one JSON
-summary per ruleset plus ``summary.json`` (the evidence document: commit,
-machine, one row per ruleset) to the output folder. About 2-3 minutes per
-ruleset on two cores, about half an hour in all, so it is a script, not a test;
-the default test run plays a few whole checked games per ruleset and
-``pytest -m slow`` a hundred.
+every promised invariant evaluated after every action, as one campaign of the
+execution layer (``verify.execute``): one progress bar over every ruleset,
+``--jobs N`` local processes or ``--scheduler ADDRESS`` a Dask cluster, and
+``--resume DIR`` to keep every finished chunk and continue after an
+interruption. Writes one JSON summary per ruleset plus ``summary.json`` (the
+evidence document: commit, machine, one row per ruleset) to the output folder.
+About half an hour on two cores, so it is a script, not a test; the default
+test run plays a few whole checked games per ruleset and ``pytest -m slow`` a
+hundred. Exit status 1 when any invariant breaks (the first violating step of
+each ruleset is in its row).
 
-    python scripts/checked_campaign.py --games 1000 --jobs 2 --out campaign/
+    python scripts/checked_campaign.py --games 1000 --jobs 2 --out campaign/ [--resume campaign/chunks]
 """
 
 from __future__ import annotations
@@ -39,46 +43,72 @@ def targets() -> list[str]:
     return out
 
 
-def main() -> int:
+def rows(names: list[str], games: int, seed: int):
+    from verify.config import EngineConfig
+    from verify.engine.campaign import CampaignSpec, Row, players_for
+    from verify.spec import load_ruleset
+
+    out = []
+    for name in names:
+        r = load_ruleset(name)
+        cfg = EngineConfig.from_ruleset(r)
+        out.append(Row(r.id, CampaignSpec(cfg, players_for(cfg, r.id, None), seed, check=tuple(r.promised())), games))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--scheduler", default=None, help="a Dask scheduler address, or `local`")
+    ap.add_argument("--resume", type=Path, default=None, help="campaign directory (saved chunks)")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", type=Path, default=Path("campaign"))
     ap.add_argument("rulesets", nargs="*", help="default: every bundled ruleset")
-    args = ap.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+    args = ap.parse_args(argv)
+    from verify.engine.campaign import games_campaign
+    from verify.errors import VerifyError
+    from verify.execute import CampaignStore, run
+    from verify.execute.backends import BackendUnavailable, make_backend
+    from verify.execute.progress import Progress
+
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=ROOT).stdout.strip() or "unknown"
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
                            text=True, cwd=ROOT).stdout.strip()
-    rows, failed = [], False
-    for rid in args.rulesets or targets():
-        cmd = [sys.executable, "-m", "verify.cli", "simulate", rid, "--games", str(args.games),
-               "--seed", str(args.seed), "--jobs", str(args.jobs), "--check-invariants", "--json"]
-        run = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-        if run.returncode not in (0, 1) or not run.stdout.strip():
-            print(f"{rid}: simulate failed (exit {run.returncode}): {run.stderr.strip()[-400:]}")
-            failed = True
-            continue
-        data = json.loads(run.stdout)
+    try:
+        plan = rows(args.rulesets or targets(), args.games, args.seed)
+        campaign = games_campaign(plan, "checked-campaign")
+        total = sum(campaign.weight(i) for i in range(len(campaign.chunks)))
+        outcome = run(campaign, make_backend(args.jobs, args.scheduler),
+                      CampaignStore(args.resume) if args.resume else None,
+                      Progress(total, campaign.unit, campaign.kind))
+    except (VerifyError, BackendUnavailable) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    args.out.mkdir(parents=True, exist_ok=True)
+    out_rows, failed = [], False
+    for data in outcome.result:
+        rid = data["ruleset"]
         (args.out / (Path(rid).stem + ".json")).write_text(json.dumps(data, indent=1), encoding="utf-8")
         row = {k: data.get(k) for k in ("ruleset", "games", "players", "seed", "finished", "hit_limit",
-                                        "player_turns", "elapsed_s", "invariants_checked")}
-        row["violation"] = data.get("violation")
-        rows.append(row)
-        failed |= row["violation"] is not None
+                                        "player_turns", "cpu_s", "invariants_checked", "violation")}
+        out_rows.append(row)
         if row["violation"]:
-            print(f"{rid}: VIOLATION in game {data.get('game')}: {json.dumps(row['violation'])[:300]}",
-                  flush=True)
+            failed = True
+            print(f"{rid}: VIOLATION in game {row['violation'].get('game')}: "
+                  f"{json.dumps(row['violation'])[:300]}", flush=True)
         else:
             print(f"{rid}: {row['games']} games, {row['finished']} finished, {row['hit_limit']} at the "
-                  f"turn limit, no violation ({row['elapsed_s']:.0f} s)", flush=True)
-    doc = {"what": f"verify simulate RULESET --games {args.games} --seed {args.seed} --jobs {args.jobs} "
-                   "--check-invariants --json",
+                  f"turn limit, no violation ({row['cpu_s']:.0f} CPU s)", flush=True)
+    doc = {"what": f"python scripts/checked_campaign.py --games {args.games} --seed {args.seed} "
+                   f"({outcome.backend}): verify simulate RULESET --check-invariants for every ruleset",
            "recorded_at_commit": commit + (" (with uncommitted changes)" if dirty else ""),
            "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
-           "date": datetime.date.today().isoformat(), "runs": rows}
+           "date": datetime.date.today().isoformat(), "elapsed_s": round(outcome.elapsed_s, 1),
+           "runs": out_rows}
     (args.out / "summary.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
     return 1 if failed else 0
 

@@ -30,10 +30,23 @@ MY_TABLES = (str(TABLES / "rulings" / "summer-table.yaml"),
 
 
 @pytest.fixture(scope="module")
-def report_dir(tmp_path_factory):
+def study_dir(tmp_path_factory):
+    """A small balance study (verify study), standalone; the report below includes it too."""
+    from click.testing import CliRunner
+
+    from verify.cli import main
+    out = tmp_path_factory.mktemp("study")
+    res = CliRunner().invoke(main, ["study", "official", "official+house-no-buying-first-round", "platform-fast",
+                                    "--games", "30", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory, study_dir):
     from verify.report import ReportOptions, build
     out = tmp_path_factory.mktemp("browser") / "reports"
-    build(ReportOptions(out=out, games=3, tables=MY_TABLES))
+    build(ReportOptions(out=out, games=3, tables=MY_TABLES, study=study_dir / "study.json"))
     return out
 
 
@@ -65,7 +78,7 @@ def browser():
 def test_every_page_loads_without_errors_and_links_resolve(report_dir, server, browser):
     pages = sorted(p.name for p in report_dir.glob("*.html"))
     assert {"index.html", "contradictions.html", "questions.html", "ambiguities.html", "rulings.html", "matrix.html",
-            "simulation.html", "findings-rent.html", "ruleset-summer-table.html"} <= set(pages)
+            "simulation.html", "study.html", "findings-rent.html", "ruleset-summer-table.html"} <= set(pages)
     assert len([p for p in pages if p.startswith("findings-")]) >= 10
     ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a phone
     page = ctx.new_page()
@@ -246,5 +259,50 @@ def test_matrix_and_simulation_pages(report_dir, server, browser):
     page.goto(server + "index.html")
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(ARTIFACTS / "report-index-phone.png"), full_page=True)
+    assert not errors, errors
+    ctx.close()
+
+
+#: every text of every chart lies inside its drawing (labels and legends that fit), in SVG user units
+_OVERFLOW = """() => {
+  const out = [];
+  for (const svg of document.querySelectorAll("figure svg")) {
+    const vb = svg.viewBox.baseVal;
+    for (const t of svg.querySelectorAll("text")) {
+      const b = t.getBBox();
+      if (b.x < vb.x - 1 || b.y < vb.y - 1 || b.x + b.width > vb.x + vb.width + 1 || b.y + b.height > vb.y + vb.height + 1)
+        out.push(svg.closest("figure").id + ": " + t.textContent);
+    }
+  }
+  return out;
+}"""
+
+
+def test_study_page_renders_its_charts_with_labels_that_fit(report_dir, study_dir, server, browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "index.html")
+    page.click(".cards a[href=\"study.html\"]")
+    assert page.url.endswith("study.html")
+    assert page.locator("#study-state").count() == 1
+    for chart in ("outcomes", "length", "seats", "houses", "bank", "money", "running", "first-group"):
+        fig = page.locator(f"#chart-{chart}")
+        assert fig.count() == 1 and fig.locator("svg[role=img]").is_visible(), chart
+    assert page.locator("#chart-length polyline").count() == 3
+    assert page.locator("#chart-seats circle").count() == 12            # 3 rulesets x 4 seats
+    legend = page.locator("#chart-money .legend li")
+    assert legend.count() == 3 and "platform-fast" in legend.all_inner_texts()
+    assert page.evaluate(_OVERFLOW) == []
+    page.screenshot(path=str(ARTIFACTS / "report-study.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})             # a phone: charts shrink, still fit
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    standalone = ctx.new_page()
+    standalone.on("pageerror", lambda e: errors.append(str(e)))
+    standalone.goto((study_dir / "study.html").as_uri())
+    assert standalone.locator("nav a").count() == 2 and standalone.locator("#chart-seats svg").count() == 1
     assert not errors, errors
     ctx.close()

@@ -12,7 +12,8 @@ from verify.compare import witness as wit
 from verify.compare.declared import load_declared
 from verify.compare.from_rulesets import _Ctx, load_registry
 from verify.compare.outcomes import BY_ID
-from verify.report.build import check_matrix, environment
+from verify.report import matrix
+from verify.report.site import environment
 from verify.report.runs import CheckRun
 from verify.spec import load_ruleset
 
@@ -62,7 +63,9 @@ def test_a_witness_names_the_open_value_it_assumed():
 def test_the_matrix_page_shows_how_open_values_were_checked():
     rows = ({"ruleset": "platform-custom", "invariant": "even-build", "action": "build-house", "promised": False,
              "verdict": "PROVED", "open_values": ["setup.starting_cash: every value (the checks never read it)"]},)
-    m = check_matrix(CheckRun("ran", rows), ["platform-custom"])
+    m = dict(matrix.view(CheckRun("ran", rows).results, ["platform-custom"]), status="ran", elapsed=1.0,
+             source=None, slugs={})
     html = environment().get_template("matrix.html").render(
-        page="matrix.html", m=m, rulesets=[], kinds=(), kind_text={}, languages={}, generated="now")
+        page="matrix.html", m=m, rulesets=[], ruleset_ids=set(), kinds=(), kind_text={}, languages={},
+        generated="now", nav=[], cards=[], tables=[])
     assert 'id="open-values"' in html and "setup.starting_cash: every value" in html

@@ -16,7 +16,7 @@ from .errors import VerifyError
 
 #: Command modules in the order ``verify --help`` lists them.
 COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
-            "check", "contradictions", "diff", "ask", "report", "conform"]
+            "check", "contradictions", "diff", "ask", "report", "conform", "study"]
 
 
 class _Group(click.Group):

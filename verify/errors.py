@@ -32,6 +32,7 @@ CODES = {
     "E019": "a silent or open entry whose fallback switches off a mechanism the ruleset cites",
     "E020": "an open value not supplied where a value must be played",
     "E021": "unknown or malformed reading",
+    "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file or engine spec",
 }
 
@@ -60,6 +61,18 @@ class VerifyError(Exception):
     def __str__(self) -> str:
         prefix = f"{self.where}: " if self.where else ""
         return f"{prefix}[{self.code}] {self.message}"
+
+    def __reduce__(self):
+        # survive pickling (an error raised in a worker process or on a Dask worker reaches the command
+        # intact), whatever the subclass's constructor takes
+        return (_rebuild, (type(self), dict(self.__dict__), self.args))
+
+
+def _rebuild(cls, state: dict, args: tuple) -> "VerifyError":
+    err = cls.__new__(cls)
+    Exception.__init__(err, *args)
+    err.__dict__.update(state)
+    return err
 
 
 class SpecError(VerifyError):

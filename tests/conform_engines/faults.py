@@ -170,12 +170,15 @@ def _serve_faulty(kind: str) -> int:
                 if kind == "garbage":
                     print("Traceback (most recent call last): this is not JSON", flush=True)
                     continue
-                if kind == "chatty":
-                    print(json.dumps({"ok": True, "illegal": "debug line"}), flush=True)
         answer = handle(engine, req)
         if answer is None:
             return 0
-        print(json.dumps(answer), flush=True)
+        extra = ""
+        if kind == "chatty" and applies >= 3:
+            # one write with both lines, so the harness sees them together however busy the machine is
+            extra = json.dumps({"ok": True, "illegal": "debug line"}) + "\n"
+        sys.stdout.write(extra + json.dumps(answer) + "\n")
+        sys.stdout.flush()
     return 0
 
 

@@ -12,6 +12,7 @@ import time
 
 import click
 
+from ..execute.options import campaign_options, cli_errors
 from .ruleset_options import set_option
 
 
@@ -20,7 +21,7 @@ from .ruleset_options import set_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: {\"results\": [...]}.")
 @click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
               help="Seconds the solver may spend on one query (a timeout gives UNKNOWN).")
-@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: up to 2).")
+@campaign_options(jobs_help="Worker processes [default: up to 2; with --scheduler local, one per CPU].")
 @click.option("--matrix", is_flag=True, help="Also print each ruleset's invariants x actions grid.")
 @click.option("--action", "actions", multiple=True,
               help="Only these actions (repeatable; skips the bounded runs). `--action help` lists them.")
@@ -28,9 +29,9 @@ from .ruleset_options import set_option
 @click.option("--all-counterexamples", is_flag=True,
               help="Print a scenario for every violated cell, promised or not (default: promised ones).")
 @set_option
-def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, matrix: bool,
-            actions: tuple[str, ...], invariants: tuple[str, ...], all_counterexamples: bool,
-            settings: dict) -> None:
+def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, scheduler: str | None,
+            resume, matrix: bool, actions: tuple[str, ...], invariants: tuple[str, ...],
+            all_counterexamples: bool, settings: dict) -> None:
     """Check RULESETS (ids, files, or stacks like official+house-no-auction; all bundled when none).
 
     For each ruleset: the cross-parameter constraints; for every action and every
@@ -50,7 +51,9 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
         from ..invariants import by_id
         by_id(invariants)          # unknown ids: E013 with a suggestion
     t0 = time.perf_counter()
-    results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings)
+    with cli_errors():
+        results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings,
+                        scheduler=scheduler, resume=resume, progress=True)
     if invariants:
         results = [r for r in results if r.invariant in invariants]
     elapsed = time.perf_counter() - t0

@@ -1,10 +1,13 @@
 """``verify simulate``: play seeded games of a ruleset with bots and summarise them.
 
-Per-game seeds derive from ``--seed`` and the game's index, so the summary is
-the same for any ``--jobs``. ``--trace FILE`` writes every game as JSON Lines
-(``verify replay`` re-checks it); ``--check-invariants`` evaluates the
-invariants the ruleset promises after every action and stops at the first
-violation, printing the action, its events and the state.
+The games are a campaign of seeded chunks run by the execution layer
+(``verify.execute``): ``--jobs N`` local processes or ``--scheduler`` a Dask
+cluster, ``--resume DIR`` keeps every finished chunk and continues; per-game
+seeds derive from ``--seed`` and the game's index, so the summary is the same
+however the games are run. ``--trace FILE`` writes every game as JSON Lines
+(in this process; ``verify replay`` re-checks it); ``--check-invariants``
+evaluates the invariants the ruleset promises after every action and stops at
+the first violation, printing the action, its events and the state.
 """
 
 from __future__ import annotations
@@ -15,11 +18,14 @@ from pathlib import Path
 
 import click
 
-from ..errors import GameError
+from ..execute.options import campaign_options, execute
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import require_supplied, supply
 from ..spec.readings import with_readings
 from .ruleset_options import reading_option, set_option
+
+#: fields of a summary that measure time, not the games (they differ between runs)
+TIMING = ("elapsed_s", "player_turns_per_s", "cpu_s")
 
 
 @click.command()
@@ -28,8 +34,7 @@ from .ruleset_options import reading_option, set_option
 @click.option("--players", "-p", default=None, type=int,
               help="Players per game [default: 4, or the nearest count the ruleset allows].")
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Worker processes (the result does not depend on it).")
+@campaign_options()
 @click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
 @click.option("--jail-strategy", "jail", type=click.Choice(["leave", "stay"]), default="leave", show_default=True)
 @click.option("--max-turns", default=2000, show_default=True, type=click.IntRange(min=1),
@@ -37,21 +42,18 @@ from .ruleset_options import reading_option, set_option
 @click.option("--check-invariants", is_flag=True,
               help="Evaluate the promised invariants after every action; stop at the first violation.")
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every game as a JSON Lines trace (runs in one process).")
+              help="Write every game as a JSON Lines trace (runs in this process).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reading_option
 @set_option
-def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_invariants, trace, as_json,
-            readings, settings):
+def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail, max_turns, check_invariants,
+            trace, as_json, readings, settings):
     """Play GAMES seeded games of RULESET (default: official) and summarise them.
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
     from ..config import EngineConfig
-    from ..engine.simulate import CampaignSpec, Summary, game_seed, play_game, run_campaign
-    from ..engine.policies import make_policies
-    from ..engine.rules import rules_for
-    from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
+    from ..engine.campaign import CampaignSpec, Row, games_campaign, players_for
 
     r = load_ruleset(with_readings(ruleset, readings))
     if r.is_overlay:
@@ -59,69 +61,60 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
     r = supply(r, settings)
     require_supplied(r, "play")
     cfg = EngineConfig.from_ruleset(r)
-    lo, hi = cfg.setup.players_min, cfg.setup.players_max
-    if players is None:
-        players = min(max(4, lo), hi)
-        if cfg.teams.enabled and players % cfg.teams.size:
-            players += cfg.teams.size - players % cfg.teams.size
-    if not lo <= players <= hi:
-        raise GameError(f"{r.id} is played by {lo} to {hi} players; --players {players} is outside that range")
-    if cfg.teams.enabled and players % cfg.teams.size:
-        raise GameError(f"{r.id} is played in teams of {cfg.teams.size}; --players must be a multiple of it")
+    players = players_for(cfg, r.id, players)
     spec = CampaignSpec(cfg, players, seed, policy, jail, max_turns,
                         tuple(r.promised()) if check_invariants else None)
-    progress, finish = _progress(games, as_json)
-    if trace is None:
-        summary = run_campaign(spec, games, r.id, jobs, progress)
-        if summary.violation is not None:
-            finish()
-            _report_violation(r.id, summary.violation, as_json)
-            sys.exit(1)
+    if trace is not None:
+        if scheduler or resume or (jobs or 1) > 1:
+            raise click.UsageError("--trace writes one file from this process; drop --jobs/--scheduler/--resume")
+        doc, elapsed = _traced(r.id, spec, games, trace, dict(r.supplied))
     else:
-        import time
-        rules = rules_for(cfg)
-        checker = InvariantChecker(cfg, r.promised()) if check_invariants else None
-        summary = Summary(r.id, games, players, seed, policy, jail)
-        t0 = time.perf_counter()
-        with trace.open("w", encoding="utf-8") as out:
-            for i in range(games):
-                s = game_seed(seed, i)
-                header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": r.id,
-                          "config_hash": cfg.hash(), "seed": s, "campaign_seed": seed, "game": i,
-                          "players": players, "policy": policy, "jail": jail}
-                if r.supplied:
-                    header["set"] = dict(r.supplied)
-                rec = TraceRecorder(out, header, checker)
-                try:
-                    summary.results.append(play_game(rules, make_policies(policy, players, jail, s), s,
-                                                     max_turns, rec))
-                except InvariantBroken as exc:
-                    out.flush()
-                    finish()
-                    _report_violation(r.id, dict(exc.report(), game=i, seed=s), as_json)
-                    sys.exit(1)
-                progress(1)
-        summary.elapsed_s = time.perf_counter() - t0
-    finish()
-    doc = summary.to_json()
-    if check_invariants:
-        doc["invariants_checked"] = r.promised()
+        from ..engine.rules import rules_for
+        rules_for(cfg)                     # refuse an unplayable ruleset before starting workers
+        out = execute(games_campaign([Row(r.id, spec, games)]), jobs, scheduler, resume)
+        doc, elapsed = out.result[0], out.elapsed_s
+    doc["elapsed_s"] = round(elapsed, 3)
+    doc["player_turns_per_s"] = round(doc["player_turns"] / elapsed, 1) if elapsed > 0 else None
+    if doc["violation"] is not None:
+        _report_violation(r.id, doc["violation"], as_json)
+        sys.exit(1)
+    if not check_invariants:
+        doc.pop("violation")
     if as_json:
         click.echo(json.dumps(doc))
     else:
         _print_summary(doc)
 
 
-def _progress(total: int, quiet: bool):
-    if not sys.stderr.isatty():
-        return (lambda k: None), (lambda: None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-    from rich.console import Console
-    bar = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-    bar.start()
-    task = bar.add_task("games", total=total)
-    return (lambda k: bar.advance(task, k)), bar.stop
+def _traced(rid: str, spec, games: int, trace: Path, supplied: dict) -> tuple[dict, float]:
+    """Every game written to ``trace``, in this process, with the same tally as a campaign."""
+    import time
+
+    from ..engine.campaign import Tally
+    from ..engine.policies import make_policies
+    from ..engine.rules import rules_for
+    from ..engine.simulate import game_seed, play_game
+    from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
+
+    rules = rules_for(spec.config)
+    checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
+    tally = Tally(spec.players)
+    t0 = time.perf_counter()
+    with trace.open("w", encoding="utf-8") as out:
+        for i in range(games):
+            s = game_seed(spec.seed, i)
+            header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": rid,
+                      "config_hash": spec.config.hash(), "seed": s, "campaign_seed": spec.seed, "game": i,
+                      "players": spec.players, "policy": spec.policy, "jail": spec.jail}
+            if supplied:
+                header["set"] = supplied         # --set values: replay applies them again
+            try:
+                tally.add(play_game(rules, make_policies(spec.policy, spec.players, spec.jail, s), s,
+                                    spec.max_turns, TraceRecorder(out, header, checker)))
+            except InvariantBroken as exc:
+                tally.violation = dict(exc.report(), game=i, seed=s)
+                break
+    return tally.summary(rid, spec, games), time.perf_counter() - t0
 
 
 def _report_violation(rid: str, bad: dict, as_json: bool) -> None:

@@ -10,7 +10,8 @@ Stages, each its own module (data flows one way)::
                   building, mortgages, trades, debts, ...): ``why_not_<action>`` guards and transitions
     step          the public step API: new_game, legal_actions, apply, IllegalAction
     policies      bots (heuristic, random), separate from the rules
-    simulate      the game loop (fast path without serialisation) and campaigns over processes
+    simulate      the game loop (fast path without serialisation; the study's observe hook)
+    campaign      many seeded games as chunks for the execution layer (verify.execute), merged exactly
     trace         JSON Lines traces, the invariant hook (--check-invariants), replay
 
 The engine reads only the EngineConfig: no ruleset ids or source names appear in

@@ -9,22 +9,21 @@ trace file, invariant checks) every action goes through
 ``step.apply_state`` and the recorder sees the canonical state before and
 after, so a recorded game is the same game as an unrecorded one.
 
-``run_campaign`` plays N games with per-game seeds derived from the campaign
-seed and the game's index, optionally over several processes; the summary
-does not depend on the number of processes.
+``observe`` (the balance study's hook) is called with the state at the start
+of every player-turn and once when the game stops; without it the loop does
+not test for it (the turn-limit test doubles as the next-observation test).
+Campaigns (many games, chunked for the execution layer) are
+``verify.engine.campaign``; ``game_seed`` gives game ``i`` of a campaign its
+seed, whatever chunk or process plays it.
 """
 
 from __future__ import annotations
 
 import random
-import statistics
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
-from ..config import EngineConfig
-from .policies import make_policies
-from .rules import Rules, rules_for
+from .rules import Rules
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
 from .step import _DISPATCH, actor, apply_state
 
@@ -64,7 +63,8 @@ class Recorder:
 
 
 def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_MAX_TURNS,
-              recorder: Recorder | None = None) -> GameResult:
+              recorder: Recorder | None = None,
+              observe: Callable[[GameState], None] | None = None) -> GameResult:
     rng = random.Random(seed)
     n = len(policies)
     g = rules.new_game(n, rng)
@@ -88,6 +88,8 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
     post_manage = [getattr(p, "name", "") == "random" for p in policies]
     rolls = 0
     guard = 0
+    # the player-turn at which the loop next stops to look: the turn limit, or the next turn to observe
+    stop_at = max_turns if observe is None else 0
     while True:
         ph = g.phase
         if g.claims and (ph == PRE_ROLL or ph == POST_ROLL or ph == BUY):
@@ -105,8 +107,11 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
                 continue
         if ph == PRE_ROLL:
             p = g.current
-            if g.player_turns >= max_turns:
-                break
+            if g.player_turns >= stop_at:
+                if g.player_turns >= max_turns:
+                    break
+                observe(g)
+                stop_at = min(max_turns, g.player_turns + 1)
             pol = policies[p]
             acts = pol.manage(rules, g, p)
             if acts:
@@ -204,137 +209,19 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             raise RuntimeError(f"game {seed} does not progress (phase {g.phase})")
     if tracing:
         recorder.finish(rules, g)
+    if observe is not None:
+        observe(g)
     return GameResult(seed=seed, finished=g.phase == OVER, result=g.result, winner=g.winner, rolls=rolls,
                       player_turns=g.player_turns, rounds=g.round,
                       bankrupt=[i for i in range(n) if g.bankrupt[i]], landings=g.landings)
 
 
-# ---------------------------------------------------------------------- campaigns
-@dataclass(frozen=True)
-class CampaignSpec:
-    config: EngineConfig
-    players: int
-    seed: int
-    policy: str = "heuristic"
-    jail: str = "leave"
-    max_turns: int = DEFAULT_MAX_TURNS
-    #: invariant ids to evaluate after every action (None: no checks, the fast path)
-    check: tuple[str, ...] | None = None
+def __getattr__(name: str):
+    # the campaign part moved to verify.engine.campaign (chunks for the execution layer); old imports work
+    if name in ("CampaignSpec", "run_campaign"):
+        from . import campaign
+        return getattr(campaign, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass
-class Summary:
-    ruleset: str
-    games: int
-    players: int
-    seed: int
-    policy: str
-    jail: str
-    results: list[GameResult] = field(default_factory=list)
-    elapsed_s: float = 0.0
-    #: the first invariant violation (lowest game index), as InvariantBroken.report() plus game and seed
-    violation: dict | None = None
-
-    def to_json(self) -> dict:
-        rs = self.results
-        turns = [r.player_turns for r in rs]
-        rolls = [r.rolls for r in rs]
-        landings = [0] * 40
-        wins = [0] * self.players
-        bankruptcies = [0] * self.players
-        results: dict[str, int] = {}
-        for r in rs:
-            for i, v in enumerate(r.landings):
-                landings[i] += v
-            if r.finished and r.winner is not None:
-                wins[r.winner] += 1
-            for b in r.bankrupt:
-                bankruptcies[b] += 1
-            key = r.result or "limit"
-            results[key] = results.get(key, 0) + 1
-        finished = sum(1 for r in rs if r.finished)
-        total_turns = sum(turns)
-        return {
-            "ruleset": self.ruleset, "games": self.games, "players": self.players, "seed": self.seed,
-            "policy": self.policy, "jail_strategy": self.jail,
-            "finished": finished, "hit_limit": len(rs) - finished, "end_reasons": results,
-            "rolls": sum(rolls), "player_turns": total_turns,
-            "turns": _dist(turns), "rolls_per_game": _dist(rolls),
-            "landings": landings, "wins": wins, "bankruptcies": bankruptcies,
-            "bankruptcies_total": sum(bankruptcies),
-            "elapsed_s": round(self.elapsed_s, 3),
-            "player_turns_per_s": round(total_turns / self.elapsed_s, 1) if self.elapsed_s > 0 else None,
-        }
-
-
-def _dist(xs: list[int]) -> dict:
-    if not xs:
-        return {"mean": 0, "median": 0, "p90": 0}
-    s = sorted(xs)
-    p90 = s[min(len(s) - 1, int(round(0.9 * (len(s) - 1))))]
-    return {"mean": round(statistics.fmean(s), 2), "median": statistics.median(s), "p90": p90}
-
-
-def _play_range(spec: CampaignSpec, start: int, stop: int) -> tuple[list[GameResult], dict | None]:
-    """Games start..stop-1; with checks, stop at the first violation (returned as a plain dict)."""
-    rules = rules_for(spec.config)
-    out = []
-    checker = None
-    if spec.check is not None:
-        from .trace import InvariantBroken, InvariantChecker, TraceRecorder
-        checker = InvariantChecker(spec.config, spec.check)
-    for i in range(start, stop):
-        s = game_seed(spec.seed, i)
-        pols = make_policies(spec.policy, spec.players, spec.jail, s)
-        if checker is None:
-            out.append(play_game(rules, pols, s, spec.max_turns))
-            continue
-        try:
-            out.append(play_game(rules, pols, s, spec.max_turns, TraceRecorder(None, None, checker)))
-        except InvariantBroken as exc:
-            return out, dict(exc.report(), game=i, seed=s)
-    return out, None
-
-
-def _worker(args):
-    spec, start, stop = args
-    return start, _play_range(spec, start, stop)
-
-
-def run_campaign(spec: CampaignSpec, games: int, ruleset: str, jobs: int = 1,
-                 progress: Callable[[int], None] | None = None) -> Summary:
-    rules_for(spec.config)  # fail early on a bad config
-    summary = Summary(ruleset, games, spec.players, spec.seed, spec.policy, spec.jail)
-    t0 = time.perf_counter()
-    if jobs <= 1 or games < 2:
-        for i in range(games):
-            res, bad = _play_range(spec, i, i + 1)
-            summary.results.extend(res)
-            if progress:
-                progress(1)
-            if bad:
-                summary.violation = bad
-                break
-    else:
-        import multiprocessing as mp
-        chunk = max(1, min(50 if spec.check is None else 5, games // (jobs * 4) or 1))
-        tasks = [(spec, i, min(games, i + chunk)) for i in range(0, games, chunk)]
-        parts: dict[int, tuple[list[GameResult], dict | None]] = {}
-        ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
-        with ctx.Pool(jobs) as pool:
-            for start, part in pool.imap_unordered(_worker, tasks):
-                parts[start] = part
-                if progress:
-                    progress(len(part[0]))
-        for start in sorted(parts):   # in game order: the first violation is the lowest game index
-            res, bad = parts[start]
-            summary.results.extend(res)
-            if bad:
-                summary.violation = bad
-                break
-    summary.elapsed_s = time.perf_counter() - t0
-    return summary
-
-
-__all__ = ["play_game", "run_campaign", "CampaignSpec", "Summary", "GameResult", "Recorder", "game_seed",
-           "DEFAULT_MAX_TURNS"]
+__all__ = ["play_game", "GameResult", "Recorder", "game_seed", "DEFAULT_MAX_TURNS"]

@@ -54,6 +54,7 @@ class ReportOptions:
     run_simulation: bool = True
     check_json: Path | None = None      # a saved `verify check --json` instead of running it
     tables: tuple[str, ...] = ()        # the user's tables (ids, files, stacks): they lead the report
+    study: Path | None = None           # a `verify study` document (study.json) to add as study.html
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class Inputs:
     plan: Plan
     check: CheckRun
     sim: Simulation
+    study: dict | None = None           # a `verify study` document, shown as study.html
 
     @property
     def ids(self) -> list[str]:
@@ -92,6 +94,10 @@ def _runnable(reg: Registry, rid: str) -> str:
 
 
 def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
+    study = None
+    if opts.study is not None:                 # a bad study document fails before any work
+        from ..study.page import load as load_study
+        study = load_study(opts.study)
     reg = load_registry()
     tables = tuple(dict.fromkeys(table_name(reg, t) for t in opts.tables))
     for t in tables:
@@ -135,7 +141,7 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         sim = replace(sim, runs=tuple(replace(run, ruleset=back.get(run.ruleset, run.ruleset)) for run in sim.runs))
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
-    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim)
+    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study)
 
 
 # --- the pages ---------------------------------------------------------------------------------------
@@ -239,6 +245,18 @@ def _simulation(x: Inputs):
                   if r.status == "ran" else None} for r in sim.runs]}}
 
 
+def _study(x: Inputs):
+    if x.study is not None:
+        from ..study.charts import percent
+        from ..study.page import view
+        yield "study.html", dict(view(x.study), standalone=False, pct=percent)
+
+
+def _study_card(x: Inputs) -> Card:
+    return Card("study.html", str(len(x.study["rows"])),
+                f"rulesets in the balance study ({x.study['games']} games each, `verify study`)")
+
+
 def _findings_card(x: Inputs) -> Card:
     c = x.comparison.counts()
     return Card("contradictions.html", str(sum(c.values())),
@@ -269,6 +287,7 @@ for _page in (
     Page("matrix.html", "Verification", "matrix.html", _matrix, _matrix_card),
     Page("simulation.html", "Simulation", "simulation.html", _simulation,
          lambda x: Card("simulation.html", x.sim.status, "simulated games: length and landings")),
+    Page("study.html", "Balance study", "study.html", _study, _study_card),
     Page("findings-*.html", None, "topic.html", _topic_pages),
     Page("ruleset-*.html", None, "ruleset.html", _ruleset_pages),
 ):
@@ -304,6 +323,9 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
+        if x.study is not None:
+            (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
+            written.append("study.json")
     return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.status,
             "simulation": x.sim.status, "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}

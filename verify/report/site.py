@@ -70,7 +70,10 @@ def finding_href(f) -> str:
 
 
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("verify.report", "templates"),
+    # the balance study's page template lives with verify.study (which renders it stand-alone too)
+    loader = jinja2.ChoiceLoader([jinja2.PackageLoader("verify.report", "templates"),
+                                  jinja2.PackageLoader("verify.study", "templates")])
+    env = jinja2.Environment(loader=loader,
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["show"] = show

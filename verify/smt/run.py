@@ -1,10 +1,12 @@
-"""Running every check on a list of rulesets: resolution, grouping, two worker processes.
+"""Running every check on a list of rulesets: resolution, grouping, a campaign of families.
 
 Rulesets whose compiled configs are equal (and promise the same) are checked
-once; distinct ones are spread over worker processes (``jobs``). Inside a
-process, results are further reused between rulesets that agree on every
-value an encoding read (``verify.smt.reads``) and identical z3 queries are
-solved once (``proofs.QueryCache``).
+once; distinct ones are grouped in families (same base ruleset), and each
+family is one chunk of a campaign run by the execution layer
+(``verify.execute``: this process, ``jobs`` local processes or a Dask
+cluster). Inside a chunk, results are further reused between rulesets that
+agree on every value an encoding read (``verify.smt.reads``) and identical z3
+queries are solved once (``proofs.QueryCache``).
 """
 
 from __future__ import annotations
@@ -64,26 +66,37 @@ def unsupplied(r) -> bool:
     return bool(open_entries(r))
 
 
-def _check_group(args) -> list[CheckResult]:
-    targets, timeout_s, bounded_k, actions = args
+@dataclass(frozen=True)
+class CheckChunk:
+    """One family of rulesets to check (picklable: what a worker receives)."""
+
+    targets: tuple[Target, ...]
+    timeout_s: float
+    bounded_k: int
+    actions: tuple[str, ...]
+
+
+def run_chunk(chunk: CheckChunk) -> list[dict]:
+    """Every check of the chunk's rulesets, as JSON records (``CheckResult.to_record``)."""
     from . import bounded, constraints, proofs
     from .actions import ACTIONS
+    actions = chunk.actions
     chosen = ACTIONS if not actions else tuple(a for a in ACTIONS if a.name in actions)
     out: list[CheckResult] = []
     from .open_values import check_open, unsupplied_note
-    for t in targets:
+    for t in chunk.targets:
         out += constraints.check(t.ruleset)
         if unsupplied(t.ruleset):
-            proved = check_open(t, timeout_s, chosen)
+            proved = check_open(t, chunk.timeout_s, chosen)
             out += proved
             note = proved[0].open_values if proved else ()
         else:
-            out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s, actions=chosen)
+            out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, chunk.timeout_s, actions=chosen)
             note = ()
-        if bounded_k and not actions:
+        if chunk.bounded_k and not actions:
             out += [replace(x, open_values=unsupplied_note(t.ruleset)) if note else x
-                    for x in bounded.check(t.id, t.config, t.extras, t.promised, timeout_s, bounded_k)]
-    return out
+                    for x in bounded.check(t.id, t.config, t.extras, t.promised, chunk.timeout_s, chunk.bounded_k)]
+    return [r.to_record() for r in out]
 
 
 def _families(leaders: list[Target]) -> list[list[Target]]:
@@ -97,12 +110,17 @@ def _families(leaders: list[Target]) -> list[list[Target]]:
 
 
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
-          bounded_k: int = 3, actions: tuple[str, ...] = (), settings: dict | None = None) -> list[CheckResult]:
+          bounded_k: int = 3, actions: tuple[str, ...] = (), settings: dict | None = None,
+          scheduler: str | None = None, resume=None, progress: bool = False) -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
 
     ``actions`` restricts the inductive checks to those actions (and skips the bounded runs);
-    ``settings`` are ``--set`` values given to every ruleset."""
+    ``settings`` are ``--set`` values given to every ruleset; ``jobs``, ``scheduler`` and ``resume``
+    are the execution layer's (default: up to 2 local processes)."""
     from ..errors import SpecError
+    from ..execute import Campaign, CampaignStore, run
+    from ..execute.backends import make_backend
+    from ..execute.progress import Progress
     from .actions import BY_NAME
     for a in actions:
         if a not in BY_NAME:
@@ -112,19 +130,22 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     for t in targets:
         groups.setdefault(t.fingerprint(), []).append(t)
     leaders = [g[0] for g in groups.values()]
-    jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(leaders)))
-    if jobs == 1:
-        parts = [_check_group((leaders, timeout_s, bounded_k, tuple(actions)))]
-    else:
-        import multiprocessing
-        ctx = multiprocessing.get_context("fork")
-        tasks = [(fam, timeout_s, bounded_k, tuple(actions)) for fam in _families(leaders)]
-        with ctx.Pool(jobs) as pool:
-            parts = list(pool.imap_unordered(_check_group, tasks, chunksize=1))
+    families = _families(leaders)
+    chunks = [CheckChunk(tuple(fam), timeout_s, bounded_k, tuple(actions)) for fam in families]
+    from .. import __version__
+    identity = {"version": __version__, "timeout_s": timeout_s, "bounded_k": bounded_k, "actions": list(actions),
+                "families": [[[t.id, t.fingerprint()] for t in fam] for fam in families]}
+    campaign = Campaign("check", identity, chunks, run_chunk, lambda parts: [r for p in parts for r in p],
+                        weights=[len(c.targets) for c in chunks], unit="rulesets")
+    if scheduler is None:
+        jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(chunks)))
+    store = CampaignStore(resume) if resume is not None else None
+    bar = Progress(len(leaders), "rulesets", "check", mode=None if progress else "off")
+    records = run(campaign, make_backend(jobs, scheduler), store, bar).result
     by_leader: dict[str, list[CheckResult]] = {}
-    for part in parts:
-        for r in part:
-            by_leader.setdefault(r.ruleset, []).append(r)
+    for rec in records:
+        r = CheckResult.from_record(rec)
+        by_leader.setdefault(r.ruleset, []).append(r)
     out: list[CheckResult] = []
     for t in targets:
         leader = groups[t.fingerprint()][0]

@@ -49,3 +49,13 @@ class CheckResult:
         if self.open_values:
             out["open_values"] = list(self.open_values)
         return out
+
+    def to_record(self) -> dict[str, Any]:
+        """Everything, as JSON (what a check chunk returns to the execution layer); ``from_record`` inverts it."""
+        return dict(self.to_json(), seconds=self.seconds, cached=self.cached)
+
+    @classmethod
+    def from_record(cls, d: dict[str, Any]) -> "CheckResult":
+        return cls(d["ruleset"], d["invariant"], d["action"], d["promised"], Verdict(d["verdict"]),
+                   d.get("counterexample"), d.get("reason"), d.get("seconds", 0.0), d.get("cached", False),
+                   tuple(d.get("open_values") or ()))
