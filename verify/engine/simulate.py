@@ -317,11 +317,13 @@ def run_campaign(spec: CampaignSpec, games: int, ruleset: str, jobs: int = 1,
                 break
     else:
         import multiprocessing as mp
+
+        from ..interrupt import worker_init
         chunk = max(1, min(50 if spec.check is None else 5, games // (jobs * 4) or 1))
         tasks = [(spec, i, min(games, i + chunk)) for i in range(0, games, chunk)]
         parts: dict[int, tuple[list[GameResult], dict | None]] = {}
         ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
-        with ctx.Pool(jobs) as pool:
+        with ctx.Pool(jobs, initializer=worker_init) as pool:
             for start, part in pool.imap_unordered(_worker, tasks):
                 parts[start] = part
                 if progress:

@@ -100,9 +100,11 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
         parts = [_check_group((leaders, timeout_s, bounded_k, tuple(actions)))]
     else:
         import multiprocessing
+
+        from ..interrupt import worker_init
         ctx = multiprocessing.get_context("fork")
         tasks = [(fam, timeout_s, bounded_k, tuple(actions)) for fam in _families(leaders)]
-        with ctx.Pool(jobs) as pool:
+        with ctx.Pool(jobs, initializer=worker_init) as pool:
             parts = list(pool.imap_unordered(_check_group, tasks, chunksize=1))
     by_leader: dict[str, list[CheckResult]] = {}
     for part in parts:
