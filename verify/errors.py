@@ -29,6 +29,9 @@ CODES = {
     "E016": "trace does not follow the rules",
     "E017": "invalid game state or action",
     "E018": "the reference engine cannot play a rule value of this ruleset",
+    "E022": "input over a resource limit (file size, YAML alias expansion, entries)",
+    "E023": "a quote that does not carry its value (too short, or without the value's number)",
+    "E024": "an output location holding files the toolkit did not write, or read-only",
 }
 
 

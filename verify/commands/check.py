@@ -13,6 +13,9 @@ from collections import Counter, defaultdict
 
 import click
 
+from ..output import output_option
+from .options import JOBS, SECONDS
+
 _MARK = {"PROVED": ("✓", "green"), "VIOLATED": ("✗", "red"), "UNKNOWN": ("?", "yellow")}
 #: Short column heads for the summary table (the legend under it spells them out).
 _SHORT = {"constraints": "cons", "(enabled)": "live", "even-build": "even", "house-supply": "hsup",
@@ -26,15 +29,16 @@ _SHORT = {"constraints": "cons", "(enabled)": "live", "even-build": "even", "hou
 @click.command()
 @click.argument("rulesets", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: {\"results\": [...]}.")
-@click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
+@click.option("--timeout", "timeout", type=SECONDS, default=10.0, show_default=True,
               help="Seconds the solver may spend on one query (a timeout gives UNKNOWN).")
-@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: up to 2).")
+@click.option("--jobs", "-j", type=JOBS, default=None, help="Worker processes (default: up to 2).")
 @click.option("--matrix", is_flag=True, help="Also print each ruleset's invariants x actions grid.")
 @click.option("--action", "actions", multiple=True,
               help="Only these actions (repeatable; skips the bounded runs). `--action help` lists them.")
 @click.option("--invariant", "invariants", multiple=True, help="Only report these invariants (repeatable).")
 @click.option("--all-counterexamples", is_flag=True,
               help="Print a scenario for every violated cell, promised or not (default: promised ones).")
+@output_option
 def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, matrix: bool,
             actions: tuple[str, ...], invariants: tuple[str, ...], all_counterexamples: bool) -> None:
     """Check RULESETS (ids, files, or stacks like official+house-no-auction; all bundled when none).

@@ -7,6 +7,7 @@ import json
 import click
 
 from ..compare import compare
+from ..output import output_option
 
 
 @click.command()
@@ -15,6 +16,7 @@ from ..compare import compare
 @click.option("--kind", "kinds", multiple=True,
               type=click.Choice(["contradiction", "variant", "internal", "silent", "redundancy"]),
               help="Only findings of this kind (repeatable).")
+@output_option
 def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) -> None:
     """Compare RULESETS (default: every bundled ruleset, and each overlay on the default one).
 

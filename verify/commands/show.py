@@ -7,12 +7,14 @@ import json
 import click
 
 from ..spec.registry import load_ruleset
+from .options import area_callback
 
 
 @click.command()
 @click.argument("ruleset")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--area", default=None, help="Only parameters of this catalogue area (e.g. jail).")
+@click.option("--area", default=None, callback=area_callback,
+              help="Only parameters of this catalogue area (e.g. jail).")
 def command(ruleset: str, as_json: bool, area: str | None) -> None:
     """The resolved values of RULESET (an id, a file, or base+overlay) with quote, gloss or reason."""
     r = load_ruleset(ruleset)

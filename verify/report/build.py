@@ -203,7 +203,7 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     pl = plan(rs, load_declared())
     anchors = {rid: a for a, rid in pl.variants}
     if opts.check_json is not None:
-        check = load_check_json(opts.check_json)
+        check = load_check_json(opts.check_json, ids)
     elif opts.run_check:
         check = (hooks.get("check") or run_check)(ids)   # every ruleset, overlays stacked on their base
     else:
