@@ -15,8 +15,9 @@ from pathlib import Path
 
 import click
 
-from ..errors import GameError
+from ..output import atomic_file
 from ..spec import DEFAULT_RULESET, load_ruleset
+from .options import JOBS, output_file_callback
 
 
 @click.command()
@@ -25,7 +26,7 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--players", "-p", default=None, type=int,
               help="Players per game [default: 4, or the nearest count the ruleset allows].")
 @click.option("--seed", "-s", default=0, show_default=True, type=int)
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
+@click.option("--jobs", "-j", default=1, show_default=True, type=JOBS,
               help="Worker processes (the result does not depend on it).")
 @click.option("--policy", type=click.Choice(["heuristic", "random"]), default="heuristic", show_default=True)
 @click.option("--jail-strategy", "jail", type=click.Choice(["leave", "stay"]), default="leave", show_default=True)
@@ -34,7 +35,9 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--check-invariants", is_flag=True,
               help="Evaluate the promised invariants after every action; stop at the first violation.")
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every game as a JSON Lines trace (runs in one process).")
+              callback=output_file_callback,
+              help="Write every game as a JSON Lines trace (runs in one process; a name ending in .gz "
+                   "is compressed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_invariants, trace, as_json):
     """Play GAMES seeded games of RULESET (default: official) and summarise them."""
@@ -54,9 +57,11 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
         if cfg.teams.enabled and players % cfg.teams.size:
             players += cfg.teams.size - players % cfg.teams.size
     if not lo <= players <= hi:
-        raise GameError(f"{r.id} is played by {lo} to {hi} players; --players {players} is outside that range")
+        raise click.BadParameter(f"{r.id} is played by {lo} to {hi} players; {players} is outside that range",
+                                 param_hint="--players")
     if cfg.teams.enabled and players % cfg.teams.size:
-        raise GameError(f"{r.id} is played in teams of {cfg.teams.size}; --players must be a multiple of it")
+        raise click.BadParameter(f"{r.id} is played in teams of {cfg.teams.size}; the count must be a multiple "
+                                 "of it", param_hint="--players")
     spec = CampaignSpec(cfg, players, seed, policy, jail, max_turns,
                         tuple(r.promised()) if check_invariants else None)
     progress, finish = _progress(games, as_json)
@@ -72,7 +77,8 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
         checker = InvariantChecker(cfg, r.promised()) if check_invariants else None
         summary = Summary(r.id, games, players, seed, policy, jail)
         t0 = time.perf_counter()
-        with trace.open("w", encoding="utf-8") as out:
+        violation = None
+        with atomic_file(trace) as out:
             for i in range(games):
                 s = game_seed(seed, i)
                 header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": r.id,
@@ -83,11 +89,13 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
                     summary.results.append(play_game(rules, make_policies(policy, players, jail, s), s,
                                                      max_turns, rec))
                 except InvariantBroken as exc:
-                    out.flush()
-                    finish()
-                    _report_violation(r.id, dict(exc.report(), game=i, seed=s), as_json)
-                    sys.exit(1)
+                    violation = dict(exc.report(), game=i, seed=s)
+                    break
                 progress(1)
+        if violation is not None:               # the trace, written up to the broken step, is kept
+            finish()
+            _report_violation(r.id, violation, as_json)
+            sys.exit(1)
         summary.elapsed_s = time.perf_counter() - t0
     finish()
     doc = summary.to_json()
