@@ -84,6 +84,17 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _probe(folder: Path, target: Path) -> None:
+    """Create and remove a temporary file in ``folder``: the one test of writability that also
+    holds for root and for special file systems."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot write in {str(folder)!r}: {exc.strerror or exc}", str(target)) from None
+    os.close(fd)
+    os.unlink(name)
+
+
 def check_file_target(target: Path) -> None:
     """Raise before any work when ``target`` cannot be written (missing folder, read-only, a folder)."""
     target = Path(target)
@@ -94,6 +105,7 @@ def check_file_target(target: Path) -> None:
         raise OSError(errno.EISDIR, "cannot write: it is a folder", str(target))
     if target.exists() and _read_only(target):
         raise OutputRefused("read-only: verify does not replace a file you protected", target)
+    _probe(target.parent, target)
 
 
 @contextmanager
@@ -235,14 +247,21 @@ def _named(files: list[str]) -> str:
 
 def check_report_dir(target: Path) -> None:
     """Raise E024 unless ``target`` may become a report folder: absent, empty, marked, or a fresh one."""
-    target = Path(target)
+    target = Path(target).absolute()
     if not target.exists():
+        ancestor = target.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise OSError(errno.ENOTDIR, f"cannot write: {str(ancestor)!r} is not a folder", str(target))
+        _probe(ancestor, target)
         return
     if not target.is_dir():
         raise OutputRefused("is a file, not a report folder; choose another --out", target)
     if _read_only(target):
         raise OutputRefused("read-only: verify report does not replace a folder you protected "
                             "(make it writable or choose another --out)", target)
+    _probe(target.parent, target)
     if (target / MARKER).exists():
         return
     files, dirs = _entries(target)

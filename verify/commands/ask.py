@@ -24,6 +24,9 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
     "assumed", "silent" or "open" with the reason.
     """
     query = " ".join(text)
+    if not query.strip():
+        raise click.BadParameter("the question is empty; give some words, e.g. 'rent in jail'",
+                                 param_hint="TEXT")
     hits = search(query, load_questions(), limit=limit)
     reg = load_registry()
     rs = ordered(reg, list(rulesets), strict=bool(rulesets))

@@ -16,8 +16,24 @@ import click
 
 #: A count that must be at least one (games, players, turns).
 POSITIVE = click.IntRange(min=1)
-#: A solver or step time limit in seconds: above zero.
-SECONDS = click.FloatRange(min=0, min_open=True)
+class Seconds(click.ParamType):
+    """A time limit in seconds: a finite number above zero, at most a day."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        import math
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(x) or x <= 0 or x > 86400:
+            self.fail(f"{value!r}: a time limit is a number of seconds above 0 and at most 86400", param, ctx)
+        return x
+
+
+#: A solver or step time limit in seconds.
+SECONDS = Seconds()
 #: Worker processes per CPU at most: the work is CPU-bound, so processes beyond the cores only
 #: share them; a few per core still overlap start-up and I/O, more only cost memory (every worker
 #: holds the compiled rulesets) and start-up time (``--jobs 1000`` started 955 processes on 2 cores).
@@ -87,5 +103,5 @@ def report_dir_callback(ctx, param, value):
     return value
 
 
-__all__ = ["POSITIVE", "SECONDS", "JOBS", "JOBS_PER_CPU", "Jobs", "cpus", "area_callback",
+__all__ = ["POSITIVE", "SECONDS", "Seconds", "JOBS", "JOBS_PER_CPU", "Jobs", "cpus", "area_callback",
            "output_file_callback", "report_dir_callback"]

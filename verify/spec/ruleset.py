@@ -228,7 +228,9 @@ def _quote_problems(pid, kind, value, quotes, spec, loc) -> list[VerifyError]:
     missing = missing_numbers(value, quotes, spec.get("gloss")) if kind == "cited" else []
     if missing:
         shown = ", ".join(f"{v:g}" for v in missing)
-        out.append(SpecError("E023", f"{pid}: the value's number {shown} appears in none of its quotes "
+        number = "number" if len(missing) == 1 else "numbers"
+        appears = "appears" if len(missing) == 1 else "appear"
+        out.append(SpecError("E023", f"{pid}: the value's {number} {shown} {appears} in none of its quotes "
                              "(as digits in the source's scale and formats, or as a number word); quote the "
                              "passage that gives it, or say in the gloss why it is worked out rather than "
                              "stated: [derived: WHY]", loc("rules", pid, "value")))
