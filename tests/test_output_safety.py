@@ -206,3 +206,16 @@ def test_output_option_writes_what_the_command_prints(tmp_path):
     doc = json.loads(gzip.decompress(target.read_bytes()))
     printed = json.loads(CliRunner().invoke(main, ["compile", "official"]).output)
     assert doc == printed and doc["schema"] == "verify.engine-config/1"
+
+
+def test_a_report_of_an_older_version_is_replaced_keeping_the_users_files(tmp_path):
+    out = tmp_path / "reports"          # an older marker: plain text, no list of files
+    out.mkdir()
+    (out / MARKER).write_text("written by `verify report`; the folder is replaced as a whole\n")
+    (out / "index.html").write_text("old report page")
+    (out / "notes.txt").write_text("my notes")
+    with atomic_dir(out) as tmp:
+        (tmp / "index.html").write_text("new report page")
+    assert (out / "index.html").read_text() == "new report page"
+    assert (out / "notes.txt").read_text() == "my notes"
+    assert json.loads((out / MARKER).read_text())["files"].keys() == {"index.html"}

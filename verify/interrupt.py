@@ -8,8 +8,10 @@ shows a peer's crash as "failed") can mistake it for a failed step; every
 ``finally`` and context manager runs, so temporary files vanish and worker
 pools are terminated. Since every output is written by renaming a finished
 temporary file (``verify.output``), what was there before stays as it was.
-A second signal while stopping ends the process at once, after killing the
-children, so a stuck clean-up can never hang the terminal.
+The handler first terminates the worker processes (a pool's clean-up could
+otherwise wait for their running tasks). A second signal while stopping ends
+the process at once, after killing the children, so a stuck clean-up can
+never hang the terminal.
 
 Worker processes call ``worker_init`` and ignore SIGINT: a terminal sends
 Ctrl-C to the whole process group, and the parent alone decides what stops
@@ -41,15 +43,19 @@ class Interrupted(BaseException):
         super().__init__(signal.Signals(signum).name)
 
 
+def _exit_worker(signum, frame):
+    raise SystemExit(EXIT_STATUS[signal.SIGTERM])
+
+
 def worker_init() -> None:
     """Initializer for worker processes: the parent handles Ctrl-C and terminates the workers.
 
     A forked worker inherits the parent's handlers and wakeup fd: SIGINT is ignored, SIGTERM
-    (how a pool is terminated) ends the worker at once, and signals are no longer reported to
-    the parent's watcher.
+    (how the parent stops it) ends the worker through SystemExit, so its ``finally`` blocks
+    remove any temporary file, and signals are no longer reported to the parent's watcher.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _exit_worker)
     try:
         signal.set_wakeup_fd(-1)
     except ValueError:          # not the main thread of the worker
@@ -174,6 +180,10 @@ def handling_signals() -> Iterator[None]:
             finally:
                 os._exit(EXIT_STATUS.get(signum, 130))
         stopping = True
+        try:            # stop the workers now: a pool's clean-up may otherwise wait for their tasks
+            stop_children(grace=1.0)
+        except Exception:  # noqa: BLE001 - stopping goes on; the command line tries again
+            pass
         raise Interrupted(signum)
 
     _BEFORE.clear()
