@@ -37,6 +37,20 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _wait_for_handler(p: subprocess.Popen, wait: float = 120) -> None:
+    """Until the command's signal handling is in place (it catches SIGTERM: bit 15 of SigCgt);
+    a signal during the first imports gets Python's default KeyboardInterrupt."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        assert p.poll() is None, p.communicate()
+        with open(f"/proc/{p.pid}/status", encoding="ascii") as fh:
+            caught = next(int(line.split()[1], 16) for line in fh if line.startswith("SigCgt:"))
+        if caught & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the command never installed its signal handling")
+
+
 def _group_gone(pgid: int, wait: float = 5.0) -> bool:
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
@@ -114,7 +128,8 @@ def test_ctrl_c_during_a_z3_query_in_the_main_process(tmp_path):
     p = subprocess.Popen(verify_cmd("check", "official", "--jobs", "1"), cwd=tmp_path, env=verify_env(),
                          start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(6)
+        _wait_for_handler(p)
+        time.sleep(4)                       # resolving and compiling done: proofs under way
         assert p.poll() is None, p.communicate()
         os.killpg(p.pid, signal.SIGINT)
         out, err = p.communicate(timeout=120)
@@ -153,3 +168,66 @@ def test_keyboard_interrupt_anywhere_is_exit_130(monkeypatch, error):
     monkeypatch.setattr("verify.commands.show.load_ruleset", boom)
     res = CliRunner().invoke(main, ["show", "official"])
     assert res.exit_code == 130 and "Aborted" not in res.output and "interrupted" in res.output
+
+
+# ------------------------------------------------------------------ stopping is bounded in time
+_EXECUTOR = """
+import concurrent.futures as cf, multiprocessing as mp, sys, time
+from verify.interrupt import Interrupted, handling_signals, stop_children, worker_init
+def task(x):
+    end = time.time() + 120
+    while time.time() < end:
+        pass
+with handling_signals():
+    try:
+        with cf.ProcessPoolExecutor(2, mp_context=mp.get_context("fork"), initializer=worker_init) as ex:
+            list(ex.map(task, range(4)))     # on leaving, the executor waits for its running tasks
+    except Interrupted:
+        stop_children()
+        print("stopped", file=sys.stderr)
+        sys.exit(130)
+"""
+
+_STUCK = """
+import sys, time
+from verify.interrupt import handling_signals
+print("ready", flush=True)
+with handling_signals():
+    try:
+        time.sleep(120)
+    finally:
+        time.sleep(120)                      # a clean-up that never ends
+"""
+
+
+def _python(code: str, cwd: Path, signals_after_workers: bool) -> tuple[subprocess.CompletedProcess, int]:
+    import sys
+    p = subprocess.Popen([sys.executable, "-c", code], cwd=cwd, env=verify_env(), start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        if signals_after_workers:
+            while not _children(p.pid):
+                time.sleep(0.1)
+        else:
+            assert p.stdout.readline() == "ready\n"
+            _wait_for_handler(p)
+        time.sleep(0.5)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err), p.pid
+
+
+def test_a_pool_that_waits_for_its_tasks_is_stopped(tmp_path):
+    res, pgid = _python(_EXECUTOR, tmp_path, signals_after_workers=True)
+    assert res.returncode == 130 and res.stderr.strip() == "stopped", res.stderr
+    assert _group_gone(pgid)
+
+
+def test_a_clean_up_that_hangs_is_cut_short(tmp_path):
+    res, pgid = _python(_STUCK, tmp_path, signals_after_workers=False)
+    assert res.returncode == 130
+    assert "the clean-up did not finish in time, stopped at once" in res.stderr

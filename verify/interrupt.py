@@ -8,10 +8,11 @@ shows a peer's crash as "failed") can mistake it for a failed step; every
 ``finally`` and context manager runs, so temporary files vanish and worker
 pools are terminated. Since every output is written by renaming a finished
 temporary file (``verify.output``), what was there before stays as it was.
-The handler first terminates the worker processes (a pool's clean-up could
-otherwise wait for their running tasks). A second signal while stopping ends
-the process at once, after killing the children, so a stuck clean-up can
-never hang the terminal.
+Stopping is bounded in time: workers still alive a second after the signal
+are terminated (a process pool's clean-up may wait for their running tasks,
+or hang on a full task pipe), and a process still alive after a few seconds
+ends at once. A second signal while stopping ends it at once too, after
+killing the children, so a stuck clean-up can never hang the terminal.
 
 Worker processes call ``worker_init`` and ignore SIGINT: a terminal sends
 Ctrl-C to the whole process group, and the parent alone decides what stops
@@ -43,22 +44,39 @@ class Interrupted(BaseException):
         super().__init__(signal.Signals(signum).name)
 
 
-def _exit_worker(signum, frame):
-    raise SystemExit(EXIT_STATUS[signal.SIGTERM])
-
-
 def worker_init() -> None:
     """Initializer for worker processes: the parent handles Ctrl-C and terminates the workers.
 
     A forked worker inherits the parent's handlers and wakeup fd: SIGINT is ignored, SIGTERM
-    (how the parent stops it) ends the worker through SystemExit, so its ``finally`` blocks
-    remove any temporary file, and signals are no longer reported to the parent's watcher.
+    (how the parent stops it) ends the worker at once and quietly (an exception raised at an
+    arbitrary point, inside z3's finalizers say, would print tracebacks), and signals are no
+    longer reported to the parent's watcher; and it dies with its parent. A worker that writes
+    files writes them whole (``verify.output``), so being stopped leaves at most a temporary
+    file, never a broken one.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_worker)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         signal.set_wakeup_fd(-1)
     except ValueError:          # not the main thread of the worker
+        pass
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this process when the process (thread) that started it ends, so no
+    worker outlives a parent that was stopped at once or killed."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
+        import multiprocessing
+        parent = multiprocessing.parent_process()
+        if parent is not None and parent.pid != os.getppid():   # the parent ended before the call
+            os._exit(1)
+    except (OSError, AttributeError):
         pass
 
 
@@ -162,6 +180,24 @@ def deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+#: Seconds after the first signal: workers still running are terminated (a process pool's clean-up
+#: may wait for their tasks); then the process ends whatever it is doing.
+STOP_WORKERS_AFTER = 1.0
+EXIT_AFTER = 6.0
+
+
+def _watchdog(signum: int) -> None:
+    import time
+    time.sleep(STOP_WORKERS_AFTER)
+    try:
+        stop_children(grace=1.0)
+    except Exception:  # noqa: BLE001 - the deadline below still holds
+        pass
+    time.sleep(max(0.0, EXIT_AFTER - STOP_WORKERS_AFTER - 1.0))
+    announce("verify: interrupted; the clean-up did not finish in time, stopped at once")
+    os._exit(EXIT_STATUS.get(signum, 130))
+
+
 @contextmanager
 def handling_signals() -> Iterator[None]:
     """Turn the first SIGINT/SIGTERM into ``Interrupted``; a second one ends the process at once."""
@@ -180,10 +216,7 @@ def handling_signals() -> Iterator[None]:
             finally:
                 os._exit(EXIT_STATUS.get(signum, 130))
         stopping = True
-        try:            # stop the workers now: a pool's clean-up may otherwise wait for their tasks
-            stop_children(grace=1.0)
-        except Exception:  # noqa: BLE001 - stopping goes on; the command line tries again
-            pass
+        threading.Thread(target=_watchdog, args=(signum,), name="verify-stop-watchdog", daemon=True).start()
         raise Interrupted(signum)
 
     _BEFORE.clear()
