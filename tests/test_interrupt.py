@@ -62,16 +62,21 @@ def _group_gone(pgid: int, wait: float = 5.0) -> bool:
     return False
 
 
-def interrupt_when_workers_run(args, cwd: Path, signals: int = 1) -> tuple[subprocess.CompletedProcess, int]:
-    """Start ``verify ARGS`` in a new process group; once it has worker processes, Ctrl-C it."""
-    p = subprocess.Popen(verify_cmd(*args), cwd=cwd, env=verify_env(), start_new_session=True,
+def _workers_running(p: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 240
+    while not _children(p.pid):
+        assert p.poll() is None, f"the command ended before starting workers: {p.communicate()}"
+        assert time.monotonic() < deadline, "no worker process started"
+        time.sleep(0.1)
+
+
+def interrupt(cmd: list, cwd: Path, ready=_workers_running, signals: int = 1
+              ) -> tuple[subprocess.CompletedProcess, int]:
+    """Start ``cmd`` in a new process group; once ``ready(process)`` returns, Ctrl-C the group."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=verify_env(), start_new_session=True,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 240
-        while not _children(p.pid):
-            assert p.poll() is None, f"verify ended before starting workers: {p.communicate()}"
-            assert time.monotonic() < deadline, "no worker process started"
-            time.sleep(0.1)
+        ready(p)
         time.sleep(0.5)
         for _ in range(signals):
             os.killpg(p.pid, signal.SIGINT)
@@ -82,6 +87,11 @@ def interrupt_when_workers_run(args, cwd: Path, signals: int = 1) -> tuple[subpr
         p.wait()
         raise
     return subprocess.CompletedProcess(p.args, p.returncode, out, err), p.pid
+
+
+def interrupt_when_workers_run(args, cwd: Path, signals: int = 1) -> tuple[subprocess.CompletedProcess, int]:
+    """``verify ARGS``, Ctrl-C'd once it has worker processes."""
+    return interrupt(verify_cmd(*args), cwd, signals=signals)
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -200,34 +210,23 @@ with handling_signals():
 """
 
 
-def _python(code: str, cwd: Path, signals_after_workers: bool) -> tuple[subprocess.CompletedProcess, int]:
+def _python(code: str, cwd: Path, ready) -> tuple[subprocess.CompletedProcess, int]:
     import sys
-    p = subprocess.Popen([sys.executable, "-c", code], cwd=cwd, env=verify_env(), start_new_session=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        if signals_after_workers:
-            while not _children(p.pid):
-                time.sleep(0.1)
-        else:
-            assert p.stdout.readline() == "ready\n"
-            _wait_for_handler(p)
-        time.sleep(0.5)
-        os.killpg(p.pid, signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-    except BaseException:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
-        raise
-    return subprocess.CompletedProcess(p.args, p.returncode, out, err), p.pid
+    return interrupt([sys.executable, "-c", code], cwd, ready=ready)
+
+
+def _ready_line(p: subprocess.Popen) -> None:
+    assert p.stdout.readline() == "ready\n"
+    _wait_for_handler(p)
 
 
 def test_a_pool_that_waits_for_its_tasks_is_stopped(tmp_path):
-    res, pgid = _python(_EXECUTOR, tmp_path, signals_after_workers=True)
+    res, pgid = _python(_EXECUTOR, tmp_path, _workers_running)
     assert res.returncode == 130 and res.stderr.strip() == "stopped", res.stderr
     assert _group_gone(pgid)
 
 
 def test_a_clean_up_that_hangs_is_cut_short(tmp_path):
-    res, pgid = _python(_STUCK, tmp_path, signals_after_workers=False)
+    res, pgid = _python(_STUCK, tmp_path, _ready_line)
     assert res.returncode == 130
     assert "the clean-up did not finish in time, stopped at once" in res.stderr
