@@ -15,6 +15,7 @@ import click
 
 from ..output import output_option
 from .options import JOBS, SECONDS
+from .ruleset_options import set_option
 
 _MARK = {"PROVED": ("✓", "green"), "VIOLATED": ("✗", "red"), "UNKNOWN": ("?", "yellow")}
 #: Short column heads for the summary table (the legend under it spells them out).
@@ -39,8 +40,10 @@ _SHORT = {"constraints": "cons", "(enabled)": "live", "even-build": "even", "hou
 @click.option("--all-counterexamples", is_flag=True,
               help="Print a scenario for every violated cell, promised or not (default: promised ones).")
 @output_option
+@set_option
 def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, matrix: bool,
-            actions: tuple[str, ...], invariants: tuple[str, ...], all_counterexamples: bool) -> None:
+            actions: tuple[str, ...], invariants: tuple[str, ...], all_counterexamples: bool,
+            settings: dict) -> None:
     """Check RULESETS (ids, files, or stacks like official+house-no-auction; all bundled when none).
 
     For each ruleset: the cross-parameter constraints; for every action and every
@@ -60,7 +63,7 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
         from ..invariants import by_id
         by_id(invariants)          # unknown ids: E013 with a suggestion
     t0 = time.perf_counter()
-    results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions)
+    results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings)
     if invariants:
         results = [r for r in results if r.invariant in invariants]
     elapsed = time.perf_counter() - t0
@@ -116,12 +119,25 @@ def _render(results, elapsed: float, matrix: bool, all_cex: bool) -> None:
         if r.promised and r.verdict.value != "PROVED" and not r.counterexample:
             console.print(f"[yellow]{r.ruleset}: {r.invariant} / {r.action}: {r.verdict.value}[/] "
                           f"— {r.reason or ''}", highlight=False)
+    _open_values(console, results)
     totals = Counter(r.verdict.value for r in results)
     promised_failed = sum(1 for r in results if r.promised and r.verdict.value != "PROVED")
     console.print(f"{len(results)} checks on {len(rulesets)} ruleset(s) in {elapsed:.1f} s: "
                   + ", ".join(f"{n} {v}" for v, n in sorted(totals.items()))
                   + (f"; [red]{promised_failed} promised check(s) not proved[/]" if promised_failed
                      else "; [green]every promised check PROVED[/]"))
+
+
+def _open_values(console, results) -> None:
+    """How each ruleset's open values (host- or player-set, none supplied) were checked."""
+    notes: dict[str, dict[str, None]] = defaultdict(dict)
+    for r in results:
+        for text in r.open_values:
+            notes[r.ruleset][text] = None
+    for rid, texts in notes.items():
+        console.print(f"[cyan]{rid}: open values[/] (supply one with --set PARAM=VALUE):", highlight=False)
+        for text in texts:
+            console.print(f"  {text}", markup=False, highlight=False)
 
 
 def _cell(rows) -> str:

@@ -7,6 +7,8 @@ import json
 import click
 
 from ..compare import compare
+from ..compare.model import KINDS
+from ..compare.values import show
 from ..output import output_option
 
 
@@ -14,7 +16,7 @@ from ..output import output_option
 @click.argument("rulesets", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document {\"findings\": [...]}.")
 @click.option("--kind", "kinds", multiple=True,
-              type=click.Choice(["contradiction", "variant", "internal", "silent", "redundancy"]),
+              type=click.Choice(list(KINDS)),
               help="Only findings of this kind (repeatable).")
 @output_option
 def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) -> None:
@@ -22,7 +24,8 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
 
     Each finding is a contradiction (sources presenting the same game disagree), a variant (a mode or
     house rule differs on purpose), internal (one source disagrees with itself), silent (one side
-    leaves the question open) or redundancy (a clause implied by others, proved by z3). Differences
+    leaves the question open), redundancy (a clause implied by others, proved by z3) or ambiguous (an
+    entry whose words allow other readings: each reading, and what the other rulebooks say). Differences
     in meaning carry a witness: a situation where the rulings give different outcomes.
     """
     result = compare(list(rulesets) or None)
@@ -39,20 +42,24 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
                                                "silent": "yellow", "variant": "cyan"}.get(f.kind, "green"))
         click.echo(f"  {f.summary}")
         for s in f.sides:
-            where = f"{s.ruleset} ({s.source})" if s.source else s.ruleset
+            label = f"{s.ruleset}@{s.reading}" if s.reading else s.ruleset
+            where = f"{label} ({s.source})" if s.source else label
             if s.quote:
                 click.echo(f"    {where}: «{s.quote}» — {s.gloss}")
             else:
                 click.echo(f"    {where}: {s.kind}{': ' + s.gloss if s.gloss else ''}")
+        for s in f.related:
+            click.echo(f"    elsewhere, {s.ruleset}: {show(s.value) if s.kind in ('cited', 'assumed') else s.kind}")
         w = f.witness
         if w and w.method in ("z3", "direct"):
             click.echo(f"  witness ({w.method}): {w.question}")
             click.echo(f"    situation: {w.situation_text}")
             for o in w.outcomes:
                 click.echo(f"    {o.ruleset}: {o.text}")
+            for rid, pid, value in w.assumed:
+                click.echo(f"    (assumed: {rid} leaves {pid} open; computed with {value!r})")
         elif w and w.method == "proof":
             click.echo(f"  {w.verdict}: {w.detail}")
-    counts = {k: sum(1 for f in findings if f.kind == k) for k in
-              ("contradiction", "variant", "internal", "silent", "redundancy")}
+    counts = {k: sum(1 for f in findings if f.kind == k) for k in KINDS}
     click.echo("\n" + ", ".join(f"{v} {k}" for k, v in counts.items())
                + f" across {len(result.rulesets)} ruleset(s)")

@@ -28,6 +28,7 @@ from ..compare.questions import answer, load_questions
 from ..compare.values import key, show
 from ..spec.sources import LANGUAGES
 from . import charts
+from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
 from .runs import CheckRun, Simulation, load_check_json, run_check, run_simulation
 
@@ -38,6 +39,7 @@ KIND_TEXT = {
     "internal": "One rulebook disagrees with itself.",
     "silent": "One side leaves the question open while others answer it.",
     "redundancy": "A clause implied by other rulings (proved by z3).",
+    "ambiguous": "The words of one rulebook allow several readings; each is played and witnessed.",
 }
 
 
@@ -176,9 +178,14 @@ def check_matrix(check: CheckRun, ids: list[str]) -> dict[str, Any]:
                                               else " (not promised)") for r in check.results)
     problems.sort(key=lambda r: (not r.get("promised"), str(r.get("verdict")) != "VIOLATED",
                                  str(r.get("ruleset")), str(r.get("invariant"))))
+    open_values: dict[str, dict[str, None]] = defaultdict(dict)   # ruleset -> how its open values were checked
+    for r in check.results:
+        for text in r.get("open_values") or ():
+            open_values[str(r.get("ruleset"))][str(text)] = None
     return {"status": "ran", "invariants": columns, "table": table, "totals": dict(totals),
             "problems": problems[:300], "more": max(0, len(problems) - 300), "elapsed": check.elapsed_s,
-            "count": len(check.results), "source": check.reason}
+            "count": len(check.results), "source": check.reason,
+            "open_values": {rid: list(texts) for rid, texts in open_values.items()}}
 
 
 def simulation_view(sim: Simulation) -> dict[str, Any]:
@@ -226,7 +233,8 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
                                       "equivalent": comparison.equivalent}),
         "contradictions.html": ("contradictions.html", {"topics": topic_groups(reg, comparison),
                                                         "counts": comparison.counts()}),
-        "questions.html": ("questions.html", {"rows": question_rows(reg, rs)}),
+        "questions.html": ("questions.html", {"rows": question_rows(reg, rs),
+                                              "ambiguities": ambiguity_rows(comparison)}),
         "matrix.html": ("matrix.html", {"m": check_matrix(check, ids)}),
         "simulation.html": ("simulation.html", {"s": simulation_view(sim)}),
     }

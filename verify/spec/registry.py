@@ -2,7 +2,8 @@
 
 The registry indexes the bundled files (``rulesets/**/*.yaml``) plus any
 files the user names; a user's file works exactly like a bundled one.
-``official+house-no-auction`` stacks overlays left to right.
+``official+house-no-auction`` stacks overlays left to right; ``official@NAME``
+plays one of an entry's alternative readings (``verify.spec.readings``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from ..errors import ErrorList, Location, SpecError, VerifyError
 from ..paths import display, rulesets_dir
 from .catalogue import Catalogue, load_catalogue
+from .readings import apply_reading, split_name
 from .ruleset import Ruleset, RulesetFile, apply, parse_ruleset_file
 
 DEFAULT_RULESET = "official"
@@ -64,18 +66,35 @@ class Registry:
         return sorted(self.files)
 
     def resolve(self, name: str) -> Ruleset:
-        """Resolve an id, a path, or an overlay stack ``base+overlay+...``."""
+        """Resolve an id, a path, or an overlay stack ``base+overlay+...``; any part may choose
+        readings with ``@READING`` (applied to the stack resolved so far, left to right)."""
         if name in self._resolved:
             return self._resolved[name]
         parts = name.split("+")
-        result = self._resolve_one(self._id_for(parts[0]), ())
-        for overlay in parts[1:]:
-            f = self.files.get(self._id_for(overlay))
-            result = self._stack(result, f)
+        token, readings = self._split(parts[0])
+        result = self._resolve_one(self._id_for(token), ())
+        result = self._read(result, readings)
+        for part in parts[1:]:
+            token, readings = self._split(part)
+            f = self.files.get(self._id_for(token))
+            result = self._read(self._stack(result, f), readings)
         if len(parts) > 1:
             result = _with_id(result, name)
         self._resolved[name] = result
         return result
+
+    @staticmethod
+    def _split(token: str) -> tuple[str, tuple[str, ...]]:
+        """A file path is taken whole (it may hold an '@'); otherwise ``id@reading@...``."""
+        if Path(token).is_file():
+            return token, ()
+        return split_name(token)
+
+    @staticmethod
+    def _read(r: Ruleset, readings: tuple[str, ...]) -> Ruleset:
+        for name in readings:
+            r = apply_reading(r, name)
+        return r
 
     def _id_for(self, token: str) -> str:
         if token.endswith((".yaml", ".yml")) or "/" in token:
@@ -98,15 +117,23 @@ class Registry:
         if rid in stack:
             cycle = " -> ".join(stack[stack.index(rid):] + (rid,))
             raise SpecError("E006", f"extends is cyclic: {cycle}", f.loc("extends"))
+        base = self._parents(f, stack + (rid,))
+        return apply(base, f, self.catalogue, new_id=None) if base is None else \
+            _with_id(apply(base, f, self.catalogue, new_id=rid), rid, f.title)
+
+    def _parents(self, f: RulesetFile, stack: tuple[str, ...]) -> Ruleset | None:
         base: Ruleset | None = None
         for parent in f.extends:
             if parent not in self.files:
-                raise SpecError("E005", f"{rid} extends {parent!r}, which does not exist"
+                raise SpecError("E005", f"{f.id} extends {parent!r}, which does not exist"
                                 f"{_hint(parent, self.ids())}", f.loc("extends"))
-            resolved = self._resolve_one(parent, stack + (rid,))
+            resolved = self._resolve_one(parent, stack)
             base = resolved if base is None else _merge(base, resolved)
-        return apply(base, f, self.catalogue, new_id=None) if base is None else \
-            _with_id(apply(base, f, self.catalogue, new_id=rid), rid, f.title)
+        return base
+
+    def inherited(self, rid: str) -> Ruleset | None:
+        """What ruleset ``rid`` inherits: its parents resolved and merged (None without extends)."""
+        return self._parents(self.files[rid], (rid,))
 
     def _stack(self, base: Ruleset, f: RulesetFile) -> Ruleset:
         if f.extends:
