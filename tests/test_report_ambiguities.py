@@ -23,7 +23,7 @@ def page(tmp_path_factory):
     build(ReportOptions(out=out), hooks={
         "check": lambda ids: CheckRun("not run", reason="not in this test"),
         "simulate": lambda t, g, s: Simulation("not run", g, "—", s, reason="not in this test")})
-    return (out / "questions.html").read_text(encoding="utf-8")
+    return (out / "ambiguities.html").read_text(encoding="utf-8")
 
 
 def test_every_ambiguity_is_listed_with_its_readings(page):

@@ -25,8 +25,8 @@ from .errors import VerifyError
 from .interrupt import Interrupted, announce, handling_signals, stop_children
 
 #: Command modules in the order ``verify --help`` lists them.
-COMMANDS = ["rulesets", "show", "lint", "coverage", "compile", "simulate", "replay",
-            "check", "contradictions", "ask", "report", "conform"]
+COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
+            "check", "contradictions", "diff", "ask", "report", "conform"]
 
 
 def _fail(message: str, status: int = 1):

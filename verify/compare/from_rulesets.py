@@ -159,7 +159,9 @@ class _Ctx:
         f = self.reg.files.get(rid)
         if f and f.language:
             return f.language
-        src = (entry.source if entry else None) or (f.source if f else None) or primary_source(r)
+        src = (entry.source if entry else None) or (f.source if f else None)
+        if entry is None:
+            src = src or primary_source(r)
         return LANG_BY_SOURCE_PREFIX.get((src or "")[:3])
 
     def side(self, r: Ruleset, pid: str) -> Side:
@@ -169,7 +171,9 @@ class _Ctx:
             return Side(r.id, primary_source(r), None, "undecided: no ruleset file rules on this", None,
                         kind="undecided", scale=scale, param=pid, language=self.language(None, r))
         f = self.reg.files.get(e.ruleset)
-        source = e.source or (f.source if f else None) or primary_source(r)
+        # the rulebook behind an entry is the one its own file names: a user's table that names
+        # none rules by itself, and its assumed values are never credited to a rulebook
+        source = e.source or (f.source if f else None)
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
         gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
@@ -231,17 +235,20 @@ def _rep(rs: list[Ruleset], sides: list[Side]) -> list[Ruleset]:
 
 
 def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
-                  equivalent: list[str], modes: list[Ruleset] | None = None) -> list[Finding]:
+                  equivalent: list[str], modes: list[Ruleset] | None = None,
+                  params: set[str] | None = None, answers: tuple[str, ...] = ("cited",)) -> list[Finding]:
     """Findings among rulesets that should agree (base games, or an anchor and its variant).
 
     For a contradiction, a parameter that only applies with some feature (a speed die, a rent
     tax...) is compared among the first ruleset of each source that has the feature, taken
     from ``modes`` (base games first): the official Speed Die game against the platform's Fast
-    mode, not two base games that have no speed die at all.
+    mode, not two base games that have no speed die at all. ``params`` limits the parameters
+    compared; ``answers`` are the kinds of entry that count as a ruling of their own (a user's
+    table rules by assuming: its assumed values count).
     """
     out = []
     for pid, p in ctx.cat.parameters.items():
-        if pid in NOT_RULES:
+        if pid in NOT_RULES or (params is not None and pid not in params):
             continue
         guard = ctx.declared.guard(pid) if ctx.declared else None
         if guard is not None:
@@ -260,7 +267,7 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
             continue
         sides = [ctx.side(r, pid) for r in rs_p]
         deciders = [(r, s) for r, s in zip(rs_p, sides) if s.kind in DECIDED]
-        cited = [s for s in sides if s.kind == "cited"]
+        cited = [s for s in sides if s.kind in answers]
         silent = [s for s in sides if s.kind in ("silent", "undecided")]
         opened = [s for s in sides if s.kind == "open"]
         values = {key(s.normalized) for _, s in deciders}
@@ -273,7 +280,7 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                 out.append(Finding(f"{kind}:{id_prefix}{pid}", p.area, kind,
                                    f"{p.question} {_summary_values([s for _, s in deciders])}",
                                    tuple(s for _, s in deciders), w, (pid,)))
-        if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind == "cited":
+        if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind in answers:
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
                                f"{p.question} {rs_p[0].id} is silent; {rs_p[1].id} adds a ruling: "
                                f"{show(sides[1].value)}.", (sides[1], sides[0]), None, (pid,)))
