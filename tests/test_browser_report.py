@@ -1,11 +1,13 @@
-"""Browser test: Debian chromium (headless, via Playwright) opens every page of a generated report.
+"""Browser test: chromium (headless, via Playwright) opens every page of a generated report.
 
 The report is built with two of the user's tables (a file extending a file,
 and a stack with an overlay of their own). Checks that no page logs a console
 error or throws, that every internal link (page and #anchor) resolves, that
 the findings search and filters, the questions' ruleset picker and highlight
 work, and that the rulings sheet produces an overlay file the toolkit loads;
-keeps screenshots under test-artifacts/. Run with ``pytest -m browser``.
+keeps screenshots under test-artifacts/. Run with ``pytest -m browser``. The
+browser is found or installed by ``tests/browser_env.py`` (Debian chromium,
+else Playwright's own); when none can be had the test fails, it never skips.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -66,11 +67,14 @@ def server(report_dir):
 
 @pytest.fixture(scope="module")
 def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.fail("Debian chromium is missing: apt-get install -y chromium")
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+    from browser_env import ProvisionError, chromium, playwright_api
+    try:                        # find or install what is missing; never skip (tests/browser_env.py)
+        api = playwright_api()
+        executable = chromium()
+    except ProvisionError as exc:
+        pytest.fail(str(exc))
+    with api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=ARGS, headless=True)
         yield b
         b.close()
 

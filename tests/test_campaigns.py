@@ -41,7 +41,7 @@ def test_simulate_gives_the_same_summary_for_jobs_1_and_2_and_after_resume(tmp_p
     (store / "chunk-000001.json").unlink()                       # as if killed before chunk 1 was saved
     assert _games(_cli(*args, "--resume", str(store))) == one
     res = CliRunner().invoke(main, ["simulate", "official", "--games", "120", "--seed", "4", "--resume", str(store)])
-    assert res.exit_code == 2 and "[E025]" in res.output and "official-short" in res.output
+    assert res.exit_code == 1 and "[E025]" in res.output and "official-short" in res.output
 
 
 def test_checked_simulate_reports_the_same_first_violation_on_the_layer(tmp_path):
@@ -132,7 +132,7 @@ def test_check_runs_on_the_layer_with_the_same_verdicts_for_any_jobs_and_resumes
     again = check(names, jobs=1, actions=("build-house",), resume=store)
     assert key(again) == key(one)
     res = CliRunner().invoke(main, ["check", "official", "--action", "build-house", "--resume", str(store)])
-    assert res.exit_code == 2 and "[E025]" in res.output
+    assert res.exit_code == 1 and "[E025]" in res.output
 
 
 def test_scheduler_without_dask_or_unreachable_is_a_clear_usage_error(monkeypatch):

@@ -35,9 +35,10 @@ rules:
     value: price
     quote: "mülk değerinin yüzde 10'u kadar faiz ödemek zorundadır"
     gloss: must pay interest of 10 % of the property's value
-  rent.jailed_owner_collects: {value: true, quote: "KİRA TOPLAYABİLİR", gloss: may collect rent}
+  rent.jailed_owner_collects: {value: true, quote: "ve KİRA TOPLAYABİLİR", gloss: and may collect rent}
   auction.opening_bid: {value: any, quote: "herhangi bir fiyattan açılabilir", gloss: may open at any price}
-  go.exact_landing_bonus: {value: 0, quote: "Tam üzerine düşmek EKSTRA para kazandırmaz", gloss: no extra money}
+  go.exact_landing_bonus: {value: 0, quote: "Tam üzerine düşmek EKSTRA para kazandırmaz",
+                           gloss: "no extra money [derived: no extra is a bonus of 0]"}
 """
 B = """
 id: b-game

@@ -113,7 +113,7 @@ def test_a_malformed_scenario_file_is_e026(content, message, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(content)
     r = CliRunner().invoke(main, ["conform", *REF, "--replay", str(bad)])
-    assert r.exit_code == 2
+    assert r.exit_code == 1                     # bad input: one line, exit 1 (verify.cli, for every command)
     assert "[E026]" in r.output and message in r.output and str(bad) in r.output
     assert "Traceback" not in r.output
 
@@ -126,4 +126,4 @@ def test_a_malformed_scenario_file_is_e026(content, message, tmp_path):
 ])
 def test_bad_engine_specs_and_rulesets_are_named(args, code, needle):
     r = CliRunner().invoke(main, ["conform", *args, "--examples", "2"])
-    assert r.exit_code == 2 and f"[{code}]" in r.output and needle in r.output
+    assert r.exit_code == 1 and f"[{code}]" in r.output and needle in r.output

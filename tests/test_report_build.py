@@ -168,7 +168,7 @@ def test_saved_check_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(bad)])
-    assert res.exit_code == 2 and "[E009]" in res.output
+    assert res.exit_code == 1 and "[E009]" in res.output
     assert "dead rule: mortgages never expire" in (out / "matrix.html").read_text(encoding="utf-8")   # left intact
 
 

@@ -22,6 +22,8 @@ CASES = {
     "bad_quote.yaml": ("E007", 11, "Başlangıç karesinden geçen 400 alır"),
     "duplicate_param.yaml": ("E008", 7, "given twice"),
     "bad_entry.yaml": ("E009", 5, "exactly one of"),
+    "trivial_quote.yaml": ("E023", 7, "a citation is at least 3 words"),
+    "number_not_quoted.yaml": ("E023", 6, "number 75 appears in none of its quotes"),
 }
 
 

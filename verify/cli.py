@@ -1,31 +1,68 @@
 """The ``verify`` command line: one module per command under ``verify/commands``.
 
-Every command turns a ``VerifyError`` into ``file:line: [code] message`` on
-stderr and exit status 2; a traceback means a bug in the toolkit, not in the
-user's input.
+Errors are turned into one line and an exit status here, once, for every
+command (so a new command inherits it):
+
+* 0 done; 1 an error in the input or the environment (``file:line: [code]
+  message``, or ``file: cannot write: reason``) or a check that failed;
+* 2 a usage error (click's message, from a bad option or argument);
+* 130 Ctrl-C (143 SIGTERM): one line, earlier outputs intact, no child process
+  left (``verify.interrupt``).
+
+No traceback reaches a user: an unexpected exception is a bug in the toolkit
+and is reported in one line too (``VERIFY_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
 
 from .errors import VerifyError
+from .interrupt import Interrupted, announce, handling_signals, stop_children
 
 #: Command modules in the order ``verify --help`` lists them.
 COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
             "check", "contradictions", "diff", "ask", "report", "conform", "study"]
 
 
+def _fail(message: str, status: int = 1):
+    click.echo(message, err=True)
+    sys.exit(status)
+
+
 class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except VerifyError as exc:
-            click.echo(str(exc), err=True)
-            sys.exit(2)
+        except KeyboardInterrupt:       # before our handler is in place (or outside the main thread)
+            raise Interrupted() from None
+
+    def main(self, *args, **kwargs):
+        with handling_signals():
+            try:
+                return super().main(*args, **kwargs)
+            except Interrupted as exc:
+                stop_children()
+                announce(exc.detail or "verify: interrupted; stopped before finishing, earlier outputs are unchanged")
+                sys.exit(exc.status)
+            except VerifyError as exc:
+                _fail(str(exc))
+            except OSError as exc:
+                if os.environ.get("VERIFY_DEBUG"):
+                    raise
+                where = f"{exc.filename}: " if exc.filename else ""
+                _fail(f"{where}{exc.strerror or exc}")
+            except (MemoryError, RecursionError) as exc:
+                _fail(f"verify: the input is too large to process ({type(exc).__name__})")
+            except Exception as exc:  # noqa: BLE001 - a bug: one line, never a traceback
+                if os.environ.get("VERIFY_DEBUG"):
+                    raise
+                _fail(f"verify: internal error ({type(exc).__name__}: {exc}); please report it, "
+                      "with VERIFY_DEBUG=1 for the traceback")
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -32,6 +32,9 @@ CODES = {
     "E019": "a silent or open entry whose fallback switches off a mechanism the ruleset cites",
     "E020": "an open value not supplied where a value must be played",
     "E021": "unknown or malformed reading",
+    "E022": "input over a resource limit (file size, YAML alias expansion, entries)",
+    "E023": "a quote that does not carry its value (too short, or without the value's number)",
+    "E024": "an output location holding files the toolkit did not write, or read-only",
     "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file or engine spec",
 }

@@ -9,12 +9,13 @@ import click
 from ..compare.from_rulesets import _Ctx, load_registry, ordered
 from ..compare.questions import answer, load_questions, search
 from ..compare.values import show
+from .options import POSITIVE
 
 
 @click.command()
 @click.argument("text", nargs=-1, required=True)
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Only these rulesets (repeatable).")
-@click.option("--limit", default=3, show_default=True, help="How many matching questions to answer.")
+@click.option("--limit", default=3, show_default=True, type=POSITIVE, help="How many matching questions to answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_json: bool) -> None:
     """Find the questions matching TEXT (any language) and print each ruleset's answer.
@@ -23,6 +24,9 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
     "assumed", "silent" or "open" with the reason.
     """
     query = " ".join(text)
+    if not query.strip():
+        raise click.BadParameter("the question is empty; give some words, e.g. 'rent in jail'",
+                                 param_hint="TEXT")
     hits = search(query, load_questions(), limit=limit)
     reg = load_registry()
     rs = ordered(reg, list(rulesets), strict=bool(rulesets))

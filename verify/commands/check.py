@@ -13,13 +13,15 @@ import time
 import click
 
 from ..execute.options import campaign_options, cli_errors
+from ..output import output_option
+from .options import SECONDS
 from .ruleset_options import set_option
 
 
 @click.command()
 @click.argument("rulesets", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document: {\"results\": [...]}.")
-@click.option("--timeout", "timeout", type=float, default=10.0, show_default=True,
+@click.option("--timeout", "timeout", type=SECONDS, default=10.0, show_default=True,
               help="Seconds the solver may spend on one query (a timeout gives UNKNOWN).")
 @campaign_options(jobs_help="Worker processes [default: up to 2; with --scheduler local, one per CPU].")
 @click.option("--matrix", is_flag=True, help="Also print each ruleset's invariants x actions grid.")
@@ -28,6 +30,7 @@ from .ruleset_options import set_option
 @click.option("--invariant", "invariants", multiple=True, help="Only report these invariants (repeatable).")
 @click.option("--all-counterexamples", is_flag=True,
               help="Print a scenario for every violated cell, promised or not (default: promised ones).")
+@output_option
 @set_option
 def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, scheduler: str | None,
             resume, matrix: bool, actions: tuple[str, ...], invariants: tuple[str, ...],

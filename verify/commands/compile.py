@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
-from pathlib import Path
 from typing import Callable
 
 import click
 
-from ..errors import VerifyError
+from ..output import output_option
 from ..spec import DEFAULT_RULESET, load_ruleset
 
 #: target name -> "module:function" (or several, tried in order; imported when used, so a
@@ -61,21 +59,10 @@ def _target(name: str) -> Callable:
 @click.argument("ruleset", required=False, default=DEFAULT_RULESET)
 @click.option("--target", "target", default="engine-config", show_default=True,
               help="What to write: engine-config or smt2 (or any registered target).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file instead of standard output.")
-def command(ruleset: str, target: str, output: Path | None) -> None:
+@output_option
+def command(ruleset: str, target: str) -> None:
     """Compile RULESET (an id, a file, or base+overlay) for a backend: engine-config JSON or SMT-LIB 2."""
-    try:
-        r = load_ruleset(ruleset)
-    except VerifyError as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(2)
     if target not in TARGETS:
         raise click.BadParameter(f"unknown target {target!r}; one of {', '.join(sorted(TARGETS))}",
                                  param_hint="--target")
-    text = _target(target)(r)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output} ({target})", err=True)
+    click.echo(_target(target)(load_ruleset(ruleset)), nl=False)

@@ -1,8 +1,8 @@
 """``verify conform``: drive an engine through generated scenarios and check every step against a ruleset.
 
 Exit status 0 when no step departs from the ruleset, 1 with any violation
-(each printed as its shrunk scenario and saved as a replayable JSON file),
-2 on a usage error. ``--replay FILE`` re-runs one saved scenario.
+(each printed as its shrunk scenario and saved as a replayable JSON file) or
+on bad input (E026, E015: one line, from ``verify.cli``), 2 on a usage error. ``--replay FILE`` re-runs one saved scenario.
 """
 
 from __future__ import annotations
@@ -110,14 +110,10 @@ def _given(name: str) -> bool:
 
 
 def _write(path: Path, text: str) -> None:
-    import os
-    import tempfile
+    from ..output import write_text
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    write_text(path, text)
 
 
 def _progress(quiet: bool, examples: int):

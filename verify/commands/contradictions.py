@@ -14,6 +14,7 @@ import click
 from ..compare import compare
 from ..compare.model import KINDS
 from ..compare.values import show
+from ..output import output_option
 from ..report.terminal import echo_side, echo_witness
 
 _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
@@ -25,6 +26,7 @@ _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "v
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document {\"findings\": [...]}.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(list(KINDS)),
               help="Only findings of this kind (repeatable).")
+@output_option
 def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) -> None:
     """Compare RULESETS (default: every bundled ruleset, and each overlay on the default one).
 

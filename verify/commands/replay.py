@@ -27,44 +27,63 @@ from .ruleset_options import set_option
 @set_option
 def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems: bool, as_json: bool,
             settings: dict) -> None:
-    """Re-check every step of TRACE (JSON Lines from `verify simulate --trace`).
+    """Re-check every step of TRACE (JSON Lines from `verify simulate --trace`, plain or .gz).
 
     Values the trace was played with (``--set`` in its header) are applied again; --set here
-    adds to or overrides them. A ruleset with an open value nobody supplied is refused (E020)."""
+    adds to or overrides them. A ruleset with an open value nobody supplied is refused (E020).
+    A trace cut short (a run killed while writing) is reported as truncated: the steps before
+    the cut are checked, and the exit status is 1, without calling the missing part a violation.
+    """
     from ..config import EngineConfig
     from ..engine.rules import rules_for
-    from ..engine.trace import InvariantChecker, TraceError, read_trace, replay_game
+    from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
     from ..spec import load_ruleset
     from ..spec.open_values import require_supplied, supply
 
     name = str(trace)
     games = steps = 0
     problems: list[str] = []
-    with trace.open(encoding="utf-8") as fh:
-        for header, records in read_trace(fh, name):
+    truncated = None
+    with open_trace(trace) as fh:
+        for game in read_games(fh, name):
+            header = game.header
             rid = ruleset or header.get("ruleset")
             if not rid:
                 raise TraceError("the trace header names no ruleset; pass --ruleset", Location(name, 1))
             r = supply(load_ruleset(rid), {**_header_set(header, name), **settings})
             require_supplied(r, "replay")
             cfg = EngineConfig.from_ruleset(r)
+            recorded = header.get("config_hash")
+            if ruleset and recorded and recorded != cfg.hash():
+                raise click.BadParameter(
+                    f"{ruleset} compiles to config {cfg.hash()}, but game {header.get('game', games)} was "
+                    f"recorded with {header.get('ruleset')!r} (config {recorded}): no step can be checked "
+                    "against it", param_hint="--ruleset")
             checker = None if no_invariants else InvariantChecker(cfg, r.promised())
-            k, found = replay_game(cfg, rules_for(cfg), header, records, name, checker,
+            k, found = replay_game(cfg, rules_for(cfg), header, game.steps, name, checker,
                                    stop_at_first=not all_problems)
             games += 1
             steps += k
             problems.extend(found)
+            if game.truncated:
+                truncated = {"game": header.get("game", games - 1), "why": game.truncated}
     if games == 0:
         raise TraceError("the trace holds no game", Location(name))
+    if steps == 0 and not problems:
+        raise TraceError("no step was checked: the trace holds game headers only", Location(name))
+    ok = not problems and truncated is None
     if as_json:
-        click.echo(json.dumps({"trace": name, "games": games, "steps": steps, "ok": not problems,
-                               "problems": problems}))
+        click.echo(json.dumps({"trace": name, "games": games, "steps": steps, "ok": ok,
+                               "problems": problems, "truncated": truncated}))
     else:
         for p in problems:
             click.echo(p, err=True)
-        click.echo(f"{name}: {games} game(s), {steps} step(s) checked: "
-                   + ("every step follows the rules" if not problems else f"{len(problems)} problem(s)"))
-    sys.exit(1 if problems else 0)
+        verdict = ("every step follows the rules" if not problems else f"{len(problems)} problem(s)")
+        if truncated:
+            verdict += (f"; TRUNCATED: the trace was cut short in game {truncated['game']} "
+                        f"({truncated['why']}), so the rest of that game was never recorded")
+        click.echo(f"{name}: {games} game(s), {steps} step(s) checked: {verdict}")
+    sys.exit(0 if ok else 1)
 
 
 def _header_set(header: dict, name: str) -> dict:

@@ -8,13 +8,15 @@ from pathlib import Path
 import click
 
 from ..report import ReportOptions, build
+from .options import POSITIVE, report_dir_callback
 
 
 @click.command()
 @click.argument("tables", nargs=-1)
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
+              callback=report_dir_callback,
               help="Folder to write; replaced as a whole only when the new report is complete.")
-@click.option("--games", default=30, show_default=True, help="Simulated games per ruleset.")
+@click.option("--games", default=30, show_default=True, type=POSITIVE, help="Simulated games per ruleset.")
 @click.option("--seed", default=1, show_default=True, help="Seed of the simulations.")
 @click.option("--no-check", is_flag=True, help="Skip `verify check` (the matrix page says 'not run').")
 @click.option("--no-simulate", is_flag=True, help="Skip the simulations (the page says 'not run').")

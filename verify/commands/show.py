@@ -8,14 +8,16 @@ import click
 
 from ..spec.open_values import supply
 from ..spec.readings import with_readings
-from .ruleset_options import reading_option, set_option
 from ..spec.registry import load_ruleset
+from .options import area_callback
+from .ruleset_options import reading_option, set_option
 
 
 @click.command()
 @click.argument("ruleset")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--area", default=None, help="Only parameters of this catalogue area (e.g. jail).")
+@click.option("--area", default=None, callback=area_callback,
+              help="Only parameters of this catalogue area (e.g. jail).")
 @reading_option
 @set_option
 def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, ...], settings: dict) -> None:

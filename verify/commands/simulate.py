@@ -19,9 +19,11 @@ from pathlib import Path
 import click
 
 from ..execute.options import campaign_options, execute
+from ..output import atomic_file
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import require_supplied, supply
 from ..spec.readings import with_readings
+from .options import output_file_callback, players_for
 from .ruleset_options import reading_option, set_option
 
 #: fields of a summary that measure time, not the games (they differ between runs)
@@ -42,7 +44,9 @@ TIMING = ("elapsed_s", "player_turns_per_s", "cpu_s")
 @click.option("--check-invariants", is_flag=True,
               help="Evaluate the promised invariants after every action; stop at the first violation.")
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every game as a JSON Lines trace (runs in this process).")
+              callback=output_file_callback,
+              help="Write every game as a JSON Lines trace (runs in one process; a name ending in .gz "
+                   "is compressed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @reading_option
 @set_option
@@ -53,7 +57,7 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
     from ..config import EngineConfig
-    from ..engine.campaign import CampaignSpec, Row, games_campaign, players_for
+    from ..engine.campaign import CampaignSpec, Row, games_campaign
 
     r = load_ruleset(with_readings(ruleset, readings))
     if r.is_overlay:
@@ -100,7 +104,7 @@ def _traced(rid: str, spec, games: int, trace: Path, supplied: dict) -> tuple[di
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
     tally = Tally(spec.players)
     t0 = time.perf_counter()
-    with trace.open("w", encoding="utf-8") as out:
+    with atomic_file(trace) as out:
         for i in range(games):
             s = game_seed(spec.seed, i)
             header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": rid,

@@ -36,7 +36,8 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
     (95 % Wilson intervals), bankruptcies, houses and the bank's stock over time, money in play, the first
     complete colour group."""
     from ..config import EngineConfig
-    from ..engine.campaign import CampaignSpec, Row, Tally, by_row, games_campaign, players_for
+    from ..engine.campaign import CampaignSpec, Row, Tally, by_row, games_campaign
+    from .options import players_for
     from ..engine.rules import rules_for
     from ..spec import DEFAULT_RULESET, load_ruleset
     from ..study import analysis

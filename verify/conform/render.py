@@ -152,7 +152,7 @@ def html(result, files: list[str | None], out: Path) -> None:
         items.append({"rule": doc["violation"]["rule"], "step": doc["violation"]["step"],
                       "message": doc["violation"].get("message", ""), "text": scenario_text(doc, result.engine),
                       "file": None, "src": path})
-    with atomic_dir(out) as tmp:
+    with atomic_dir(out, writer="verify conform --html") as tmp:
         (tmp / "scenarios").mkdir()
         for it in items:
             if it["src"]:

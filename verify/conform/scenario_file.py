@@ -4,19 +4,18 @@
 "found": {"seed", "chunk"}}``: the loaded state (verify.state/1), the actions after it (random
 fields filled), and the violation it showed when it was saved. ``verify conform --replay FILE``
 loads the state into an engine, applies the actions and checks every step again.
-Files are written atomically (a temporary file renamed into place).
+Files are written atomically (``verify.output``: a temporary file renamed into place).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from ..errors import Location
+from ..output import write_text
 from . import ConformInputError
 from .harness import SCENARIO_SCHEMA
 
@@ -32,16 +31,7 @@ def save(doc: dict, folder: Path) -> Path:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / file_name(doc)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=1, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_text(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
     return path
 
 

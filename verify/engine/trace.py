@@ -6,10 +6,18 @@ A trace file holds one or more games. Each game starts with a header line
      "config_hash": "...", "seed": 123, "game": 0, "players": 4, "policy": "heuristic", "jail": "leave"}
 
 followed by one line per step: ``{"step": k, "action": {...} | null, "events": [...],
-"state": {...}}`` (step 0 is the initial state, with no action). ``replay``
-re-applies every action to the previous state through the step API and
-compares the result with the recorded state, and evaluates the invariants
-the ruleset promises on every state and step.
+"state": {...}}`` (step 0 is the initial state, with no action), and, since
+``verify.trace/2``, an end line ``{"end": {"steps": k, "over": true, "result": ...,
+"stopped": null}}`` (``stopped`` says why a game ended early, e.g. a broken
+invariant). A game of a /2 trace without its end line was cut short: the
+reader marks it truncated (so does a last line cut in the middle, or a gzip
+stream that ends early) instead of taking the missing part for a rule
+violation. ``replay`` re-applies every action to the previous state through
+the step API and compares the result with the recorded state, and evaluates
+the invariants the ruleset promises on every state and step.
+
+A trace whose file name ends in ``.gz`` is written gzip-compressed (about 30
+times smaller); ``open_trace`` reads either kind, by the file's first bytes.
 
 The invariant predicates come from ``verify.invariants`` (compiled from
 ``specs/invariants.yaml``); ``InvariantChecker`` is the hook the simulator
@@ -18,8 +26,12 @@ calls after every action with ``--check-invariants``.
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
-from dataclasses import dataclass
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from ..errors import Location, VerifyError
@@ -29,7 +41,9 @@ from .simulate import Recorder
 from .state import GameState
 from .step import apply_state
 
-TRACE_SCHEMA = "verify.trace/1"
+TRACE_SCHEMA = "verify.trace/2"
+#: Formats the reader takes: /1 had no end line (a cut is then seen only in a broken last line).
+TRACE_SCHEMAS = ("verify.trace/1", TRACE_SCHEMA)
 
 #: (config, before, after, action, promised ids) -> list of violations (objects with str())
 Check = Callable[[EngineConfig, dict, dict, dict | None], list]
@@ -109,6 +123,7 @@ class TraceRecorder(Recorder):
         if self.checker:
             bad = self.checker(None, self.last, None)
             if bad:
+                self._end(g, stopped="invariant violated")
                 raise InvariantBroken(0, None, [], self.last, bad)
 
     def step(self, rules: Rules, g: GameState, action: dict) -> None:
@@ -122,12 +137,20 @@ class TraceRecorder(Recorder):
         if self.checker:
             bad = self.checker(self.last, after, _action_for_check(action, events))
             if bad:
+                self._end(g, stopped="invariant violated")
                 raise InvariantBroken(self.steps, action, events, after, bad)
         self.last = after
 
     def finish(self, rules: Rules, g: GameState) -> None:
+        self._end(g)
         if self.out is not None:
             self.out.flush()
+
+    def _end(self, g: GameState, stopped: str | None = None) -> None:
+        if self.out is not None:
+            self.out.write(json.dumps({"end": {"steps": self.steps, "over": g.phase == "over",
+                                               "result": g.result, "stopped": stopped}},
+                                      separators=(",", ":")) + "\n")
 
     def _write(self, k: int, action, events, state) -> None:
         self.out.write(json.dumps({"step": k, "action": action, "events": events, "state": state},
@@ -147,33 +170,92 @@ class TraceError(VerifyError):
         super().__init__("E016", message, where)
 
 
-def read_trace(lines: Iterable[str], name: str) -> Iterator[tuple[dict, list[tuple[int, dict]]]]:
-    """Games of a trace: (header, [(line number, step record), ...])."""
-    header, steps = None, []
-    for no, line in enumerate(lines, start=1):
+def open_trace(path: str | Path) -> IO[str]:
+    """A trace file for reading, plain or gzip-compressed (told by its first bytes, not its name)."""
+    raw = Path(path).open("rb")
+    if raw.read(2) == b"\x1f\x8b":
+        raw.seek(0)
+        return io.TextIOWrapper(gzip.GzipFile(fileobj=raw, mode="rb"), encoding="utf-8")
+    raw.seek(0)
+    return io.TextIOWrapper(raw, encoding="utf-8")
+
+
+@dataclass
+class Game:
+    """One game of a trace: its header, its step records, and how it ended."""
+
+    header: dict
+    steps: list[tuple[int, dict]] = field(default_factory=list)
+    end: dict | None = None
+    truncated: str | None = None      # why the game is known to be cut short, else None
+
+
+def _numbered(lines: Iterable[str], name: str, cut: list[str]) -> Iterator[tuple[int, str]]:
+    no = 0
+    try:
+        for no, line in enumerate(lines, start=1):
+            yield no, line
+    except EOFError:
+        cut.append(f"the compressed stream ends early, after line {no}")
+    except (zlib.error, gzip.BadGzipFile) as exc:
+        raise TraceError(f"corrupt compressed data after line {no}: {exc}", Location(name, no + 1)) from None
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"not UTF-8 text: {exc.reason}", Location(name, no + 1)) from None
+
+
+def read_games(lines: Iterable[str], name: str) -> Iterator[Game]:
+    """Every game of a trace, each marked ``truncated`` when the file was cut short inside it."""
+    game: Game | None = None
+    cut: list[str] = []
+    for no, line in _numbered(lines, name, cut):
         if not line.strip():
             continue
         try:
             rec = json.loads(line)
         except json.JSONDecodeError as exc:
+            if not line.endswith("\n"):      # the last line, cut in the middle of writing
+                cut.append(f"line {no} is cut short")
+                break
             raise TraceError(f"not JSON: {exc.msg}", Location(name, no)) from None
         if not isinstance(rec, dict):
             raise TraceError("each line is a JSON object", Location(name, no))
         if "trace" in rec:
-            if rec["trace"] != TRACE_SCHEMA:
+            if rec["trace"] not in TRACE_SCHEMAS:
                 raise TraceError(f"unknown trace format {rec['trace']!r}; expected {TRACE_SCHEMA}",
                                  Location(name, no))
-            if header is not None:
-                yield header, steps
-            header, steps = rec, []
+            if game is not None:
+                yield _closed(game, name, None)
+            game = Game(rec)
             continue
-        if header is None:
+        if game is None:
             raise TraceError("the first line must be a trace header", Location(name, no))
+        if "end" in rec:
+            if game.end is not None:
+                raise TraceError("a second end line for one game", Location(name, no))
+            game.end = rec["end"] if isinstance(rec["end"], dict) else {}
+            continue
+        if game.end is not None:
+            raise TraceError("a step after the game's end line", Location(name, no))
         if "state" not in rec:
             raise TraceError("a step line needs a state", Location(name, no))
-        steps.append((no, rec))
-    if header is not None:
-        yield header, steps
+        game.steps.append((no, rec))
+    if game is not None:
+        yield _closed(game, name, cut[0] if cut else None)
+    elif cut:
+        raise TraceError(f"truncated before the first game: {cut[0]}", Location(name))
+
+
+def _closed(game: Game, name: str, cut: str | None) -> Game:
+    if cut is None and game.end is None and game.header.get("trace") != "verify.trace/1":
+        cut = "the game has no end line"
+    game.truncated = cut
+    return game
+
+
+def read_trace(lines: Iterable[str], name: str) -> Iterator[tuple[dict, list[tuple[int, dict]]]]:
+    """Games of a trace: (header, [(line number, step record), ...])."""
+    for game in read_games(lines, name):
+        yield game.header, game.steps
 
 
 def replay_game(config: EngineConfig, rules: Rules, header: dict, steps: list, name: str,
@@ -234,5 +316,5 @@ def _first_difference(a, b, path: str = "state") -> str:
     return f"{path}: {a!r} vs recorded {b!r}"
 
 
-__all__ = ["TRACE_SCHEMA", "TraceRecorder", "InvariantChecker", "InvariantBroken", "read_trace", "replay_game",
-           "ReplayResult", "TraceError"]
+__all__ = ["TRACE_SCHEMA", "TRACE_SCHEMAS", "TraceRecorder", "InvariantChecker", "InvariantBroken", "Game",
+           "open_trace", "read_games", "read_trace", "replay_game", "ReplayResult", "TraceError"]

@@ -81,9 +81,11 @@ class InProcess(Backend):
 
 
 def _worker_init() -> None:
-    """In each local worker: leave SIGINT to the main process, and exit when the main process is gone
-    (killed with SIGKILL it cannot stop its workers, and they would wait for work forever)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """In each local worker: the CLI's worker set-up (``verify.interrupt.worker_init``: SIGINT left to
+    the main process, SIGTERM ends it quietly, it dies with its parent on Linux), and, on any system,
+    exit when the main process is gone (killed with SIGKILL it cannot stop its workers)."""
+    from ..interrupt import worker_init
+    worker_init()
     import threading
     parent = os.getppid()
 

@@ -10,6 +10,7 @@ not caught here: it reaches the CLI, which exits 130.
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -21,6 +22,44 @@ from .progress import Progress
 from .runner import Campaign, Outcome, WorkerLost, run
 from .store import CampaignStore
 
+#: Worker processes per CPU at most: the work is CPU-bound, so processes beyond the cores only
+#: share them; a few per core still overlap start-up and I/O, more only cost memory (every worker
+#: holds the compiled rulesets) and start-up time (``--jobs 1000`` started 955 processes on 2 cores).
+JOBS_PER_CPU = 4
+
+
+def cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+class Jobs(click.ParamType):
+    """Worker processes: 1 up to ``JOBS_PER_CPU`` x the CPUs this process may use."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            try:
+                n = int(str(value), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        most = JOBS_PER_CPU * cpus()
+        if n < 1:
+            self.fail(f"{n} workers: at least 1 is needed", param, ctx)
+        if n > most:
+            self.fail(f"{n} workers is more than {JOBS_PER_CPU} per CPU ({cpus()} CPUs here, so at most "
+                      f"{most}): the work is CPU-bound, extra processes only share the cores and cost memory",
+                      param, ctx)
+        return n
+
+
+JOBS = Jobs()
+
 
 def campaign_options(jobs_help: str = "Worker processes [default: 1; with --scheduler local, one per CPU]; "
                      "the result does not depend on it.") -> Callable:
@@ -31,7 +70,7 @@ def campaign_options(jobs_help: str = "Worker processes [default: 1; with --sche
         f = click.option("--scheduler", "scheduler", default=None, metavar="ADDRESS",
                          help="Run the chunks on a Dask cluster (tcp://host:8786), or `local` for a "
                               "LocalCluster of --jobs worker processes.")(f)
-        f = click.option("--jobs", "-j", "jobs", default=None, type=click.IntRange(min=1), help=jobs_help)(f)
+        f = click.option("--jobs", "-j", "jobs", default=None, type=JOBS, help=jobs_help)(f)
         return f
     return decorate
 
@@ -58,4 +97,4 @@ def cli_errors() -> Iterator[None]:
         raise click.ClickException(str(exc)) from None
 
 
-__all__ = ["campaign_options", "execute", "cli_errors"]
+__all__ = ["campaign_options", "execute", "cli_errors", "JOBS", "cpus"]

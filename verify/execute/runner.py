@@ -35,6 +35,7 @@ from typing import Any, Callable, Sequence
 
 from .backends import Backend, InProcess
 from .progress import Progress
+from ..interrupt import Interrupted
 from .store import CampaignStore
 
 
@@ -171,8 +172,12 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
             backend.close(interrupted=True)
             started = False
         progress.close()
-        if isinstance(exc, KeyboardInterrupt):
-            _keep(campaign, store, results, n)
+        if isinstance(exc, (KeyboardInterrupt, Interrupted)):
+            note = _keep(campaign, store, results, n)
+            if isinstance(exc, Interrupted):
+                exc.detail = note          # the command line prints it as its one line
+            elif note:
+                print(note, file=sys.stderr)
         raise
     finally:
         if started:
@@ -194,18 +199,18 @@ def _jsonable(x: Any) -> bool:
         return False
 
 
-def _keep(campaign: Campaign, store: CampaignStore | None, results: dict[int, Any], n: int) -> None:
-    """After Ctrl-C: say where the finished chunks are (saving them first when there was no directory)."""
-    if store is None and results:
+def _keep(campaign: Campaign, store: CampaignStore | None, results: dict[int, Any], n: int) -> str | None:
+    """After Ctrl-C: keep every finished chunk (in a new directory when there was none) and say where,
+    or None when no chunk had finished (nothing to resume)."""
+    if not results:
+        return None
+    if store is None:
         store = CampaignStore(tempfile.mkdtemp(prefix=f"verify-{campaign.kind}-"))
         store.open(campaign.kind, campaign.identity, n)
-        for i, r in results.items():
-            store.save(i, r)
-    if store is None:
-        print(f"interrupted: no chunk of the {campaign.kind} campaign had finished", file=sys.stderr)
-        return
-    print(f"interrupted: {len(results)} of {n} chunks finished and kept in {store.path}; "
-          f"run the same command with --resume {store.path} to continue", file=sys.stderr)
+    for i, r in results.items():
+        store.save(i, r)                   # a chunk finished just before the signal may not be saved yet
+    return (f"interrupted: {len(results)} of {n} chunks finished and kept in {store.path}; "
+            f"run the same command with --resume {store.path} to continue")
 
 
 __all__ = ["Campaign", "Outcome", "WorkerLost", "run"]

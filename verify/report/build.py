@@ -127,14 +127,14 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     pl = plan(rs, load_declared())
     runnable = {r.id: _runnable(reg, r.id) for r in rs}
     back = {v: k for k, v in runnable.items()}
-    if opts.check_json is not None:
-        check = load_check_json(opts.check_json)
+    if opts.check_json is not None:     # saved for these rulesets (by id or as run), else E009
+        check = load_check_json(opts.check_json, [r.id for r in rs] + list(back))
     elif opts.run_check:
         check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs])
-        check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
-                                             for r in check.results))
     else:
         check = CheckRun("not run", reason="skipped (--no-check)")
+    check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
+                                         for r in check.results))
     if opts.run_simulation:
         sim = (hooks.get("simulate") or run_simulation)([(runnable[r.id], _players(r)) for r in rs],
                                                         opts.games, opts.seed)

@@ -16,6 +16,12 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from ..interrupt import Interrupted
+
+
+#: Largest saved check read (the full check of every bundled ruleset is about 2 MB).
+CHECK_JSON_BYTES = 64 * 1024 * 1024
+
 
 @dataclass(frozen=True)
 class CheckRun:
@@ -77,6 +83,9 @@ def run_check(rulesets: list[str]) -> CheckRun:
     t0 = time.perf_counter()
     try:
         res = CliRunner().invoke(cmd, ["--json", *rulesets], catch_exceptions=True)
+    except Interrupted as exc:
+        exc.detail = None      # the check's chunks are not resumable from `verify report`
+        raise
     except Exception as exc:  # noqa: BLE001 - a peer's crash is reported, not propagated
         return CheckRun("failed", reason=f"{type(exc).__name__}: {exc}", elapsed_s=time.perf_counter() - t0)
     elapsed = time.perf_counter() - t0
@@ -90,16 +99,19 @@ def run_check(rulesets: list[str]) -> CheckRun:
     return CheckRun("ran", results, elapsed_s=elapsed)
 
 
-def load_check_json(path) -> CheckRun:
-    """A saved ``verify check --json`` document (so a slow check need not run on every report)."""
-    from pathlib import Path
+def load_check_json(path, rulesets: list[str] | None = None) -> CheckRun:
+    """A saved ``verify check --json`` document (so a slow check need not run on every report).
 
+    Its shape is checked, and every result must be for one of ``rulesets``: an empty, fake or
+    foreign file is an error (E009), never shown as results."""
     from ..errors import Location, SpecError
+    from ..smt.verdict import results_from_json
+    from ..spec.yamlsafe import read_text
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        results = tuple(r for r in doc["results"] if isinstance(r, dict) and "verdict" in r)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise SpecError("E009", f"not a `verify check --json` document: {exc}", Location(str(path))) from None
+        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), rulesets)
+    except ValueError as exc:
+        raise SpecError("E009", f"not a usable `verify check --json` document: {exc}",
+                        Location(str(path))) from None
     return CheckRun("ran", results, reason=f"read from {path}")
 
 

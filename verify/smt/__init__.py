@@ -19,6 +19,9 @@ Every check ends in a :class:`~verify.smt.verdict.Verdict`: PROVED, VIOLATED
 (with a counterexample) or UNKNOWN (with the reason). UNKNOWN is never success.
 """
 
+from ..interrupt import quiet_solver
 from .verdict import CheckResult, Verdict
+
+quiet_solver()     # Ctrl-C during a z3 query stops the run (verify.interrupt)
 
 __all__ = ["Verdict", "CheckResult"]

@@ -59,3 +59,39 @@ class CheckResult:
         return cls(d["ruleset"], d["invariant"], d["action"], d["promised"], Verdict(d["verdict"]),
                    d.get("counterexample"), d.get("reason"), d.get("seconds", 0.0), d.get("cached", False),
                    tuple(d.get("open_values") or ()))
+
+#: Fields of one result of ``verify check --json`` and the types they must have.
+_FIELDS = {"ruleset": str, "invariant": str, "action": str, "promised": bool, "verdict": str}
+
+
+def results_from_json(doc: Any, rulesets: list[str] | None = None) -> tuple[dict[str, Any], ...]:
+    """The results of a saved ``verify check --json`` document, after checking its shape.
+
+    Raises ``ValueError`` naming the first thing wrong: not the document ``verify check --json``
+    writes, no result at all, a verdict that is not PROVED/VIOLATED/UNKNOWN, a ruleset that is
+    not one of ``rulesets`` (a check saved for other rulesets), or a summary whose count
+    disagrees. A saved check is shown as real results, so it must be one."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
+        raise ValueError('not a `verify check --json` document (no "results" list)')
+    results = doc["results"]
+    if not results:
+        raise ValueError("it holds no result; run `verify check --json` again")
+    verdicts = {v.value for v in Verdict}
+    for i, r in enumerate(results, 1):
+        if not isinstance(r, dict):
+            raise ValueError(f"result {i} is not an object")
+        for name, kind in _FIELDS.items():
+            if not isinstance(r.get(name), kind) or (kind is str and not r[name]):
+                raise ValueError(f"result {i} has no valid {name!r}")
+        if r["verdict"] not in verdicts:
+            raise ValueError(f"result {i}: verdict {r['verdict']!r} is not one of {', '.join(sorted(verdicts))}")
+        if not isinstance(r.get("counterexample"), (dict, type(None))) or \
+                not isinstance(r.get("reason"), (str, type(None))):
+            raise ValueError(f"result {i}: counterexample must be an object or null, reason a text or null")
+        if rulesets is not None and r["ruleset"] not in rulesets:
+            raise ValueError(f"result {i} is for ruleset {r['ruleset']!r}, which this report does not include "
+                             "(the check was saved for other rulesets)")
+    summary = doc.get("summary")
+    if isinstance(summary, dict) and summary.get("checks") not in (None, len(results)):
+        raise ValueError(f"its summary counts {summary['checks']} checks but it holds {len(results)}")
+    return tuple(results)

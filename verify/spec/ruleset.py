@@ -27,9 +27,10 @@ from typing import Any
 from ..errors import ErrorList, Location, SpecError, VerifyError
 from ..paths import display
 from .catalogue import Catalogue, load_catalogue
+from .quotes import MIN_WORDS, missing_numbers, short_quotes
 from .readings import Reading, parse_readings
 from .sources import load_source
-from .yamlsafe import load_yaml
+from .yamlsafe import load_yaml, read_text
 
 KINDS = ("cited", "assumed", "silent", "open")
 _TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules"}
@@ -99,8 +100,8 @@ def parse_ruleset_file(path: Path, catalogue: Catalogue | None = None,
     cat = catalogue or load_catalogue()
     name = display(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, name)
+    except OSError as exc:
         raise SpecError("E001", f"cannot read file: {exc}", Location(name)) from None
     data, lines = load_yaml(text, name)
     loc = lambda *p: Location(name, lines.get(p) or (lines.get(p[:-1]) if len(p) > 1 else None) or 1)  # noqa: E731
@@ -213,6 +214,7 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
                             spec["quote"], list) else loc("rules", pid, "quote")
                         errors.append(SpecError("E007", f"{pid}: quote does not occur in {source} "
                                                 f"(after NFC and whitespace folding): {q[:90]!r}", qloc))
+                errors.extend(_quote_problems(pid, kind, value, quotes, spec, loc))
     readings: list[Reading] = []
     if "readings" in spec:
         readings, problems = parse_readings(pid, spec["readings"], kind, value, cat[pid], loc)
@@ -228,6 +230,26 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
     return Entry(param=pid, kind=kind, value=value, quotes=quotes, gloss=spec.get("gloss"),
                  reason=reason, source=source if quotes else None, note=spec.get("note"),
                  ruleset=rid, where=where, readings=tuple(readings))
+
+
+def _quote_problems(pid, kind, value, quotes, spec, loc) -> list[VerifyError]:
+    """E023: each quote long enough to be a citation, and a cited number given by its quotes."""
+    listed = isinstance(spec["quote"], list)
+    out: list[VerifyError] = [
+        SpecError("E023", f"{pid}: the quote {q!r} is {len(q.split())} word(s); a citation is at least "
+                  f"{MIN_WORDS} words of the source (quote the clause that states the rule)",
+                  loc("rules", pid, "quote", i) if listed else loc("rules", pid, "quote"))
+        for i, q in short_quotes(quotes)]
+    missing = missing_numbers(value, quotes, spec.get("gloss")) if kind == "cited" else []
+    if missing:
+        shown = ", ".join(f"{v:g}" for v in missing)
+        number = "number" if len(missing) == 1 else "numbers"
+        appears = "appears" if len(missing) == 1 else "appear"
+        out.append(SpecError("E023", f"{pid}: the value's {number} {shown} {appears} in none of its quotes "
+                             "(as digits in the source's scale and formats, or as a number word); quote the "
+                             "passage that gives it, or say in the gloss why it is worked out rather than "
+                             "stated: [derived: WHY]", loc("rules", pid, "value")))
+    return out
 
 
 @dataclass(frozen=True)

@@ -100,9 +100,8 @@ def render() -> str:
 def main() -> int:
     path = schemas_dir() / SCHEMA_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(render(), encoding="utf-8")
-    tmp.replace(path)
+    from ..output import write_text
+    write_text(path, render())
     print(f"wrote {path}")
     return 0
 
