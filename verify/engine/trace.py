@@ -26,7 +26,7 @@ from ..errors import Location, VerifyError
 from ..config import EngineConfig
 from .rules import Rules
 from .simulate import Recorder
-from .state import GameState
+from .state import UNLIMITED, GameState
 from .step import apply_state
 
 TRACE_SCHEMA = "verify.trace/1"
@@ -47,12 +47,35 @@ class InvariantBroken(Exception):
                 "violations": [str(v) for v in self.violations], "state": self.state}
 
 
+class GameSlicer:
+    """The slices of ``verify.state_view`` read straight from the engine's ``GameState``: equal to
+    ``state_slices(g.to_json(ownable))`` (tested), without building the JSON. One per game (its seats
+    and teams do not change)."""
+
+    def __init__(self, g: GameState, ownable: tuple[int, ...]):
+        self.game = g
+        self.listed = frozenset(ownable)
+        self.seats = tuple(range(g.n))
+        self.teams = tuple(i if t is None else t for i, t in enumerate(g.team))
+
+    def __call__(self, g: GameState) -> dict:
+        return {"seats": self.seats, "in_jail": tuple(g.in_jail), "bankrupt": tuple(g.bankrupt),
+                "teams": self.teams, "cards": tuple(map(tuple, g.jail_cards)), "cash": tuple(g.cash),
+                "listed": self.listed, "owner": tuple(g.owner), "mortgaged": tuple(g.mortgaged),
+                "houses": tuple(g.houses), "hotel": tuple(g.hotel),
+                "bank_houses": None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
+                "bank_hotels": None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, "bank_cash": g.bank_cash,
+                "pot": g.pot, "jackpot": g.jackpot}
+
+
 class InvariantChecker:
     """Evaluates the promised state and step invariants (verify.invariants) on each step.
 
     By default through ``verify.invariants.Monitor``, which re-evaluates a state
     invariant only when a part of the state it reads changed; tests may pass
-    their own ``check_state``/``check_step`` functions instead.
+    their own ``check_state``/``check_step`` functions instead. ``check_game``
+    is the engine's hook: it reads the game's own state (no JSON round trip with
+    the Monitor).
     """
 
     def __init__(self, config: EngineConfig, promised: Iterable[str],
@@ -67,6 +90,8 @@ class InvariantChecker:
             from .. import invariants as inv
             self._state = check_state or inv.check_state
             self._step = check_step or inv.check_step
+        self._slicer: GameSlicer | None = None
+        self._last = None            # what check_game saw last: slices (Monitor) or the canonical state
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list:
         if not self.promised:
@@ -76,6 +101,21 @@ class InvariantChecker:
         out = list(self._state(self.config, after, self.promised))
         if before is not None:
             out += list(self._step(self.config, before, after, action, self.promised))
+        return out
+
+    def check_game(self, rules: Rules, g: GameState, action: dict | None) -> list:
+        """The violations after ``action`` was applied to ``g`` (None: ``g`` is a game's first state)."""
+        if not self.promised:
+            return []
+        if self._monitor is None:
+            after = g.to_json(rules.ownable)
+            out = self(None if action is None else self._last, after, action)
+        else:
+            if action is None or self._slicer is None or self._slicer.game is not g:
+                self._slicer = GameSlicer(g, rules.ownable)
+            after = self._slicer(g)
+            out = self._monitor.check_slices(None if action is None else self._last, after, action)
+        self._last = after
         return out
 
 
@@ -98,32 +138,30 @@ class TraceRecorder(Recorder):
     def __init__(self, out: IO[str] | None = None, header: dict | None = None,
                  checker: InvariantChecker | None = None):
         self.out, self.header, self.checker = out, header, checker
-        self.last: dict | None = None
         self.steps = 0
 
     def start(self, rules: Rules, g: GameState) -> None:
-        self.last = g.to_json(rules.ownable)
+        first = g.to_json(rules.ownable) if self.out is not None else None
         if self.out is not None:
             self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
-            self._write(0, None, [], self.last)
+            self._write(0, None, [], first)
         if self.checker:
-            bad = self.checker(None, self.last, None)
+            bad = self.checker.check_game(rules, g, None)
             if bad:
-                raise InvariantBroken(0, None, [], self.last, bad)
+                raise InvariantBroken(0, None, [], first or g.to_json(rules.ownable), bad)
 
     def step(self, rules: Rules, g: GameState, action: dict) -> None:
         g.events = []
         apply_state(rules, g, action)
-        after = g.to_json(rules.ownable)
+        after = g.to_json(rules.ownable) if self.out is not None else None   # only a trace needs the JSON
         events = g.events
         self.steps += 1
         if self.out is not None:
             self._write(self.steps, action, events, after)
         if self.checker:
-            bad = self.checker(self.last, after, _action_for_check(action, events))
+            bad = self.checker.check_game(rules, g, _action_for_check(action, events))
             if bad:
-                raise InvariantBroken(self.steps, action, events, after, bad)
-        self.last = after
+                raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.ownable), bad)
 
     def finish(self, rules: Rules, g: GameState) -> None:
         if self.out is not None:
@@ -234,5 +272,5 @@ def _first_difference(a, b, path: str = "state") -> str:
     return f"{path}: {a!r} vs recorded {b!r}"
 
 
-__all__ = ["TRACE_SCHEMA", "TraceRecorder", "InvariantChecker", "InvariantBroken", "read_trace", "replay_game",
+__all__ = ["TRACE_SCHEMA", "TraceRecorder", "InvariantChecker", "GameSlicer", "InvariantBroken", "read_trace", "replay_game",
            "ReplayResult", "TraceError"]
