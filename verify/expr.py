@@ -205,28 +205,27 @@ def names(expr: Any, with_loop_variables: bool = False) -> set[tuple[str, ...]]:
 # ---- the Python backend ---------------------------------------------------------
 
 class LazyEnv(dict):
-    """An environment whose costly entries are built when first read: ``make`` maps a name to a
-    function of no arguments giving its value (the engine's view of a state builds its records so)."""
+    """An environment whose costly entries are built when first read: a subclass names them (``lazy``)
+    and builds them (``build``); the engine's view of a state builds its records so."""
 
-    __slots__ = ("make",)
+    __slots__ = ()
+    lazy: frozenset[str] = frozenset()
 
-    def __init__(self, values: dict[str, Any], make: dict[str, Callable[[], Any]]):
-        super().__init__(values)
-        self.make = make
+    def build(self, key: str) -> Any:  # pragma: no cover - every subclass builds its own
+        raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        return dict.__contains__(self, key) or key in self.make
+        return dict.__contains__(self, key) or key in self.lazy
 
     def __missing__(self, key: str) -> Any:
-        make = self.make.get(key)
-        if make is None:
+        if key not in self.lazy:
             raise KeyError(key)
-        value = self[key] = make()
+        value = self[key] = self.build(key)
         return value
 
     def copy(self) -> dict[str, Any]:
         """A plain dict with every entry built."""
-        for key in self.make:
+        for key in self.lazy:
             self[key]
         return dict(self)
 
@@ -285,8 +284,29 @@ def compile_expr(expr: Any, constants: dict[str, Any] | None = None,
     (and constants) remembers each item's verdict by the item's ``memo_key`` (a value that determines
     every field of the item; items without one are evaluated each time): evaluated again on a state in
     which one colour group changed, ``all(... for g in groups ...)`` evaluates the body for that group
-    alone. The keys must determine the fields for as long as the closure lives (one board)."""
-    return _compile(expr, frozenset(), constants or {}, memo)
+    alone. The keys must determine the fields for as long as the closure lives (one board). And a
+    subexpression that also appears inside ``old(...)`` (``sum(...) == old(sum(...))``) leaves its value
+    in the environment's ``memo`` dict, when it has one, for ``old(...)`` to find when the same
+    environment is the state before the next step."""
+    return _compile(expr, frozenset(), constants or {}, _Memo(expr) if memo else None)
+
+
+class _Memo:
+    """What a memoising compilation shares: a token per subexpression that ``old(...)`` also reads."""
+
+    def __init__(self, expr: Any):
+        self.olds = {x.args[0]: object() for x in _nodes(expr) if isinstance(x, Call) and x.func == "old"}
+
+
+def _remember(f: Callable, token: object) -> Callable:
+    """``f``, its value left in ``env.memo`` (for ``old(...)`` of a later step on the same environment)."""
+    def remembered(env, old):
+        value = f(env, old)
+        memo = getattr(env, "memo", None)
+        if memo is not None:
+            memo[token] = value
+        return value
+    return remembered
 
 
 def _constant(e: Any, bound: frozenset, consts: dict[str, Any]) -> Any:
@@ -315,10 +335,17 @@ def _constant(e: Any, bound: frozenset, consts: dict[str, Any]) -> Any:
 
 
 def _compile(e: Any, bound: frozenset = frozenset(), consts: dict[str, Any] | None = None,
-             memo: bool = False) -> Callable[[dict, Any], Any]:
+             memo: _Memo | None = None) -> Callable[[dict, Any], Any]:
     """Compile a tree; ``bound`` holds the loop variables in scope (looked up directly), ``consts`` the
-    names fixed at compile time and ``memo`` the memoised quantifiers (``compile_expr``)."""
+    names fixed at compile time and ``memo`` what memoises (``compile_expr``)."""
     consts = {} if consts is None else consts
+    f = _compile_node(e, bound, consts, memo)
+    if memo is not None and not bound and memo.olds and e in memo.olds:
+        return _remember(f, memo.olds[e])
+    return f
+
+
+def _compile_node(e: Any, bound: frozenset, consts: dict[str, Any], memo: _Memo | None) -> Callable:
     c = lambda x: _compile(x, bound, consts, memo)  # noqa: E731
     value = _constant(e, bound, consts)
     if value is not _MISSING:
@@ -380,11 +407,19 @@ def _compile(e: Any, bound: frozenset = frozenset(), consts: dict[str, Any] | No
         return lambda env, old: tuple(i(env, old) for i in items)
     if isinstance(e, Call):
         if e.func == "old":
-            inner = _compile(e.args[0], frozenset(), consts, memo)  # the old state binds no loop variable of ours
+            # the old state binds no loop variable of ours; its value may be left from the step before
+            inner = _compile_node(e.args[0], frozenset(), consts, memo)
+            token = memo.olds.get(e.args[0]) if memo is not None else None
 
             def in_old(env, old):
                 if old is None:
                     raise ExprError("old(...) is only allowed in step properties")
+                if token is not None:
+                    remembered = getattr(old, "memo", None)
+                    if remembered is not None:
+                        value = remembered.get(token, _MISSING)
+                        if value is not _MISSING:
+                            return value
                 return inner(old, None)
             return in_old
         args = [c(x) for x in e.args]
@@ -397,7 +432,7 @@ def _compile(e: Any, bound: frozenset = frozenset(), consts: dict[str, Any] | No
             return lambda env, old: fn(a0(env, old))
         return lambda env, old: fn(*[x(env, old) for x in args])
     if isinstance(e, Aggregate):
-        if memo and e.func in ("all", "any") and _item_local(e, consts):
+        if memo is not None and e.func in ("all", "any") and _item_local(e, consts):
             return _memoised(e, bound, consts)
         return _compile_aggregate(e, bound, consts, memo)
     raise ExprError(f"cannot evaluate {e!r}")
@@ -451,14 +486,34 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
     if any(part.startswith("_") for part in path):
         raise ExprError(f"no field in {full}")
     cuts = [(".".join(path[:c]), path[c:]) for c in range(len(path), 0, -1)]
+    if len(path) == 1:                 # a root of the view (players, pot) or a parameter
+        key = path[0]
+
+        def lookup1(env, old):
+            if type(env) is dict:
+                value = env.get(key, _MISSING)
+            elif isinstance(env, LazyEnv):
+                value = env.get(key, _MISSING)
+                if value is _MISSING and key in env.lazy:
+                    value = env[key]
+            else:
+                value = env[key] if key in env else _MISSING
+            if value is _MISSING:
+                raise ExprError(f"unknown name {full!r}")
+            if value is UNDECIDED:
+                raise Undecided(full)
+            return value
+        return lookup1
 
     def lookup(env, old):
-        plain = type(env) is dict or type(env) is LazyEnv    # (a mapping of another kind is asked with `in`)
+        # a plain or lazy environment is read with get (in C); another kind of mapping is asked with `in`
+        lazy = env.lazy if isinstance(env, LazyEnv) else None
+        plain = lazy is not None or type(env) is dict
         for key, rest in cuts:
             if plain:
                 value = env.get(key, _MISSING)
                 if value is _MISSING:
-                    if type(env) is not LazyEnv or key not in env.make:
+                    if lazy is None or key not in lazy:
                         continue
                     value = env[key]
             elif key in env:
@@ -481,7 +536,8 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
     return lookup
 
 
-def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any], memo: bool = False) -> Callable:
+def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any],
+                       memo: _Memo | None = None) -> Callable:
     loops = []
     scope = bound
     for var, it in agg.loops:
@@ -550,6 +606,10 @@ def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any],
 
     func = agg.func
     if len(loops) == 1:
+        field = agg.elt.path[1] if (isinstance(agg.elt, Name) and len(agg.elt.path) == 2 and not conds
+                                    and agg.elt.path[0] == variables[0] and func in _REDUCE) else None
+        if field is not None:      # sum(q.cash for q in players): the loop variable is read by no one else
+            return _collect_field(func, field, loops[0][1], ".".join(agg.elt.path))
         return _single_loop(func, variables[0], loops[0][1], passes, elt)
     if func == "all":
         return scoped(lambda env, old: search(env, old, False))
@@ -565,6 +625,21 @@ def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any],
 
 _REDUCE = {"sum": sum, "count": lambda values: sum(1 for v in values if v),
            "min": lambda values: min(values, default=0), "max": lambda values: max(values, default=0)}
+
+
+def _collect_field(func: str, attr: str, iterable: Callable, full: str) -> Callable:
+    """``func(v.attr for v in iterable)``: the same result as binding ``v``, without binding it."""
+    get = operator.attrgetter(attr)
+    reduce = _REDUCE[func]
+
+    def collect_field(env, old):
+        items = iterable(env, old)
+        try:
+            values = [item[attr] if type(item) is dict else get(item) for item in items]
+        except (AttributeError, KeyError):
+            raise ExprError(f"no field {attr!r} in {full}") from None
+        return reduce(values)
+    return collect_field
 
 
 def _single_loop(func: str, var: str, iterable: Callable, passes: Callable | None, elt: Callable) -> Callable:
@@ -655,7 +730,9 @@ def _item_local(agg: Aggregate, consts: dict[str, Any]) -> bool:
 
 
 def _memoised(agg: Aggregate, bound: frozenset, consts: dict[str, Any]) -> Callable:
-    """``all``/``any`` over the first loop, each item's verdict remembered by its ``memo_key``."""
+    """``all``/``any`` over the first loop, each item's verdict remembered by its ``memo_key`` and, for the
+    items of the last pass seen again (the same objects: a view that kept its unchanged records), by
+    identity."""
     var, it = agg.loops[0]
     iterable = _compile(it, bound, consts)
     scope = bound | {var}
@@ -675,22 +752,33 @@ def _memoised(agg: Aggregate, bound: frozenset, consts: dict[str, Any]) -> Calla
                     return False
             return bool(elt(env, old)) is wanted
     verdicts: dict = {}
+    last = [((), ())]     # (the items of the last full pass, their verdicts): one slot, replaced whole
 
     def memoised(env, old):
         saved = env.get(var, _MISSING)
+        items = iterable(env, old)
+        last_items, last_found = last[0]
+        same = type(items) is list and len(items) == len(last_items)
+        found_all = []
         try:
-            for item in iterable(env, old):
-                key = getattr(item, "memo_key", None)
-                found = None if key is None else verdicts.get(key)
-                if found is None:
-                    env[var] = item
-                    found = decides(env, old)
-                    if key is not None:
-                        if len(verdicts) >= _MEMO_MAX:
-                            verdicts.clear()
-                        verdicts[key] = found
+            for i, item in enumerate(items):
+                if same and item is last_items[i]:      # the very item of the last pass: its verdict
+                    found = last_found[i]
+                else:
+                    key = getattr(item, "memo_key", None)
+                    found = None if key is None else verdicts.get(key)
+                    if found is None:
+                        env[var] = item
+                        found = decides(env, old)
+                        if key is not None:
+                            if len(verdicts) >= _MEMO_MAX:
+                                verdicts.clear()
+                            verdicts[key] = found
                 if found:
                     return wanted
+                found_all.append(found)
+            if type(items) is list:
+                last[0] = (items, found_all)
             return not wanted
         finally:
             if saved is _MISSING:

@@ -25,8 +25,7 @@ from .expr import Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, N
 from .expr import compile_expr, evaluate, names, parse
 from .paths import display, specs_dir
 from .state_view import (BANK_SLICES, NOBODY, PLAYER_FIELDS, PLAYER_SLICES, PROPERTY_FIELDS, PROPERTY_SLICES,
-                         SLICE_OF_FIELD,
-                         Record, ViewCache, board_facts, share, state_slices, view_env)
+                         SLICE_OF_FIELD, Record, ViewCache, ViewEnv, board_facts, share, state_slices, view_env)
 
 #: The fields of the other objects in the view (the contract with verify.smt; players' and
 #: properties' are in verify.state_view).
@@ -147,17 +146,19 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
     params: set[str] = set()
     step = kind == "step"
 
+    in_old = False
+
     def field_type(typ: str, path: tuple[str, ...], full: str) -> str:
         for attr in path:
             if typ == "player":
-                if attr == "before" and step:
+                if attr == "before" and step and not in_old:
                     continue
                 if attr not in PLAYER_FIELDS:
                     raise ExprError(f"invariant {iid}: a player has no field {attr!r} in {full!r}; "
                                     f"fields: {', '.join(PLAYER_FIELDS)}", where)
                 typ = "int"
             elif typ == "property":
-                if attr == "before" and step:
+                if attr == "before" and step and not in_old:
                     continue
                 if attr not in PROPERTY_FIELDS:
                     raise ExprError(f"invariant {iid}: a property has no field {attr!r} in {full!r}; "
@@ -194,6 +195,9 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
         if path[0] == "action":
             if not step:
                 raise ExprError(f"invariant {iid}: 'action' is only available in step invariants", where)
+            if in_old:
+                raise ExprError(f"invariant {iid}: old(...) reads the state before the action, not the action",
+                                where)
             return field_type("action", path[1:], full)
         raise ExprError(f"invariant {iid}: unknown name {full!r}{cat.suggest(full)}; a state has "
                         f"{', '.join(sorted(ROOTS))}" + (", action" if step else "")
@@ -215,10 +219,14 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
             for c in e.conds:
                 walk(c, inner)
         elif isinstance(e, Call):
+            nonlocal in_old
             if e.func == "old" and not step:
                 raise ExprError(f"invariant {iid}: old(...) is only allowed in step invariants", where)
+            outer = in_old
+            in_old = in_old or e.func == "old"      # inside old(...), x.before and the action mean nothing
             for a in e.args:
                 walk(a, scope)
+            in_old = outer
         elif isinstance(e, (Compare, BoolOp)):
             for x in e.operands:
                 walk(x, scope)
@@ -341,9 +349,14 @@ def check_state(config: Any, state: dict, promised_ids: Iterable[str] | None) ->
 
 
 def _check_state(config: Any, sl: dict[str, Any], invs: list[Invariant], params: dict[str, Any] | None = None,
-                 cache: ViewCache | None = None, compiled: dict[str, Callable] | None = None) -> list[Violation]:
-    env = view_env(cache or ViewCache(board_facts(config)), sl, _params(config, invs) if params is None else params)
-    return [Violation(inv.id, inv.title, "state", _explain(inv, env)) for inv in invs
+                 cache: ViewCache | None = None, compiled: dict[str, Callable] | None = None,
+                 env: ViewEnv | None = None) -> list[Violation]:
+    """The state invariants ``invs`` break on slices ``sl`` (or their ``env``); ``compiled`` predicates
+    (with the parameters as constants) or else the parameters in the environment."""
+    params = _params(config, invs) if params is None else params
+    if env is None:
+        env = view_env(cache or ViewCache(board_facts(config)), sl, None if compiled else params)
+    return [Violation(inv.id, inv.title, "state", _explain(inv, env, params)) for inv in invs
             if not (compiled[inv.id](env, None) if compiled else evaluate(inv.expr, env))]
 
 
@@ -361,15 +374,15 @@ def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) 
     action = action or {}
     kind = str(action.get("kind") or action.get("type") or action.get("action") or "")
     player = action.get("player", action.get("seat"))
-    newly = [seat for seat, was, now in zip(before["seats"], before["bankrupt"], after["bankrupt"])
-             if not was and now]
+    seats, was, now = before["seats"], before["bankrupt"], after["bankrupt"]
+    newly = [] if was == now else [seat for seat, a, b in zip(seats, was, now) if b and not a]
     if newly:
         player = newly[0]
     creditor = action.get("creditor")
     if isinstance(creditor, str):
         creditor = None
     seat = NOBODY if player is None else int(player)
-    team = next((t for s, t in zip(before["seats"], before["teams"]) if s == seat), seat)
+    team = before["teams"][seats.index(seat)] if seat in seats else seat
     return Record(kind=kind, player=seat, creditor=NOBODY if creditor is None else int(creditor),
                   team=team, bankruptcy=bool(newly))
 
@@ -383,21 +396,30 @@ def check_step(config: Any, before: dict, after: dict, action: dict | None,
 
 def _check_step(config: Any, before: dict[str, Any], after: dict[str, Any], action: dict | None,
                 invs: list[Invariant], params: dict[str, Any] | None = None,
-                cache: ViewCache | None = None, compiled: dict[str, Callable] | None = None) -> list[Violation]:
+                cache: ViewCache | None = None, compiled: dict[str, Callable] | None = None,
+                old: ViewEnv | None = None, new: ViewEnv | None = None) -> list[Violation]:
+    """The step invariants ``invs`` the step ``before -> after`` breaks (slices; ``old`` and ``new``, the
+    views of them when the caller has them already: ``new`` is linked to ``old`` for the step only)."""
     cache = cache or ViewCache(board_facts(config))
     params = _params(config, invs) if params is None else params
-    old = view_env(cache, before, params)
-    new = view_env(cache, after, params, before=old)
+    old = old or view_env(cache, before, None if compiled else params)
+    new = new or view_env(cache, after, None if compiled else params)
+    new.link(old)
     act = _action(action, before, after)
     if before["bank_cash"] is None or after["bank_cash"] is None:
         # The state does not record the bank's money: the bank is the counterparty of
         # whatever the others gain, except in actions the bank takes no part in.
         total = lambda env: sum(p.cash for p in env["players"]) + env["pot"] + env["jackpot"]  # noqa: E731
-        old["bank"].cash = 0
-        new["bank"].cash = 0 if act.kind in BANK_FREE_KINDS else total(old) - total(new)
+        old["bank"] = Record(houses=before["bank_houses"], hotels=before["bank_hotels"], cash=0)
+        new["bank"] = Record(houses=after["bank_houses"], hotels=after["bank_hotels"],
+                             cash=0 if act.kind in BANK_FREE_KINDS else total(old) - total(new))
     new["action"] = act
-    return [Violation(inv.id, inv.title, "step", _explain(inv, new)) for inv in invs
-            if not (compiled[inv.id](new, old) if compiled else evaluate(inv.expr, new, old))]
+    try:
+        return [Violation(inv.id, inv.title, "step", _explain(inv, new, params)) for inv in invs
+                if not (compiled[inv.id](new, old) if compiled else evaluate(inv.expr, new, old))]
+    finally:
+        del new["action"]      # the view is the state again (the next step's state before)
+        new.before = None
 
 
 class Monitor:
@@ -422,13 +444,12 @@ class Monitor:
             reads.setdefault(slices_read(inv), []).append(inv)
         self._groups = list(reads.items())     # invariants that read the same slices
         self._params = _params(config, self.state_invariants + self.step_invariants)
-        # the predicates with this config's rule parameters read once, at compile time, and their
-        # quantifiers over groups and deeds remembering each item's verdict (one board per monitor)
-        self._compiled = {inv.id: compile_expr(inv.expr, self._params, memo=True)
+        self._compiled = {inv.id: _compiled(config, inv, self._params)
                           for inv in self.state_invariants + self.step_invariants}
         self._cache = ViewCache(board_facts(config))
         self._held: set[str] = set()           # the invariants that held on the last state seen
         self._last: dict[str, Any] | None = None
+        self._last_env: ViewEnv | None = None  # its view (the next step's state before)
         self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
@@ -441,7 +462,7 @@ class Monitor:
         changed = None if last is None else share(after, last)     # the slices that differ from the last state
         if before is not None and last is not None and before is not last:
             share(before, last)
-        self._last = after
+        env = ViewEnv(self._cache, after)
         held = self._held
         due = []
         for reads, invs in self._groups:
@@ -453,7 +474,7 @@ class Monitor:
                     self.skipped += 1
         out = []
         if due:
-            out = _check_state(self.config, after, due, self._params, self._cache, self._compiled)
+            out = _check_state(self.config, after, due, self._params, compiled=self._compiled, env=env)
             self.evaluated += len(due)
             broken = {v.invariant for v in out}
             for inv in due:
@@ -462,13 +483,34 @@ class Monitor:
                 else:
                     held.add(inv.id)
         if before is not None and self.step_invariants:
+            old = self._last_env if before is last else None
             out += _check_step(self.config, before, after, action, self.step_invariants, self._params, self._cache,
-                               self._compiled)
+                               self._compiled, old, env)
+        self._last, self._last_env = after, env
         return out
 
 
-def _explain(inv: Invariant, env: dict) -> str:
+_COMPILED: dict[tuple[int, int], tuple[Any, Invariant, Callable]] = {}
+
+
+def _compiled(config: Any, inv: Invariant, params: dict[str, Any]) -> Callable:
+    """The predicate of ``inv`` for ``config`` (kept per config, so its memo outlives a game): the rule
+    parameters read once, at compile time, its quantifiers over groups and deeds remembering each
+    item's verdict (one board per config)."""
+    hit = _COMPILED.get((id(config), id(inv)))
+    if hit is not None and hit[0] is config and hit[1] is inv:
+        return hit[2]
+    if len(_COMPILED) >= 1024:
+        _COMPILED.clear()
+    fn = compile_expr(inv.expr, {pid: params[pid] for pid in inv.reads}, memo=True)
+    _COMPILED[(id(config), id(inv))] = (config, inv, fn)
+    return fn
+
+
+def _explain(inv: Invariant, env: dict, params: dict[str, Any]) -> str:
     """A short hint at what broke (the first failing conjunct of a top-level `all`/`and`)."""
+    env = env.copy()
+    env.update(params)
     e = inv.expr
     parts = e.operands if isinstance(e, BoolOp) and e.op == "and" else (e,)
     for part in parts:
@@ -476,7 +518,7 @@ def _explain(inv: Invariant, env: dict) -> str:
             var, it = part.loops[0]
             try:
                 for item in evaluate(it, env):
-                    local = env.copy()
+                    local = dict(env)
                     local[var] = item
                     if all(evaluate(c, local) for c in part.conds) and not evaluate(part.elt, local):
                         return f"fails for {var} = {item!r}"

@@ -122,12 +122,15 @@ class _Fixed:
 
 class PlayerRecord(_Fixed):
     FIELDS = PLAYER_FIELDS
-    __slots__ = PLAYER_FIELDS + ("before", "memo_key")
+    __slots__ = PLAYER_FIELDS + ("before",)
 
     def __init__(self, seat, cash, in_jail, bankrupt, team, chance_cards, chest_cards, jail_cards):
         self.seat, self.cash, self.in_jail, self.bankrupt, self.team = seat, cash, in_jail, bankrupt, team
         self.chance_cards, self.chest_cards, self.jail_cards = chance_cards, chest_cards, jail_cards
-        self.memo_key = ("player", seat, cash, in_jail, bankrupt, team, chance_cards, chest_cards, jail_cards)
+
+    @property
+    def memo_key(self) -> tuple:      # (rebuilt with every change of cash: computed only when asked)
+        return ("player",) + tuple(getattr(self, f) for f in PLAYER_FIELDS)
 
 
 class PropertyRecord(_Fixed):
@@ -188,11 +191,14 @@ def board_facts(config: Any) -> BoardFacts:
 
 
 class ViewCache:
-    """The records built for the last two distinct slices of each kind (a step reads two states)."""
+    """The records built for the last two distinct slices of each kind (a step reads two states). A new
+    view reuses the previous one's records where their fields did not change, so that quantifiers over
+    them (``verify.expr.compile_expr`` with ``memo``) see at once, by identity, what changed."""
 
     def __init__(self, facts: BoardFacts):
         self.facts = facts
         self._squares = frozenset(facts.squares)
+        self._street_index = [i for i, kind in enumerate(facts.kinds) if kind == "street"]
         self._players: list[tuple[tuple, list]] = []
         self._deeds: list[tuple[tuple, tuple]] = []
 
@@ -219,44 +225,84 @@ class ViewCache:
         if not self._squares <= listed:
             missing = next(sq for sq in f.squares if sq not in listed)
             raise GameError(f"the state lists no property on square {missing}")
-        properties = [PropertyRecord(sq, f.kinds[i], f.groups[i], owner[sq], mortgaged[sq], houses[sq], hotel[sq],
-                                     f.prices[i], f.house_costs[i]) for i, sq in enumerate(f.squares)]
-        groups = [GroupRecord(name, [properties[i] for i in idx]) for name, idx in f.group_members]
-        view = (properties, [p for p in properties if p.kind == "street"], groups)
+        if self._deeds:                       # the last view, with the squares that changed since rebuilt
+            last_key, (properties, _, groups) = self._deeds[0]
+            changed = set()
+            for new_column, old_column in zip(key[1:], last_key[1:]):
+                if new_column is not old_column:
+                    changed.update(sq for sq, a, b in zip(range(40), new_column, old_column) if a != b)
+            properties = list(properties)
+            groups = list(groups)
+        else:
+            changed = None
+            properties = [None] * len(f.squares)
+            groups = [None] * len(f.group_members)
+        for i, sq in enumerate(f.squares):
+            if changed is None or sq in changed:
+                properties[i] = PropertyRecord(sq, f.kinds[i], f.groups[i], owner[sq], mortgaged[sq], houses[sq],
+                                               hotel[sq], f.prices[i], f.house_costs[i])
+        for j, (name, idx) in enumerate(f.group_members):
+            if changed is None or any(f.squares[i] in changed for i in idx):
+                groups[j] = GroupRecord(name, [properties[i] for i in idx])
+        view = (properties, [properties[i] for i in self._street_index], groups)
         self._deeds = [(key, view)] + self._deeds[:1]
         return view
 
 
-def view_env(cache: ViewCache, sl: dict[str, Any], params: dict[str, Any],
-             before: LazyEnv | None = None) -> LazyEnv:
-    """The view of some slices with the rule parameters; with ``before`` (the state before a step), each
-    player's and property's ``before`` is its record in that state."""
-    linked: list[bool] = []
+class ViewEnv(LazyEnv):
+    """The view of some slices as an evaluation environment; with ``before`` (the state before a step),
+    each player's and property's ``before`` is its record in that state. The records are built when
+    first read."""
 
-    def players() -> list:
-        records = cache.players(sl)
-        if before is not None:
-            for record, old in zip(records, before["players"]):
+    __slots__ = ("cache", "slices", "before", "linked", "memo")
+    lazy = frozenset(("players", "properties", "streets", "groups"))
+
+    def __init__(self, cache: ViewCache, sl: dict[str, Any], before: ViewEnv | None = None):
+        bank_cash = sl["bank_cash"]
+        super().__init__(bank=Record(houses=sl["bank_houses"], hotels=sl["bank_hotels"],
+                                     cash=0 if bank_cash is None else bank_cash),
+                         pot=sl["pot"], jackpot=sl["jackpot"])
+        self.cache, self.slices, self.before, self.linked = cache, sl, before, False
+        # values of subexpressions that old(...) reads when this is the state before the next step
+        # (none where a step puts in the bank's money: the view then changes from one step to the next)
+        self.memo: dict | None = {} if bank_cash is not None else None
+
+    def link(self, before: ViewEnv) -> None:
+        """Make this the state after a step from ``before``: each record's ``before`` is its record there."""
+        self.before = before
+        if dict.__contains__(self, "players"):
+            for record, old in zip(self["players"], before["players"]):
                 record.before = old
-        return records
+        self.linked = False
+        if dict.__contains__(self, "properties") or dict.__contains__(self, "streets") or \
+                dict.__contains__(self, "groups"):
+            self.build("properties")
 
-    def deeds() -> tuple[list, list, list]:
-        view = cache.deeds(sl)
-        if before is not None and not linked:
-            for record, old in zip(view[0], before["properties"]):
+    def build(self, key: str) -> Any:
+        if key == "players":
+            records = self.cache.players(self.slices)
+            if self.before is not None:
+                for record, old in zip(records, self.before["players"]):
+                    record.before = old
+            return records
+        view = self.cache.deeds(self.slices)
+        if self.before is not None and not self.linked:
+            for record, old in zip(view[0], self.before["properties"]):
                 record.before = old
-            linked.append(True)
-        return view
+            self.linked = True
+        return view[("properties", "streets", "groups").index(key)]
 
-    bank_cash = sl["bank_cash"]
-    values = {"bank": Record(houses=sl["bank_houses"], hotels=sl["bank_hotels"],
-                             cash=0 if bank_cash is None else bank_cash),
-              "pot": sl["pot"], "jackpot": sl["jackpot"]}
-    values.update(params)
-    return LazyEnv(values, {"players": players, "properties": lambda: deeds()[0], "streets": lambda: deeds()[1],
-                            "groups": lambda: deeds()[2]})
+
+def view_env(cache: ViewCache, sl: dict[str, Any], params: dict[str, Any] | None = None,
+             before: ViewEnv | None = None) -> ViewEnv:
+    """The view of some slices, with the rule parameters when given (compiled predicates hold them as
+    constants already)."""
+    env = ViewEnv(cache, sl, before)
+    if params:
+        env.update(params)
+    return env
 
 
 __all__ = ["state_slices", "share", "Record", "PlayerRecord", "PropertyRecord", "GroupRecord", "BoardFacts", "board_facts",
-           "ViewCache", "LazyEnv", "view_env", "NOBODY", "PLAYER_FIELDS", "PROPERTY_FIELDS", "PLAYER_SLICES",
+           "ViewCache", "ViewEnv", "view_env", "NOBODY", "PLAYER_FIELDS", "PROPERTY_FIELDS", "PLAYER_SLICES",
            "PROPERTY_SLICES", "BANK_SLICES", "SLICE_OF_FIELD"]

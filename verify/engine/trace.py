@@ -50,19 +50,32 @@ class InvariantBroken(Exception):
 class GameSlicer:
     """The slices of ``verify.state_view`` read straight from the engine's ``GameState``: equal to
     ``state_slices(g.to_json(ownable))`` (tested), without building the JSON. One per game (its seats
-    and teams do not change)."""
+    and teams do not change). A column that did not change since the last call is handed out as the
+    same object, so the Monitor sees at once that it did not change."""
 
     def __init__(self, g: GameState, ownable: tuple[int, ...]):
         self.game = g
         self.listed = frozenset(ownable)
         self.seats = tuple(range(g.n))
         self.teams = tuple(i if t is None else t for i, t in enumerate(g.team))
+        self._last: dict[str, tuple[list, tuple]] = {}     # column -> (a copy of the list, its tuple)
+
+    def _column(self, name: str, values: list) -> tuple:
+        last = self._last.get(name)
+        if last is not None and last[0] == values:
+            return last[1]
+        column = tuple(values) if name != "cards" else tuple(map(tuple, values))
+        self._last[name] = ([list(v) for v in values] if name == "cards" else list(values), column)
+        return column
 
     def __call__(self, g: GameState) -> dict:
-        return {"seats": self.seats, "in_jail": tuple(g.in_jail), "bankrupt": tuple(g.bankrupt),
-                "teams": self.teams, "cards": tuple(map(tuple, g.jail_cards)), "cash": tuple(g.cash),
-                "listed": self.listed, "owner": tuple(g.owner), "mortgaged": tuple(g.mortgaged),
-                "houses": tuple(g.houses), "hotel": tuple(g.hotel),
+        column = self._column
+        return {"seats": self.seats, "in_jail": column("in_jail", g.in_jail),
+                "bankrupt": column("bankrupt", g.bankrupt), "teams": self.teams,
+                "cards": column("cards", g.jail_cards), "cash": column("cash", g.cash),
+                "listed": self.listed, "owner": column("owner", g.owner),
+                "mortgaged": column("mortgaged", g.mortgaged), "houses": column("houses", g.houses),
+                "hotel": column("hotel", g.hotel),
                 "bank_houses": None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
                 "bank_hotels": None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, "bank_cash": g.bank_cash,
                 "pot": g.pot, "jackpot": g.jackpot}
