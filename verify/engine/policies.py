@@ -212,14 +212,11 @@ class HeuristicPolicy:
                 return {"type": "sell_house", "seat": seat, "square": best}
             if rules.why_not_sell_group(g, seat, rules.group_of[best]) is None:
                 return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
-        choice, value = -1, 0
-        for s in rules.ownable:
-            if g.owner[s] == seat and not g.mortgaged[s] and rules.why_not_mortgage(g, seat, s) is None:
-                v = rules.mortgage_value[s]
-                if choice < 0 or v < value:
-                    choice, value = s, v
-        if choice >= 0:
-            return {"type": "mortgage", "seat": seat, "square": choice}
+        # the cheapest deed the rules let us mortgage (the first of equals): asked cheapest first
+        owner, mortgaged, value = g.owner, g.mortgaged, rules.mortgage_value
+        for s in sorted((s for s in rules.ownable if owner[s] == seat and not mortgaged[s]), key=value.__getitem__):
+            if rules.why_not_mortgage(g, seat, s) is None:
+                return {"type": "mortgage", "seat": seat, "square": s}
         return None
 
     def decide(self, rules, g: GameState, seat: int, rng: random.Random) -> dict:
