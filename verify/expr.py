@@ -299,12 +299,15 @@ class _Memo:
 
 
 def _remember(f: Callable, token: object) -> Callable:
-    """``f``, its value left in ``env.memo`` (for ``old(...)`` of a later step on the same environment)."""
+    """``f``, its value kept in ``env.memo`` (for ``old(...)`` of a later step on the same environment,
+    and for ``f`` itself on it again)."""
     def remembered(env, old):
-        value = f(env, old)
         memo = getattr(env, "memo", None)
-        if memo is not None:
-            memo[token] = value
+        if memo is None:
+            return f(env, old)
+        value = memo.get(token, _MISSING)
+        if value is _MISSING:
+            value = memo[token] = f(env, old)
         return value
     return remembered
 

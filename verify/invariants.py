@@ -462,7 +462,8 @@ class Monitor:
         changed = None if last is None else share(after, last)     # the slices that differ from the last state
         if before is not None and last is not None and before is not last:
             share(before, last)
-        env = ViewEnv(self._cache, after)
+        # the view of the state after the action (the last one when nothing it is built from changed)
+        env = self._last_env if changed == set() and self._last_env is not None else ViewEnv(self._cache, after)
         held = self._held
         due = []
         for reads, invs in self._groups:

@@ -268,27 +268,30 @@ class ViewEnv(LazyEnv):
         self.memo: dict | None = {} if bank_cash is not None else None
 
     def link(self, before: ViewEnv) -> None:
-        """Make this the state after a step from ``before``: each record's ``before`` is its record there."""
+        """Make this the state after a step from ``before`` (which may be this very view, when the step
+        changed nothing it shows): each record's ``before`` is its record there."""
         self.before = before
         if dict.__contains__(self, "players"):
-            for record, old in zip(self["players"], before["players"]):
-                record.before = old
+            self._link(self["players"], "players")
         self.linked = False
         if dict.__contains__(self, "properties") or dict.__contains__(self, "streets") or \
                 dict.__contains__(self, "groups"):
             self.build("properties")
 
+    def _link(self, records: list, key: str) -> None:
+        olds = records if self.before is self else self.before[key]
+        for record, old in zip(records, olds):
+            record.before = old
+
     def build(self, key: str) -> Any:
         if key == "players":
             records = self.cache.players(self.slices)
             if self.before is not None:
-                for record, old in zip(records, self.before["players"]):
-                    record.before = old
+                self._link(records, "players")
             return records
         view = self.cache.deeds(self.slices)
         if self.before is not None and not self.linked:
-            for record, old in zip(view[0], self.before["properties"]):
-                record.before = old
+            self._link(view[0], "properties")
             self.linked = True
         return view[("properties", "streets", "groups").index(key)]
 
