@@ -271,12 +271,9 @@ class ViewEnv(LazyEnv):
         """Make this the state after a step from ``before`` (which may be this very view, when the step
         changed nothing it shows): each record's ``before`` is its record there."""
         self.before = before
-        if dict.__contains__(self, "players"):
-            self._link(self["players"], "players")
         self.linked = False
-        if dict.__contains__(self, "properties") or dict.__contains__(self, "streets") or \
-                dict.__contains__(self, "groups"):
-            self.build("properties")
+        for key in self.lazy:          # read again (from the cache), they are linked then, if they are read
+            dict.pop(self, key, None)
 
     def _link(self, records: list, key: str) -> None:
         olds = records if self.before is self else self.before[key]
