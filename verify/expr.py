@@ -755,33 +755,32 @@ def _memoised(agg: Aggregate, bound: frozenset, consts: dict[str, Any]) -> Calla
                     return False
             return bool(elt(env, old)) is wanted
     verdicts: dict = {}
-    last = [((), ())]     # (the items of the last full pass, their verdicts): one slot, replaced whole
+    last = [()]     # the items of the last pass that decided nothing (so none of them decides)
 
     def memoised(env, old):
-        saved = env.get(var, _MISSING)
         items = iterable(env, old)
-        last_items, last_found = last[0]
-        same = type(items) is list and len(items) == len(last_items)
-        found_all = []
+        last_items = last[0]
+        if type(items) is list and len(items) == len(last_items):
+            # only the items that are not the very items of that pass can decide
+            todo = [item for item, was in zip(items, last_items) if item is not was]
+        else:
+            todo = items
+        saved = env.get(var, _MISSING)
         try:
-            for i, item in enumerate(items):
-                if same and item is last_items[i]:      # the very item of the last pass: its verdict
-                    found = last_found[i]
-                else:
-                    key = getattr(item, "memo_key", None)
-                    found = None if key is None else verdicts.get(key)
-                    if found is None:
-                        env[var] = item
-                        found = decides(env, old)
-                        if key is not None:
-                            if len(verdicts) >= _MEMO_MAX:
-                                verdicts.clear()
-                            verdicts[key] = found
+            for item in todo:
+                key = getattr(item, "memo_key", None)
+                found = None if key is None else verdicts.get(key)
+                if found is None:
+                    env[var] = item
+                    found = decides(env, old)
+                    if key is not None:
+                        if len(verdicts) >= _MEMO_MAX:
+                            verdicts.clear()
+                        verdicts[key] = found
                 if found:
+                    last[0] = ()
                     return wanted
-                found_all.append(found)
-            if type(items) is list:
-                last[0] = (items, found_all)
+            last[0] = items if type(items) is list else ()
             return not wanted
         finally:
             if saved is _MISSING:

@@ -450,29 +450,44 @@ class Monitor:
         self._held: set[str] = set()           # the invariants that held on the last state seen
         self._last: dict[str, Any] | None = None
         self._last_env: ViewEnv | None = None  # its view (the next step's state before)
+        self._touched: dict[frozenset, list[Invariant]] = {}    # changed slices -> the invariants reading them
         self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
         return self.check_slices(None if before is None else state_slices(before), state_slices(after), action)
 
-    def check_slices(self, before: dict[str, Any] | None, after: dict[str, Any],
-                     action: dict | None) -> list[Violation]:
-        """Like calling the monitor, on slices (which become the monitor's: equal ones are shared)."""
+    def check_slices(self, before: dict[str, Any] | None, after: dict[str, Any], action: dict | None,
+                     changed: set[str] | None = None) -> list[Violation]:
+        """Like calling the monitor, on slices (which become the monitor's: equal ones are shared).
+        ``changed``, when the caller knows it, names the slices that differ from the last ones it gave
+        (the others being the very same objects)."""
         last = self._last
-        changed = None if last is None else share(after, last)     # the slices that differ from the last state
+        if last is None:
+            changed = None
+        elif changed is None:
+            changed = share(after, last)        # the slices that differ from the last state
         if before is not None and last is not None and before is not last:
             share(before, last)
         # the view of the state after the action (the last one when nothing it is built from changed)
         env = self._last_env if changed == set() and self._last_env is not None else ViewEnv(self._cache, after)
         held = self._held
         due = []
-        for reads, invs in self._groups:
-            touched = changed is None or not changed.isdisjoint(reads)
-            for inv in invs:
-                if touched or inv.id not in held:
-                    due.append(inv)
-                else:
-                    self.skipped += 1
+        if changed is not None and len(held) == len(self.state_invariants):
+            # everything held on the last state: due are the invariants that read a changed slice
+            key = frozenset(changed)
+            due = self._touched.get(key)
+            if due is None:
+                due = self._touched[key] = [inv for reads, invs in self._groups if not key.isdisjoint(reads)
+                                            for inv in invs]
+            self.skipped += len(held) - len(due)
+        else:
+            for reads, invs in self._groups:
+                touched = changed is None or not changed.isdisjoint(reads)
+                for inv in invs:
+                    if touched or inv.id not in held:
+                        due.append(inv)
+                    else:
+                        self.skipped += 1
         out = []
         if due:
             out = _check_state(self.config, after, due, self._params, compiled=self._compiled, env=env)

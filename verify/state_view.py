@@ -30,6 +30,8 @@ rebuilds four player records and no deed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from types import SimpleNamespace
 from typing import Any
 
@@ -199,6 +201,8 @@ class ViewCache:
         self.facts = facts
         self._squares = frozenset(facts.squares)
         self._street_index = [i for i, kind in enumerate(facts.kinds) if kind == "street"]
+        self._deed_of = {sq: i for i, sq in enumerate(facts.squares)}            # square -> deed index
+        self._group_of = {i: j for j, (_, idx) in enumerate(facts.group_members) for i in idx}
         self._players: list[tuple[tuple, list]] = []
         self._deeds: list[tuple[tuple, tuple]] = []
 
@@ -225,25 +229,28 @@ class ViewCache:
         if not self._squares <= listed:
             missing = next(sq for sq in f.squares if sq not in listed)
             raise GameError(f"the state lists no property on square {missing}")
-        if self._deeds:                       # the last view, with the squares that changed since rebuilt
+        if self._deeds:                       # the last view, with the deeds that changed since rebuilt
             last_key, (properties, _, groups) = self._deeds[0]
             changed = set()
             for new_column, old_column in zip(key[1:], last_key[1:]):
                 if new_column is not old_column:
-                    changed.update(sq for sq, a, b in zip(range(40), new_column, old_column) if a != b)
+                    changed.update(compress(range(40), map(ne, new_column, old_column)))
+            deeds = sorted(self._deed_of[sq] for sq in changed if sq in self._deed_of)
+            regroup = sorted({self._group_of[i] for i in deeds if i in self._group_of})
             properties = list(properties)
             groups = list(groups)
         else:
-            changed = None
+            deeds = range(len(f.squares))
+            regroup = range(len(f.group_members))
             properties = [None] * len(f.squares)
             groups = [None] * len(f.group_members)
-        for i, sq in enumerate(f.squares):
-            if changed is None or sq in changed:
-                properties[i] = PropertyRecord(sq, f.kinds[i], f.groups[i], owner[sq], mortgaged[sq], houses[sq],
-                                               hotel[sq], f.prices[i], f.house_costs[i])
-        for j, (name, idx) in enumerate(f.group_members):
-            if changed is None or any(f.squares[i] in changed for i in idx):
-                groups[j] = GroupRecord(name, [properties[i] for i in idx])
+        for i in deeds:
+            sq = f.squares[i]
+            properties[i] = PropertyRecord(sq, f.kinds[i], f.groups[i], owner[sq], mortgaged[sq], houses[sq],
+                                           hotel[sq], f.prices[i], f.house_costs[i])
+        for j in regroup:
+            name, idx = f.group_members[j]
+            groups[j] = GroupRecord(name, [properties[i] for i in idx])
         view = (properties, [properties[i] for i in self._street_index], groups)
         self._deeds = [(key, view)] + self._deeds[:1]
         return view

@@ -51,7 +51,10 @@ class GameSlicer:
     """The slices of ``verify.state_view`` read straight from the engine's ``GameState``: equal to
     ``state_slices(g.to_json(ownable))`` (tested), without building the JSON. One per game (its seats
     and teams do not change). A column that did not change since the last call is handed out as the
-    same object, so the Monitor sees at once that it did not change."""
+    same object, and ``changed`` names the slices that did (None after the first call), so the Monitor
+    need not compare them."""
+
+    SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
 
     def __init__(self, g: GameState, ownable: tuple[int, ...]):
         self.game = g
@@ -59,6 +62,8 @@ class GameSlicer:
         self.seats = tuple(range(g.n))
         self.teams = tuple(i if t is None else t for i, t in enumerate(g.team))
         self._last: dict[str, tuple[list, tuple]] = {}     # column -> (a copy of the list, its tuple)
+        self._scalars: tuple | None = None
+        self.changed: set[str] | None = None
 
     def _column(self, name: str, values: list) -> tuple:
         last = self._last.get(name)
@@ -66,19 +71,29 @@ class GameSlicer:
             return last[1]
         column = tuple(values) if name != "cards" else tuple(map(tuple, values))
         self._last[name] = ([list(v) for v in values] if name == "cards" else list(values), column)
+        if self.changed is not None:
+            self.changed.add(name)
         return column
 
     def __call__(self, g: GameState) -> dict:
+        scalars = (None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
+                   None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
+        if self._scalars is None:
+            self.changed = None
+        elif scalars == self._scalars:
+            self.changed = set()
+        else:
+            self.changed = {name for name, a, b in zip(self.SCALARS, scalars, self._scalars) if a != b}
+        self._scalars = scalars
         column = self._column
-        return {"seats": self.seats, "in_jail": column("in_jail", g.in_jail),
-                "bankrupt": column("bankrupt", g.bankrupt), "teams": self.teams,
-                "cards": column("cards", g.jail_cards), "cash": column("cash", g.cash),
-                "listed": self.listed, "owner": column("owner", g.owner),
-                "mortgaged": column("mortgaged", g.mortgaged), "houses": column("houses", g.houses),
-                "hotel": column("hotel", g.hotel),
-                "bank_houses": None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
-                "bank_hotels": None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, "bank_cash": g.bank_cash,
-                "pot": g.pot, "jackpot": g.jackpot}
+        out = {"seats": self.seats, "in_jail": column("in_jail", g.in_jail),
+               "bankrupt": column("bankrupt", g.bankrupt), "teams": self.teams,
+               "cards": column("cards", g.jail_cards), "cash": column("cash", g.cash),
+               "listed": self.listed, "owner": column("owner", g.owner),
+               "mortgaged": column("mortgaged", g.mortgaged), "houses": column("houses", g.houses),
+               "hotel": column("hotel", g.hotel)}
+        out.update(zip(self.SCALARS, scalars))
+        return out
 
 
 class InvariantChecker:
@@ -127,7 +142,8 @@ class InvariantChecker:
             if action is None or self._slicer is None or self._slicer.game is not g:
                 self._slicer = GameSlicer(g, rules.ownable)
             after = self._slicer(g)
-            out = self._monitor.check_slices(None if action is None else self._last, after, action)
+            out = self._monitor.check_slices(None if action is None else self._last, after, action,
+                                             self._slicer.changed)
         self._last = after
         return out
 
