@@ -383,8 +383,17 @@ def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) 
         creditor = None
     seat = NOBODY if player is None else int(player)
     team = before["teams"][seats.index(seat)] if seat in seats else seat
-    return Record(kind=kind, player=seat, creditor=NOBODY if creditor is None else int(creditor),
-                  team=team, bankruptcy=bool(newly))
+    key = (kind, seat, NOBODY if creditor is None else int(creditor), team, bool(newly))
+    record = _ACTIONS.get(key)
+    if record is None:                 # (a handful of distinct actions: each record is made once)
+        if len(_ACTIONS) >= 4096:
+            _ACTIONS.clear()
+        record = _ACTIONS[key] = Record(kind=key[0], player=key[1], creditor=key[2], team=key[3],
+                                        bankruptcy=key[4])
+    return record
+
+
+_ACTIONS: dict[tuple, Record] = {}
 
 
 def check_step(config: Any, before: dict, after: dict, action: dict | None,

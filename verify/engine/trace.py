@@ -152,13 +152,10 @@ def _action_for_check(action: dict | None, events: list) -> dict | None:
     """The action as the invariants see it: a bankruptcy names its creditor (-1 = the bank)."""
     if action is None:
         return None
-    a = dict(action)
     for e in events:
         if e.get("event") == "bankrupt":
-            a["creditor"] = e.get("creditor", -1)
-            a["player"] = e.get("player")
-            break
-    return a
+            return dict(action, creditor=e.get("creditor", -1), player=e.get("player"))
+    return action
 
 
 class TraceRecorder(Recorder):
