@@ -464,8 +464,7 @@ def _compile_bound(path: tuple[str, ...]) -> Callable:
                 raise ExprError(f"no field {attr!r} in {full}") from None
         return field1
 
-    def field(env, old):
-        value = env[head]
+    def walk(value):
         for attr in rest:
             if type(value) is dict:
                 try:
@@ -478,6 +477,16 @@ def _compile_bound(path: tuple[str, ...]) -> Callable:
                 except AttributeError:
                     raise ExprError(f"no field {attr!r} in {full}") from None
         return value
+    get_all = operator.attrgetter(".".join(rest))    # ``p.before.owner`` in one call, when no dict is on the way
+
+    def field(env, old):
+        value = env[head]
+        if type(value) is not dict:
+            try:
+                return get_all(value)
+            except AttributeError:
+                pass
+        return walk(value)
     return field
 
 
@@ -507,6 +516,34 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
                 raise Undecided(full)
             return value
         return lookup1
+
+    if len(path) == 2:                 # a field of a root (bank.cash, action.player) or a parameter id
+        head, attr = path
+
+        def lookup2(env, old):
+            if type(env) is dict or isinstance(env, LazyEnv):
+                value = env.get(full, _MISSING)
+                if value is _MISSING and isinstance(env, LazyEnv) and full in env.lazy:
+                    value = env[full]
+                if value is _MISSING:
+                    value = env.get(head, _MISSING)
+                    if value is _MISSING:
+                        if not isinstance(env, LazyEnv) or head not in env.lazy:
+                            raise ExprError(f"unknown name {full!r}")
+                        value = env[head]
+                    if isinstance(value, dict):
+                        if attr not in value:
+                            raise ExprError(f"no field {attr!r} in {full}")
+                        value = value[attr]
+                    else:
+                        value = getattr(value, attr, _MISSING)
+                        if value is _MISSING:
+                            raise ExprError(f"no field {attr!r} in {full}")
+                if value is UNDECIDED:
+                    raise Undecided(full)
+                return value
+            return lookup(env, old)
+        return lookup2
 
     def lookup(env, old):
         # a plain or lazy environment is read with get (in C); another kind of mapping is asked with `in`
