@@ -1,9 +1,11 @@
 """Browser test: Debian chromium (headless, via Playwright) opens every page of a generated report.
 
-Checks that no page logs a console error or throws, that every internal link
-(page and #anchor) resolves, that the key elements are present and that the
-clarification filter works; keeps screenshots under test-artifacts/.
-Run with ``pytest -m browser``.
+The report is built with two of the user's tables (a file extending a file,
+and a stack with an overlay of their own). Checks that no page logs a console
+error or throws, that every internal link (page and #anchor) resolves, that
+the findings search and filters, the questions' ruleset picker and highlight
+work, and that the rulings sheet produces an overlay file the toolkit loads;
+keeps screenshots under test-artifacts/. Run with ``pytest -m browser``.
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+TABLES = Path(__file__).resolve().parent / "fixtures" / "tables"
+MY_TABLES = (str(TABLES / "rulings" / "summer-table.yaml"),
+             f"{TABLES / 'kitchen-base.yaml'}+{TABLES / 'late-start.yaml'}")
 
 
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory):
     from verify.report import ReportOptions, build
     out = tmp_path_factory.mktemp("browser") / "reports"
-    build(ReportOptions(out=out, games=3))
+    build(ReportOptions(out=out, games=3, tables=MY_TABLES))
     return out
 
 
@@ -59,8 +64,9 @@ def browser():
 
 def test_every_page_loads_without_errors_and_links_resolve(report_dir, server, browser):
     pages = sorted(p.name for p in report_dir.glob("*.html"))
-    assert {"index.html", "contradictions.html", "questions.html", "matrix.html", "simulation.html"} <= set(pages)
-    assert any(p.startswith("ruleset-") for p in pages)
+    assert {"index.html", "contradictions.html", "questions.html", "ambiguities.html", "rulings.html", "matrix.html",
+            "simulation.html", "findings-rent.html", "ruleset-summer-table.html"} <= set(pages)
+    assert len([p for p in pages if p.startswith("findings-")]) >= 10
     ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a phone
     page = ctx.new_page()
     errors: list[str] = []
@@ -76,7 +82,7 @@ def test_every_page_loads_without_errors_and_links_resolve(report_dir, server, b
         ids_by_page[name] = set(page.eval_on_selector_all("[id]", "els => els.map(e => e.id)"))
         for href in page.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))"):
             links.append((name, href))
-        assert page.locator("nav a").count() >= 5, name
+        assert page.locator("header nav a").count() >= 6, name
         assert page.locator("h1").count() == 1, name
     assert not errors, errors
     assert not external, f"pages fetched something from outside the report: {external[:5]}"
@@ -97,43 +103,148 @@ def test_every_page_loads_without_errors_and_links_resolve(report_dir, server, b
     ctx.close()
 
 
-def test_key_elements_and_filters(report_dir, server, browser):
-    ARTIFACTS.mkdir(exist_ok=True)
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+def _context(browser, width=1200):
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
     page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page, errors
+
+
+def test_index_and_findings_search(report_dir, server, browser):
+    ARTIFACTS.mkdir(exist_ok=True)
+    ctx, page, errors = _context(browser)
+    page.goto(server + "index.html")
+    assert page.locator("section.yours").count() == 2
+    assert page.locator("#top li").count() >= 10
+    first = page.locator("#top li a").first
+    href = first.get_attribute("href")
+    first.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(href) and page.locator("#" + href.split("#")[1]).is_visible()
+
     page.goto(server + "contradictions.html")
-    assert page.locator("article.finding").count() > 20
-    assert page.locator("article.finding.contradiction svg").count() >= 1
-    for lang in ("tr", "pl", "vi", "sr"):
-        assert page.locator(f"blockquote[lang='{lang}']").count() >= 1, lang
+    lines = page.locator("ul.lines li")
+    total = lines.count()
+    assert total > 200
+    page.fill("#f-search", "jail rent")
+    shown = page.locator("ul.lines li:visible")
+    assert 0 < shown.count() < total
+    assert all("jail" in t and "rent" in t for t in shown.evaluate_all("els => els.map(e => e.dataset.text)"))
+    assert page.locator("#f-count").inner_text().startswith(str(shown.count()))
+    page.fill("#f-search", "")
     page.click("button[data-kind='internal']")
-    visible = page.locator("article.finding:visible")
+    visible = page.locator("ul.lines li:visible")
     assert visible.count() >= 1
-    assert all(k == "internal" for k in visible.evaluate_all("els => els.map(e => e.dataset.kind)"))
+    assert set(visible.evaluate_all("els => els.map(e => e.dataset.kind)")) == {"internal"}
     page.click("button[data-kind='all']")
-    page.select_option("#r-filter", "online-vn")
-    shown = page.locator("article.finding:visible")
-    assert shown.count() >= 5
-    assert all(" online-vn " in r for r in shown.evaluate_all("els => els.map(e => e.dataset.rulesets)"))
-    page.select_option("#r-filter", "")
-    page.screenshot(path=str(ARTIFACTS / "report-contradictions.png"), full_page=False)
+    page.select_option("#r-filter", "summer-table")
+    mine = page.locator("ul.lines li:visible").evaluate_all("els => els.map(e => e.dataset.rulesets)")
+    assert len(mine) >= 4 and all(" summer-table " in r for r in mine)
+    page.screenshot(path=str(ARTIFACTS / "report-findings.png"))
 
+    page.goto(server + "findings-rent.html")
+    assert page.locator("article.finding").count() >= 5
+    assert page.locator("article.finding.contradiction svg").count() >= 1
+    langs = set()
+    for topic in sorted(p.name for p in report_dir.glob("findings-*.html")):
+        page.goto(server + topic)
+        langs |= set(page.eval_on_selector_all("blockquote[lang]", "els => els.map(e => e.lang)"))
+    assert {"tr", "pl", "vi", "sr"} <= langs
+    assert not errors, errors
+    ctx.close()
+
+
+def test_questions_picker_and_highlight(report_dir, server, browser):
+    ctx, page, errors = _context(browser)
     page.goto(server + "questions.html")
-    total = page.locator("section.question").count()
-    assert total >= 40
+    names = page.eval_on_selector_all("#picker label", "els => els.map(e => e.textContent.trim().split(' ')[0])")
+    index = {n: i for i, n in enumerate(names)}
+    assert page.locator("#q-compare thead th:visible").count() == 1 + page.locator("input[name=pick]:checked").count()
+    for box in page.locator("input[name=pick]").all():
+        box.uncheck()
+    page.check(f"input[name=pick][value='{index['official']}']")
+    page.check(f"input[name=pick][value='{index['platform-classic']}']")
+    heads = page.locator("#q-compare thead th:visible").all_inner_texts()
+    assert heads[1:] == ["official", "platform-classic"]
+    row = page.locator("#q-compare tr[data-q='q-rent-while-jailed']")
+    assert row.locator("td:visible").count() == 2 and row.locator("td.diff:visible").count() == 1
+    assert "differs" in row.get_attribute("class")
+    total = page.locator("#q-compare tbody tr").count()
+    page.check("#d-filter")
+    shown = page.locator("#q-compare tbody tr:visible")
+    assert 0 < shown.count() < total
+    assert all("differs" in c for c in shown.evaluate_all("els => els.map(e => e.className)"))
+    assert page.locator("section.question:visible").count() == shown.count()
+    page.uncheck("#d-filter")
     page.fill("#q-filter", "jail")
-    shown = page.locator("section.question:visible").count()
-    assert 0 < shown < total
-    page.select_option("#r-filter", "official")
-    rows = page.locator("section.question:visible tr[data-ruleset]:visible")
-    assert rows.count() == shown
+    assert 0 < page.locator("section.question:visible").count() < total
+    page.fill("#q-filter", "")
+    page.locator("#q-rent-while-jailed details.reading").first.locator("summary").click()
+    assert page.locator("#q-rent-while-jailed details[open] blockquote[lang='tr']").first.is_visible()
     page.screenshot(path=str(ARTIFACTS / "report-questions.png"))
+    assert not errors, errors
+    ctx.close()
 
+
+def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, browser, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from verify.cli import main
+    ctx, page, errors = _context(browser)
+    page.goto(server + "rulings.html")
+    page.fill("#t-id", "browser-table")
+    page.select_option("#t-base", "platform-classic")
+    page.locator("#r-rent-while-jailed input[data-values='[true]']").check()
+    page.fill("#r-rent-while-jailed .notes", "jail is no holiday from business")
+    page.locator("#r-auction-opening-bid input[value='own']").check()
+    page.fill("#r-auction-opening-bid input[data-number-for='auction.opening_bid']", "100")
+    page.locator("#r-go-salary input[value='own']").check()          # own ruling left blank: an error
+    page.click("#build")
+    assert "give a value for go.salary" in page.locator("#errors").inner_text()
+    assert page.locator("#saved").is_hidden()
+    page.locator("#r-go-salary input[value='']").check()
+    page.click("#build")
+    assert page.locator("#errors").inner_text() == ""
+    with page.expect_download() as dl:
+        page.click("#download")
+    assert dl.value.suggested_filename == "browser-table.yaml"
+    path = tmp_path / "browser-table.yaml"
+    dl.value.save_as(path)
+    assert path.read_text(encoding="utf-8") == page.locator("#out").inner_text()
+    page.emulate_media(media="print")
+    page.screenshot(path=str(ARTIFACTS / "report-rulings-print.png"))
+    assert not errors, errors
+    ctx.close()
+    res = CliRunner().invoke(main, ["show", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    rules = json.loads(res.output)["rules"]
+    assert rules["rent.jailed_owner_collects"]["value"] is True
+    assert "jail is no holiday" in rules["rent.jailed_owner_collects"]["assumed"]
+    assert rules["auction.opening_bid"]["value"] == 1000           # 100 classic on the ×10 platform
+    diff = json.loads(CliRunner().invoke(main, ["diff", str(path), "--json"]).output)
+    assert diff["base"] == "platform-classic"
+    assert {c["param"] for c in diff["changes"]} == {"rent.jailed_owner_collects", "auction.opening_bid"}
+
+
+def test_matrix_and_simulation_pages(report_dir, server, browser):
+    ctx, page, errors = _context(browser)
     page.goto(server + "matrix.html")
     assert page.locator("#check-state").count() == 1
+    heads = page.locator("#grid thead th").all_inner_texts()
+    live = heads.index("rules can fire")
+    cells = page.locator("#grid tbody tr").evaluate_all(
+        f"rows => rows.map(r => r.children[{live}].textContent.trim())")
+    assert cells and all(c != "✓" for c in cells if c.startswith("†")) and any(c.startswith("†") for c in cells)
+    assert page.locator("#dead tr, #dead ~ div tr").count() >= 1
     page.goto(server + "simulation.html")
     assert page.locator("#sim-state").count() == 1
+    assert page.locator("#lengths svg text", has_text="90th percentile").count() == 1
     page.goto(server + "index.html")
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(ARTIFACTS / "report-index-phone.png"), full_page=True)
+    assert not errors, errors
     ctx.close()

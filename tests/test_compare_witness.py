@@ -11,7 +11,7 @@ from verify.compare.proofs import prove
 BASE = {"mortgage.value": 0.5, "mortgage.interest_rate": 0.1, "mortgage.interest_base": "mortgage_value",
         "jail.after_last_try": "pay_fine_and_move", "jail.max_tries": 3, "jail.fine": 50,
         "trade.allowed": True, "trade.max_value_gap": 0.5, "trade.max_value_ratio": "none",
-        "bankruptcy.threshold": "cannot_raise", "go.salary": 200, "go.salary_on_pass": True,
+        "bankruptcy.threshold": "cannot_raise", "bankruptcy.surrender": False, "go.salary": 200, "go.salary_on_pass": True,
         "go.salary_on_landing": True, "go.exact_landing_bonus": 0, "go.salary_stop_minute": "never"}
 
 

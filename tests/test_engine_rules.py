@@ -592,7 +592,8 @@ def test_custom_table_that_loses_sold_buildings_breaks_house_supply():
     assert [v.invariant for v in broken] == ["house-supply"]
 
 
-def test_unclaimed_rent_lapses_at_the_deadline(official):
+def test_unclaimed_rent_lapses_at_the_deadline():
+    official = EngineConfig.from_ruleset(load_ruleset("official@claim-counted-from-payer"))
     assert official.rent.owner_must_claim and official.rent.claim_deadline == "before_second_next_roll"
     rules, g = game(official, players=3)
     g.current = 0
@@ -662,7 +663,9 @@ def test_explicit_payment_step_and_auction_in_seat_order_with_a_fixed_step():
 
 
 def test_owner_auctions_a_mortgaged_deed_at_once():
-    cfg = EngineConfig.from_ruleset(load_ruleset("platform-showdown"))
+    """Showdown's equity-sale reading (the ruleset's own is in tests/test_engine_fidelity_rules.py):
+    opens at the mortgage value, the others bid, the bank takes back its loan and the owner the rest."""
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-showdown@equity-sale"))
     assert cfg.mortgage.immediate_auction
     rules, g = game(cfg, players=3)
     for s in cfg.board.ownable:
@@ -814,12 +817,15 @@ def test_utility_rent_is_money_per_pip_in_the_board_scale():
         assert rules.rent(g, 12, 0) == 7 * per_pip
 
 
-def test_free_parking_pot_takes_taxes_and_fines_not_card_payments():
+@pytest.mark.parametrize("cards, pot", [(True, 200), (False, 150)])
+def test_free_parking_pot_takes_taxes_and_fines_and_card_payments_where_the_rules_say(cards, pot):
     cfg, rules, g = _cleared("official+house-free-parking-pot")
+    assert cfg.taxes.pot_card_payments                  # the overlay reads card payments as fines
+    rules = Rules(with_(cfg, "taxes", pot_card_payments=cards))
     rules.charge(g, 0, -1, 50, "card")
     rules.charge(g, 0, -1, 100, "tax")
     rules.charge(g, 0, -1, 50, "fine")
-    assert g.pot == 150 and g.bank_cash == 50
+    assert g.pot == pot and g.bank_cash == 200 - pot
 
 
 def test_forced_jail_fine_is_paid_before_the_token_moves():

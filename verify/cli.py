@@ -15,8 +15,8 @@ import click
 from .errors import VerifyError
 
 #: Command modules in the order ``verify --help`` lists them.
-COMMANDS = ["rulesets", "show", "lint", "coverage", "compile", "simulate", "replay",
-            "check", "contradictions", "ask", "report", "conform"]
+COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
+            "check", "contradictions", "diff", "ask", "report", "conform"]
 
 
 class _Group(click.Group):

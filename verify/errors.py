@@ -29,6 +29,10 @@ CODES = {
     "E016": "trace does not follow the rules",
     "E017": "invalid game state or action",
     "E018": "the reference engine cannot play a rule value of this ruleset",
+    "E019": "a silent or open entry whose fallback switches off a mechanism the ruleset cites",
+    "E020": "an open value not supplied where a value must be played",
+    "E021": "unknown or malformed reading",
+    "E026": "malformed conformance scenario file or engine spec",
 }
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from ..errors import Location, VerifyError
+from .ruleset_options import set_option
 
 
 @click.command()
@@ -23,12 +24,18 @@ from ..errors import Location, VerifyError
 @click.option("--no-invariants", is_flag=True, help="Only re-apply the actions; skip invariant checks.")
 @click.option("--all", "all_problems", is_flag=True, help="Report every problem, not only the first per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems: bool, as_json: bool) -> None:
-    """Re-check every step of TRACE (JSON Lines from `verify simulate --trace`)."""
+@set_option
+def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems: bool, as_json: bool,
+            settings: dict) -> None:
+    """Re-check every step of TRACE (JSON Lines from `verify simulate --trace`).
+
+    Values the trace was played with (``--set`` in its header) are applied again; --set here
+    adds to or overrides them. A ruleset with an open value nobody supplied is refused (E020)."""
     from ..config import EngineConfig
     from ..engine.rules import rules_for
     from ..engine.trace import InvariantChecker, TraceError, read_trace, replay_game
     from ..spec import load_ruleset
+    from ..spec.open_values import require_supplied, supply
 
     name = str(trace)
     games = steps = 0
@@ -38,7 +45,8 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
             rid = ruleset or header.get("ruleset")
             if not rid:
                 raise TraceError("the trace header names no ruleset; pass --ruleset", Location(name, 1))
-            r = load_ruleset(rid)
+            r = supply(load_ruleset(rid), {**_header_set(header, name), **settings})
+            require_supplied(r, "replay")
             cfg = EngineConfig.from_ruleset(r)
             checker = None if no_invariants else InvariantChecker(cfg, r.promised())
             k, found = replay_game(cfg, rules_for(cfg), header, records, name, checker,
@@ -57,6 +65,14 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
         click.echo(f"{name}: {games} game(s), {steps} step(s) checked: "
                    + ("every step follows the rules" if not problems else f"{len(problems)} problem(s)"))
     sys.exit(1 if problems else 0)
+
+
+def _header_set(header: dict, name: str) -> dict:
+    values = header.get("set") or {}
+    if not isinstance(values, dict):
+        from ..engine.trace import TraceError
+        raise TraceError("the trace header's 'set' must map parameters to values", Location(name, 1))
+    return values
 
 
 __all__ = ["command", "VerifyError"]

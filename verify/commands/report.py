@@ -1,4 +1,5 @@
-"""``verify report``: the full HTML report for the bundled rulesets (the README's main job)."""
+"""``verify report [TABLE...]``: the full HTML report for the bundled rulesets (the README's main job),
+led by the user's own tables when any are given."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..report import ReportOptions, build
 
 
 @click.command()
+@click.argument("tables", nargs=-1)
 @click.option("--out", type=click.Path(path_type=Path), default=Path("reports"), show_default=True,
               help="Folder to write; replaced as a whole only when the new report is complete.")
 @click.option("--games", default=30, show_default=True, help="Simulated games per ruleset.")
@@ -18,14 +20,17 @@ from ..report import ReportOptions, build
 @click.option("--no-simulate", is_flag=True, help="Skip the simulations (the page says 'not run').")
 @click.option("--check-json", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               help="Use a saved `verify check --json` output instead of running the check.")
-def command(out: Path, games: int, seed: int, no_check: bool, no_simulate: bool,
+def command(tables: tuple[str, ...], out: Path, games: int, seed: int, no_check: bool, no_simulate: bool,
             check_json: Path | None) -> None:
-    """Write the HTML report: overview, one page per ruleset, contradictions with witnesses,
-    clarification questions, the verification matrix and simulation charts. Self-contained pages;
-    a failed run leaves the previous report untouched."""
+    """Write the HTML report: overview, one page per ruleset, findings by topic with witnesses,
+    clarification questions side by side, a rulings sheet, the verification matrix and simulation
+    charts. TABLES (your ruleset files, ids or stacks like official+my-rules.yaml) join the bundled
+    rulesets with the files they extend and lead the report. Self-contained pages; a failed run
+    leaves the previous report untouched."""
     summary = build(ReportOptions(out=out, games=games, seed=seed, run_check=not no_check,
-                                  run_simulation=not no_simulate, check_json=check_json))
+                                  run_simulation=not no_simulate, check_json=check_json, tables=tables))
     counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items())
-    click.echo(f"wrote {len(summary['pages'])} pages to {summary['out']} in {summary['elapsed_s']} s")
+    click.echo(f"wrote {len(summary['pages'])} pages to {summary['out']} in {summary['elapsed_s']} s"
+               + (f"; led by {', '.join(summary['tables'])}" if summary["tables"] else ""))
     click.echo(f"findings: {counts}; check: {summary['check']}; simulation: {summary['simulation']} "
                f"({summary['games']} games per ruleset)")

@@ -17,6 +17,9 @@ import click
 
 from ..errors import GameError
 from ..spec import DEFAULT_RULESET, load_ruleset
+from ..spec.open_values import require_supplied, supply
+from ..spec.readings import with_readings
+from .ruleset_options import reading_option, set_option
 
 
 @click.command()
@@ -36,17 +39,25 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 @click.option("--trace", "trace", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game as a JSON Lines trace (runs in one process).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_invariants, trace, as_json):
-    """Play GAMES seeded games of RULESET (default: official) and summarise them."""
+@reading_option
+@set_option
+def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_invariants, trace, as_json,
+            readings, settings):
+    """Play GAMES seeded games of RULESET (default: official) and summarise them.
+
+    A ruleset with an open value (set by a host or the players) is refused until the value is
+    supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
     from ..config import EngineConfig
     from ..engine.simulate import CampaignSpec, Summary, game_seed, play_game, run_campaign
     from ..engine.policies import make_policies
     from ..engine.rules import rules_for
     from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
 
-    r = load_ruleset(ruleset)
+    r = load_ruleset(with_readings(ruleset, readings))
     if r.is_overlay:
         raise click.UsageError(f"{ruleset} is an overlay; stack it on a ruleset, e.g. {DEFAULT_RULESET}+{ruleset}")
+    r = supply(r, settings)
+    require_supplied(r, "play")
     cfg = EngineConfig.from_ruleset(r)
     lo, hi = cfg.setup.players_min, cfg.setup.players_max
     if players is None:
@@ -78,6 +89,8 @@ def command(ruleset, games, players, seed, jobs, policy, jail, max_turns, check_
                 header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": r.id,
                           "config_hash": cfg.hash(), "seed": s, "campaign_seed": seed, "game": i,
                           "players": players, "policy": policy, "jail": jail}
+                if r.supplied:
+                    header["set"] = dict(r.supplied)
                 rec = TraceRecorder(out, header, checker)
                 try:
                     summary.results.append(play_game(rules, make_policies(policy, players, jail, s), s,

@@ -2,7 +2,9 @@
 
 Which ruleset is each source's base game, which parameter pairs define one
 quantity (for ``internal`` findings) and which source clauses are implied by
-others (for ``redundancy`` findings). Quotes here are verbatim like every
+others (for ``redundancy`` findings). Another reading of a passage is not
+declared here: it is a ``reading`` of the ruleset entry that cites the passage
+(``verify.spec.readings``), reported as ``ambiguous``. Quotes here are verbatim like every
 other quote: one that does not occur in its source is an error.
 """
 
@@ -60,17 +62,6 @@ class Redundancy:
 
 
 @dataclass(frozen=True)
-class ClauseReading:
-    id: str
-    topic: str
-    param: str
-    value: Any
-    source: str
-    quote: str
-    gloss: str
-
-
-@dataclass(frozen=True)
 class Guard:
     pattern: str                 # a parameter id or a glob such as speed_die.*
     text: str
@@ -83,7 +74,6 @@ class Declared:
     same_quantity: tuple[SameQuantity, ...]
     redundancies: tuple[Redundancy, ...]
     guards: tuple[Guard, ...] = ()
-    readings: tuple[ClauseReading, ...] = ()
 
     def guard(self, pid: str) -> Guard | None:
         """The first condition that governs ``pid`` (never the parameter's own switch)."""
@@ -162,25 +152,11 @@ def _load(path: str) -> Declared:
         for pid in _param_names(expr):
             check_param(pid, where)
         guards.append(Guard(str(pattern), str(text), expr))
-    readings = []
-    for i, item in enumerate(data.get("clause_readings") or []):
-        where = Location(name, lines.get(("clause_readings", i)))
-        try:
-            check_param(item["param"], where)
-            why = cat[item["param"]].check(item["value"])
-            if why:
-                raise SpecError("E003", f"clause reading {item['id']}: {why}", where)
-            src = load_source(item["source"])
-            if not src.contains(item["quote"]):
-                raise SpecError("E007", f"quote does not occur in {src.name}: {item['quote'][:80]!r}", where)
-            gloss = " ".join(str(item["gloss"]).split())
-            readings.append(ClauseReading(str(item["id"]), str(item["topic"]), item["param"], item["value"],
-                                          item["source"], item["quote"], gloss))
-        except (KeyError, TypeError) as exc:
-            raise SpecError("E009", "a clause reading needs id, topic, param, value, source, quote, gloss "
-                            f"({exc})", where) from None
-    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards),
-                    tuple(readings))
+    if data.get("clause_readings"):
+        raise SpecError("E009", "clause_readings are gone: record another reading of a passage as a "
+                        "reading of the ruleset entry that cites it (readings:)",
+                        Location(name, lines.get(("clause_readings",))))
+    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards))
 
 
 def _param_names(expr) -> set[str]:

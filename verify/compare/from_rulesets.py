@@ -12,7 +12,8 @@ how the rulesets relate:
 * a side that is ``silent`` where another cites an answer gives ``silent``;
 * two parameters one source defines as the same quantity with different
   meanings give ``internal``; a clause implied by other rulings (z3) gives
-  ``redundancy``.
+  ``redundancy``; an entry that records other readings of its quote gives
+  ``ambiguous`` (``verify.compare.ambiguities``).
 
 Values are compared in proportion to each ruleset's ``money.scale``, and a
 difference counts only when some situation makes the outcomes differ (z3);
@@ -29,6 +30,7 @@ from ..spec.registry import DEFAULT_RULESET, Registry
 from ..spec.ruleset import Entry, Ruleset
 from ..spec.sources import fold
 from . import witness as wit
+from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
 from .model import Comparison, Finding, Side, Witness
 from .outcomes import BY_ID, BY_PARAM
@@ -136,13 +138,20 @@ class _Ctx:
             return True
 
     def getter(self, r: Ruleset, override: dict | None = None):
+        """A ruleset's values, normalised; an open value nobody supplied reads as the catalogue's
+        fallback and is logged in ``get.assumed`` so that a witness says which value it assumed."""
         cat, scale = self.cat, r.money_scale
         override = override or {}
 
         def get(pid: str) -> Any:
             if pid in override:
                 return override[pid]
-            return normalize(cat[pid], r.value(pid), scale)
+            value = normalize(cat[pid], r.value(pid), scale)
+            e = r.entries.get(pid)
+            if e is not None and e.kind == "open":
+                get.assumed.append((r.id, pid, value))
+            return value
+        get.assumed = []
         return get
 
     def language(self, entry: Entry | None, r: Ruleset) -> str | None:
@@ -150,7 +159,9 @@ class _Ctx:
         f = self.reg.files.get(rid)
         if f and f.language:
             return f.language
-        src = (entry.source if entry else None) or (f.source if f else None) or primary_source(r)
+        src = (entry.source if entry else None) or (f.source if f else None)
+        if entry is None:
+            src = src or primary_source(r)
         return LANG_BY_SOURCE_PREFIX.get((src or "")[:3])
 
     def side(self, r: Ruleset, pid: str) -> Side:
@@ -160,7 +171,9 @@ class _Ctx:
             return Side(r.id, primary_source(r), None, "undecided: no ruleset file rules on this", None,
                         kind="undecided", scale=scale, param=pid, language=self.language(None, r))
         f = self.reg.files.get(e.ruleset)
-        source = e.source or (f.source if f else None) or primary_source(r)
+        # the rulebook behind an entry is the one its own file names: a user's table that names
+        # none rules by itself, and its assumed values are never credited to a rulebook
+        source = e.source or (f.source if f else None)
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
         gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
@@ -222,17 +235,20 @@ def _rep(rs: list[Ruleset], sides: list[Side]) -> list[Ruleset]:
 
 
 def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
-                  equivalent: list[str], modes: list[Ruleset] | None = None) -> list[Finding]:
+                  equivalent: list[str], modes: list[Ruleset] | None = None,
+                  params: set[str] | None = None, answers: tuple[str, ...] = ("cited",)) -> list[Finding]:
     """Findings among rulesets that should agree (base games, or an anchor and its variant).
 
     For a contradiction, a parameter that only applies with some feature (a speed die, a rent
     tax...) is compared among the first ruleset of each source that has the feature, taken
     from ``modes`` (base games first): the official Speed Die game against the platform's Fast
-    mode, not two base games that have no speed die at all.
+    mode, not two base games that have no speed die at all. ``params`` limits the parameters
+    compared; ``answers`` are the kinds of entry that count as a ruling of their own (a user's
+    table rules by assuming: its assumed values count).
     """
     out = []
     for pid, p in ctx.cat.parameters.items():
-        if pid in NOT_RULES:
+        if pid in NOT_RULES or (params is not None and pid not in params):
             continue
         guard = ctx.declared.guard(pid) if ctx.declared else None
         if guard is not None:
@@ -251,7 +267,7 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
             continue
         sides = [ctx.side(r, pid) for r in rs_p]
         deciders = [(r, s) for r, s in zip(rs_p, sides) if s.kind in DECIDED]
-        cited = [s for s in sides if s.kind == "cited"]
+        cited = [s for s in sides if s.kind in answers]
         silent = [s for s in sides if s.kind in ("silent", "undecided")]
         opened = [s for s in sides if s.kind == "open"]
         values = {key(s.normalized) for _, s in deciders}
@@ -264,7 +280,7 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                 out.append(Finding(f"{kind}:{id_prefix}{pid}", p.area, kind,
                                    f"{p.question} {_summary_values([s for _, s in deciders])}",
                                    tuple(s for _, s in deciders), w, (pid,)))
-        if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind == "cited":
+        if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind in answers:
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
                                f"{p.question} {rs_p[0].id} is silent; {rs_p[1].id} adds a ruling: "
                                f"{show(sides[1].value)}.", (sides[1], sides[0]), None, (pid,)))
@@ -318,39 +334,6 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
                                f"{pair.question} {ea.source} says both: {pair.a.param} = {show(ea.value)} "
                                f"and {pair.b.param} = {show(eb.value)}.", sides, w,
                                (pair.a.param, pair.b.param))
-    for reading in declared.readings:
-        for r in rs:
-            e = r.entries.get(reading.param)
-            if e is None or e.kind != "cited" or e.source != reading.source:
-                continue
-            others = tuple(q for q in e.quotes if fold(q) != fold(reading.quote))
-            if not others:
-                continue            # the ruleset cites only this passage: nothing to set against it
-            param = ctx.cat[reading.param]
-            scale = r.money_scale
-            cited, read = normalize(param, e.value, scale), normalize(param, reading.value, scale)
-            if same(cited, read):
-                continue
-            fid = f"internal:{reading.source[:3]}:{reading.id}"
-            if fid in out:
-                continue
-            fam = BY_PARAM.get(reading.param)
-            w = None
-            if fam is not None:
-                w = wit.find(fam, [wit.Context(f"{r.id} (as cited)", scale, ctx.getter(r)),
-                                   wit.Context("the other passage", scale,
-                                               ctx.getter(r, {reading.param: read}))])
-                if w is None:
-                    continue        # the two passages never lead to different play
-            side = ctx.side(r, reading.param)
-            side = Side(**{**side.__dict__, "quotes": others, "quote": others[0]})
-            clause = Side(r.id, reading.source, reading.quote, reading.gloss, reading.value, kind="clause",
-                          quotes=(reading.quote,), normalized=read, scale=scale, param=reading.param,
-                          language=side.language)
-            out[fid] = Finding(fid, reading.topic, "internal",
-                               f"{param.question} {reading.source} rules {show(e.value)} in one passage; "
-                               f"another passage, read on its own, gives {show(reading.value)}.",
-                               (side, clause), w, (reading.param,))
     return list(out.values())
 
 
@@ -418,9 +401,10 @@ def compare(names: list[str] | None = None, reg: Registry | None = None,
     for anchor, rid in pl.variants:
         findings += compare_group(ctx, [by_id[anchor], by_id[rid]], "variant", f"{rid}:", equivalent)
     findings += internal_findings(ctx, rs, declared)
+    findings += ambiguous_findings(ctx, ordered(reg, [r.id for r in rs]) if rs else [])
     findings += redundancy_findings(ctx, rs, declared)
     order = {a.id: i for i, a in enumerate(ctx.cat.areas)}
-    kinds = {"contradiction": 0, "internal": 1, "silent": 2, "variant": 3, "redundancy": 4}
+    kinds = {"contradiction": 0, "internal": 1, "ambiguous": 2, "silent": 3, "variant": 4, "redundancy": 5}
     findings.sort(key=lambda f: (order.get(f.topic, 99), kinds[f.kind], f.id))
     return Comparison(tuple(r.id for r in rs), tuple(findings), pl.base_games, tuple(equivalent))
 

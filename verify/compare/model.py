@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("contradiction", "variant", "internal", "silent", "redundancy")
+KINDS = ("contradiction", "variant", "internal", "silent", "redundancy", "ambiguous")
 
 
 @dataclass(frozen=True)
@@ -23,19 +23,23 @@ class Side:
     quote: str | None           # verbatim (the first quote when several)
     gloss: str | None
     value: Any
-    kind: str = "cited"         # cited | assumed | silent | open | clause
+    kind: str = "cited"         # cited | assumed | silent | open | clause | reading
     quotes: tuple[str, ...] = ()
     normalized: Any = None      # money in classic amounts (value / money.scale)
     scale: int = 1
     param: str | None = None
     language: str | None = None
     origin: str | None = None   # id of the ruleset file that set this entry
+    reading: str | None = None  # kind "reading": the reading's name (play it as RULESET@NAME)
 
     def to_json(self) -> dict:
-        return {"ruleset": self.ruleset, "source": self.source, "quote": self.quote,
-                "gloss": self.gloss, "value": self.value, "kind": self.kind,
-                "quotes": list(self.quotes), "normalized": self.normalized, "scale": self.scale,
-                "param": self.param, "origin": self.origin}
+        out = {"ruleset": self.ruleset, "source": self.source, "quote": self.quote,
+               "gloss": self.gloss, "value": self.value, "kind": self.kind,
+               "quotes": list(self.quotes), "normalized": self.normalized, "scale": self.scale,
+               "param": self.param, "origin": self.origin}
+        if self.reading:
+            out["reading"] = self.reading
+        return out
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,9 @@ class Witness:
     unit: str = "money"         # money | bool | count | value
     verdict: str | None = None  # for proofs: PROVED
     detail: str | None = None
+    #: open values (set by a host or the players, none supplied) the outcomes were computed with:
+    #: (ruleset, parameter, the catalogue's fallback that stood in for it)
+    assumed: tuple[tuple[str, str, Any], ...] = ()
 
     def to_json(self) -> dict:
         out = {"family": self.family, "method": self.method, "question": self.question,
@@ -70,6 +77,8 @@ class Witness:
             out["verdict"] = self.verdict
         if self.detail:
             out["detail"] = self.detail
+        if self.assumed:
+            out["assumed"] = [{"ruleset": r, "param": p, "value": v} for r, p, v in self.assumed]
         return out
 
 
@@ -82,11 +91,16 @@ class Finding:
     sides: tuple[Side, ...]
     witness: Witness | None = None
     params: tuple[str, ...] = ()
+    #: what the other rulebooks say on the same question (for ``ambiguous``: one side per other source)
+    related: tuple[Side, ...] = ()
 
     def to_json(self) -> dict:
-        return {"id": self.id, "topic": self.topic, "kind": self.kind, "summary": self.summary,
-                "params": list(self.params), "sides": [s.to_json() for s in self.sides],
-                "witness": self.witness.to_json() if self.witness else None}
+        out = {"id": self.id, "topic": self.topic, "kind": self.kind, "summary": self.summary,
+               "params": list(self.params), "sides": [s.to_json() for s in self.sides],
+               "witness": self.witness.to_json() if self.witness else None}
+        if self.related:
+            out["related"] = [s.to_json() for s in self.related]
+        return out
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,19 @@ def _transfer(get, s):
     return paid_now + _mv(get, s["price"]) + (i if again else _r(0))
 
 
+def _lifted_at_once(get, s):
+    """The interest due on receipt (on the route's base) plus the lift right after it, as the engine plays
+    them: a trade charges mortgage.interest_base, a bankruptcy bankruptcy.mortgage_interest_base."""
+    received = bool(get("mortgage.transfer_interest"))
+    once = get("mortgage.transfer_lift_at_once") == "principal_only" or not get(
+        "mortgage.transfer_unmortgage_pays_interest_again")
+    lift = _mv(get, s["price"]) + (_r(0) if received and once else _interest(get, s["price"]))
+    if not received:
+        return lift
+    return lift + z3.If(s["bankruptcy"], _interest(get, s["price"], "bankruptcy.mortgage_interest_base"),
+                        _interest(get, s["price"]))
+
+
 def _street_rent(get, s):
     base = z3.ToReal(s["base_rent"])
     mult = _r(get("rent.group_multiplier"))
@@ -136,6 +149,11 @@ def _rent_claim(get, s):
     deadline = get("rent.claim_deadline")
     if deadline == "automatic":
         return z3.BoolVal(True)
+    if deadline == "before_second_after_owner_rolls":
+        # four players: the second player after the owner rolls this many turns after the landing
+        k = s["payer_seat"]
+        turns = z3.If(k == 1, 1, z3.If(k == 2, 4, 3))
+        return s["rolled_since"] < turns
     limit = 0 if deadline == "before_next_roll" else 1
     return s["rolled_since"] <= limit
 
@@ -170,7 +188,15 @@ def _go(get, s):
     on_pass = bool(get("go.salary_on_pass"))
     paid = z3.If(s["exact"], (salary if on_land else _r(0)) + bonus, salary if on_pass else _r(0))
     stop = _stop_minute(get)
-    return paid if stop is None else z3.If(s["minute"] >= stop, _r(0), paid)
+    if stop is None:
+        return paid
+    after = z3.If(s["exact"], bonus, _r(0)) if get("go.exact_landing_bonus_after_salary_stop") else _r(0)
+    return z3.If(s["minute"] >= stop, after, paid)
+
+
+def _go_second_pass(get, s):
+    twice = get("go.pass_then_card_to_go_pays_twice") and not get("go.salary_once_per_turn")
+    return _r(get("go.salary")) * (2 if twice else 1)
 
 
 def _go_twice(get, s):
@@ -196,6 +222,48 @@ def _next_bid(get, s):
 
 def _decliner_bids(get, s):
     return z3.BoolVal(get("auction.bidders") == "everyone")
+
+
+def _bid_above_cash(get, s):
+    return z3.BoolVal(bool(get("auction.bid_above_cash")))
+
+
+NO_OWN_AUCTION = -1
+
+
+def _own_auction_opening(get, s):
+    if not get("mortgage.immediate_auction"):
+        return _r(NO_OWN_AUCTION)
+    v = get("mortgage.immediate_auction_opening")
+    if v == "mortgage_value":
+        return _mv(get, s["price"])
+    return z3.ToReal(s["price"]) if v == "printed_price" else _r(v)
+
+
+def _own_auction_owner_bids(get, s):
+    return z3.BoolVal(bool(get("mortgage.immediate_auction") and get("mortgage.immediate_auction_owner_bids")))
+
+
+def _own_auction_owner_gets(get, s):
+    if not get("mortgage.immediate_auction"):
+        return _r(NO_OWN_AUCTION)
+    if get("mortgage.immediate_auction_proceeds") == "bank":
+        return _r(0)
+    bid, loan = z3.ToReal(s["bid"]), _mv(get, s["price"])
+    return z3.If(bid > loan, bid - loan, _r(0))
+
+
+def _shortage_auction(get, s):
+    if not get("building.shortage_auction"):
+        return z3.BoolVal(False)
+    stock, builders = s["stock"], s["builders"]
+    wanted = z3.If(s["wanted"] > builders, s["wanted"], builders)     # each builder wants at least one
+    trigger = get("building.shortage_trigger")
+    if trigger == "more_players_than_stock":
+        return builders > stock
+    if trigger == "last_one_wanted_by_several":
+        return z3.And(stock == 1, builders >= 2)
+    return z3.And(builders >= 2, wanted > stock)
 
 
 def _last_try(get, s):
@@ -231,10 +299,14 @@ def _trade(get, s):
 
 
 def _threshold(get, s):
+    """2 = bankrupt; 1 = not bankrupt, but may give up (surrender is an option, never a threshold);
+    0 = not bankrupt."""
     d, c, raise_, worth = s["debt"], s["cash"], s["raisable"], s["worth"]
     if get("bankruptcy.threshold") == "debt_exceeds_worth":
-        return d > worth
-    return d > c + raise_
+        bankrupt = d > worth
+    else:
+        bankrupt = d > c + raise_
+    return z3.If(bankrupt, z3.IntVal(2), z3.IntVal(1 if get("bankruptcy.surrender") else 0))
 
 
 def _sell_back(get, s):
@@ -256,6 +328,32 @@ def _income_tax(get, s):
 
 def _free_parking(get, s):
     return z3.ToReal(s["pot"]) if get("free_parking.pot") else _r(0)
+
+
+def _card_payment_potted(get, s):
+    return z3.BoolVal(bool(get("free_parking.pot") and get("free_parking.pot_card_payments")))
+
+
+def _destroyed_whose(get, s):
+    if not get("cards.building_destroy"):
+        return z3.IntVal(0)
+    return z3.IntVal(1 if get("cards.building_destroy_target") == "drawer" else 2)
+
+
+def _turns_per_hour(get, s):
+    return _r(3600) / _r(get("clock.seconds_per_turn"))
+
+
+def _speed_faces(get, s):
+    faces = [get("speed_die.pip_faces"), get("speed_die.mr_monopoly_faces"), get("speed_die.bus_faces")]
+    return z3.If(s["face"] == 0, faces[0], z3.If(s["face"] == 1, faces[1], faces[2]))
+
+
+def _hotel_tax_worth(get, s):
+    cost = z3.ToReal(s["house_cost"])
+    if get("tax.worth_hotel") == "price_only":
+        return cost
+    return cost * (1 + int(get("building.hotel_threshold")))
 
 
 def _hotel(get, s):
@@ -321,18 +419,22 @@ def _start_cash(get, s):
 
 
 PHASE = Var("phase", "moment", lo=0, hi=2, prefer=1,
-            names=("before rolling, in one's own turn", "at a payment step after rolling, in one's own turn",
+            names=("before rolling, in one's own turn",
+                   "at a payment after rolling, short of the money due, in one's own turn",
                    "during another player's turn"))
 
 
-def _allowed_at(param):
+def _allowed_at(param, raises_cash: bool = False):
+    """May the player act at this moment? Selling and mortgaging also raise the money for a payment
+    (``debt.raise_cash_first``): a general timing rule is read together with that stated exception."""
     def outcome(get, s):
         v = get(param)
         if v == "anytime":
             return z3.BoolVal(True)
-        if v == "own_turn_and_payments":
-            return s["phase"] <= 1
-        return s["phase"] == 0
+        ok = s["phase"] <= 1 if v == "own_turn_and_payments" else s["phase"] == 0
+        if raises_cash and get("debt.raise_cash_first"):
+            ok = z3.Or(ok, s["phase"] == 1)
+        return ok
     return outcome
 
 
@@ -354,6 +456,14 @@ FAMILIES: tuple[Family, ...] = (
            "what is paid in all?",
            ("mortgage.transfer_interest", "mortgage.transfer_unmortgage_pays_interest_again",
             "mortgage.interest_base", "mortgage.interest_rate", "mortgage.value"), (PRICE,), _transfer),
+    Family("received_mortgage_lifted_at_once",
+           "A player receives a mortgaged property and lifts the mortgage at once: what is paid in all, the "
+           "interest due on receipt included?",
+           ("mortgage.transfer_lift_at_once", "mortgage.transfer_interest",
+            "mortgage.transfer_unmortgage_pays_interest_again", "bankruptcy.mortgage_interest_base",
+            "mortgage.interest_base", "mortgage.interest_rate", "mortgage.value"),
+           (PRICE, Var("bankruptcy", "inherited from a bankrupt player (otherwise received in a trade)",
+                       sort="bool", prefer=False)), _lifted_at_once),
     Family("mortgage_loan", "How much does the bank lend on a mortgage?", ("mortgage.value",), (PRICE,),
            _mortgage_loan),
     Family("street_rent", "What rent is paid on an unbuilt street?",
@@ -374,7 +484,9 @@ FAMILIES: tuple[Family, ...] = (
             Var("utilities", "utilities the owner holds", lo=1, hi=2, prefer=1)), _utility_rent),
     Family("rent_claim", "Is rent still owed when the owner asks for it late?",
            ("rent.claim_deadline", "rent.owner_must_claim"),
-           (Var("rolled_since", "players who rolled since the landing", lo=0, hi=3, prefer=0),), _rent_claim,
+           (Var("rolled_since", "players who rolled since the landing", lo=0, hi=3, prefer=0),
+            Var("payer_seat", "seats from the owner to the payer (4 players: 1 = the player after the owner)",
+                lo=1, hi=3, prefer=1)), _rent_claim,
            unit="bool"),
     Family("rent_after_tax", "How much of a rent of 100 does the owner keep at a given minute of play?",
            ("rent.tax_enabled", "rent.tax_start_minute", "rent.tax_initial_rate", "rent.tax_step_rate",
@@ -382,11 +494,15 @@ FAMILIES: tuple[Family, ...] = (
            (Var("minute", "minute of play", lo=0, hi=180, prefer=0),), _rent_after_tax),
     Family("go_salary", "How much does a player get at GO?",
            ("go.salary", "go.salary_on_pass", "go.salary_on_landing", "go.exact_landing_bonus",
-            "go.salary_stop_minute"),
+            "go.salary_stop_minute", "go.exact_landing_bonus_after_salary_stop"),
            (Var("exact", "the move ends exactly on GO (otherwise it passes GO)", sort="bool", prefer=False),
             Var("minute", "minute of play", lo=0, hi=180, prefer=0)), _go),
     Family("go_card_twice", "Pass GO, land on a card square, draw Advance to GO: how much salary in all?",
            ("go.pass_then_card_to_go_pays_twice", "go.salary"), (), _go_twice),
+    Family("go_second_pass",
+           "Pass GO, land on a card square, draw a card that takes the player past GO again (not onto it): "
+           "how much salary in all?",
+           ("go.salary_once_per_turn", "go.pass_then_card_to_go_pays_twice", "go.salary"), (), _go_second_pass),
     Family("auction_opening", "What is the lowest opening bid in an auction?", ("auction.opening_bid",),
            (PRICE,), _opening),
     Family("auction_held", "Is a property the player declines to buy auctioned?", ("purchase.on_decline",),
@@ -397,6 +513,23 @@ FAMILIES: tuple[Family, ...] = (
            _next_bid),
     Family("auction_decliner_bids", "May the player who declined to buy bid in the auction?",
            ("auction.bidders",), (), _decliner_bids, unit="bool"),
+    Family("auction_bid_above_cash", "May a player bid more than the cash in hand (and raise the money after "
+           "winning)?", ("auction.bid_above_cash",), (), _bid_above_cash, unit="bool"),
+    Family("own_auction_opening", "An owner puts their own mortgaged property up for auction at once: where "
+           "does the bidding open?", ("mortgage.immediate_auction", "mortgage.immediate_auction_opening",
+                                      "mortgage.value"),
+           (PRICE,), _own_auction_opening, special=((NO_OWN_AUCTION, "no such auction"),)),
+    Family("own_auction_owner_bids", "May the owner bid in their own auction of a mortgaged property?",
+           ("mortgage.immediate_auction_owner_bids",), (), _own_auction_owner_bids, unit="bool"),
+    Family("own_auction_owner_gets", "Another player wins the owner's own auction of a mortgaged property: "
+           "what does the owner get?", ("mortgage.immediate_auction_proceeds",),
+           (PRICE, Var("bid", "the winning bid", lo=1, hi=5000, prefer=300, money=True)),
+           _own_auction_owner_gets, special=((NO_OWN_AUCTION, "no such auction"),)),
+    Family("shortage_auction", "The bank has a few houses left and players want to build: are the houses "
+           "auctioned?", ("building.shortage_trigger", "building.shortage_auction"),
+           (Var("stock", "houses left in the bank", lo=1, hi=8, prefer=3),
+            Var("builders", "players able to build", lo=1, hi=4, prefer=2),
+            Var("wanted", "houses they want in all", lo=1, hi=24, prefer=6)), _shortage_auction, unit="bool"),
     Family("jail_last_try", "A doubles roll in jail fails: does the player stay, or leave, and for how much?",
            ("jail.after_last_try", "jail.max_tries", "jail.fine"),
            (Var("failed", "doubles rolls failed in jail, this one included", lo=1, hi=4, prefer=1),),
@@ -411,13 +544,15 @@ FAMILIES: tuple[Family, ...] = (
            (Var("side_a", "value given by one side", lo=1, hi=2000, prefer=100, money=True),
             Var("side_b", "value given by the other side", lo=1, hi=2000, prefer=300, money=True)), _trade,
            unit="bool"),
-    Family("bankrupt", "Is the player bankrupt?", ("bankruptcy.threshold",),
+    Family("bankrupt", "Is the player bankrupt, or may they only give up?", ("bankruptcy.threshold",
+                                                                               "bankruptcy.surrender"),
            (Var("debt", "the debt", lo=0, hi=5000, prefer=500, money=True),
             Var("cash", "cash in hand", lo=0, hi=5000, prefer=100, money=True),
             Var("raisable", "what selling buildings and mortgaging would raise", lo=0, hi=5000, prefer=200,
                 money=True),
             Var("worth", "total worth (cash + property values + building values)", lo=0, hi=5000, prefer=600,
-                money=True)), _threshold, unit="bool"),
+                money=True)), _threshold, unit="count",
+           special=((0, "not bankrupt"), (1, "not bankrupt; may give up voluntarily"), (2, "bankrupt"))),
     Family("sell_back_refund", "What does the bank refund for a building sold back?",
            ("building.sell_ratio",),
            (Var("house_cost", "price paid for the house", choices=HOUSE_COSTS, prefer=100, money=True),),
@@ -429,8 +564,24 @@ FAMILIES: tuple[Family, ...] = (
     Family("free_parking", "What does a player get for landing on Free Parking?", ("free_parking.pot",),
            (Var("pot", "money paid in taxes and fines so far", lo=0, hi=1000, prefer=150, money=True),),
            _free_parking),
+    Family("free_parking_card_payment", "A player pays a card's fee to the bank: does it go into the Free "
+           "Parking pot?", ("free_parking.pot_card_payments",), (), _card_payment_potted, unit="bool"),
+    Family("destroyed_building_owner", "Whose building does the card that destroys a building remove?",
+           ("cards.building_destroy_target", "cards.building_destroy"), (), _destroyed_whose, unit="count",
+           special=((0, "no such card"), (1, "a building of the drawer"), (2, "a building of an opponent"))),
+    Family("clock_turns_per_hour", "How many player-turns make an hour of play on the game clock (the "
+           "minutes of the rules counted in turns)?", ("clock.seconds_per_turn",), (), _turns_per_hour,
+           unit="count"),
+    Family("speed_die_faces", "How many faces of the speed die show this symbol?",
+           ("speed_die.pip_faces", "speed_die.mr_monopoly_faces", "speed_die.bus_faces"),
+           (Var("face", "symbol", lo=0, hi=2, prefer=1, names=("pips", "Mr. Monopoly", "the Bus")),),
+           _speed_faces, unit="count"),
     Family("hotel_allowed", "May a hotel be built?", ("building.hotel_threshold",),
            (Var("houses", "houses on each street of the group", lo=0, hi=5, prefer=3),), _hotel, unit="bool"),
+    Family("income_tax_hotel_worth", "What does a hotel count for in total worth for the Income Tax?",
+           ("tax.worth_hotel", "building.hotel_threshold"),
+           (Var("house_cost", "price of a house (and of the hotel)", choices=HOUSE_COSTS, prefer=200,
+                money=True),), _hotel_tax_worth),
     Family("house_allowed", "May one more house be built on this street?",
            ("building.even_build", "building.max_houses"),
            (Var("houses", "houses on this street", lo=0, hi=5, prefer=1),
@@ -460,9 +611,9 @@ FAMILIES: tuple[Family, ...] = (
            _allowed_at("building.timing"), unit="bool"),
     Family("sell_allowed_now", "May the player sell buildings back at this moment?",
            ("building.sell_timing",),
-           (PHASE,), _allowed_at("building.sell_timing"), unit="bool"),
+           (PHASE,), _allowed_at("building.sell_timing", raises_cash=True), unit="bool"),
     Family("mortgage_allowed_now", "May the player mortgage at this moment?", ("mortgage.timing",), (PHASE,),
-           _allowed_at("mortgage.timing"), unit="bool"),
+           _allowed_at("mortgage.timing", raises_cash=True), unit="bool"),
     Family("trade_allowed_now", "May the player propose a trade at this moment?", ("trade.timing",), (PHASE,),
            _allowed_at("trade.timing"), unit="bool"),
 )

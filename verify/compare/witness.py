@@ -111,7 +111,16 @@ def find(family: Family, sides: list[Context]) -> Witness | None:
         outcomes.append(Outcome(c.ruleset, own, classic, outcome_text(family, classic, c.scale)))
     return Witness(family=family.id, method="z3", question=family.question, situation=situation,
                    situation_text=situation_text(family, situation, {c.scale for c in sides}),
-                   outcomes=tuple(outcomes), unit=family.unit)
+                   outcomes=tuple(outcomes), unit=family.unit, assumed=_assumed(sides))
+
+
+def _assumed(sides: list[Context]) -> tuple:
+    """The open values the sides' outcomes read (logged by a getter as ``get.assumed``), once each."""
+    seen: dict[str, tuple] = {}
+    for c in sides:
+        for item in getattr(c.get, "assumed", ()):
+            seen.setdefault(repr(item[:2]), item)
+    return tuple(seen.values())
 
 
 def direct(question: str, sides: list[tuple[str, Any]], param: str) -> Witness:

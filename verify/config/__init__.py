@@ -12,6 +12,6 @@ belongs to none of them::
 """
 
 from .board import Card
-from .model import CLOCK_SECONDS_PER_TURN, KINDS, Board, Deed, EngineConfig, Group, fallback_ruleset
+from .model import KINDS, Board, Deed, EngineConfig, Group, fallback_ruleset
 
-__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "CLOCK_SECONDS_PER_TURN", "fallback_ruleset"]
+__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "fallback_ruleset"]

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import SpecError
 from .board import Card, load_deeds, load_decks
-from .model import (CLOCK_SECONDS_PER_TURN, CORNER_20, GO, GO_TO_JAIL, INCOME_TAX, JAIL_SQUARE, LUXURY_TAX,
+from .model import (CORNER_20, GO, GO_TO_JAIL, INCOME_TAX, JAIL_SQUARE, LUXURY_TAX,
                     Board, Building, Cards, Casino, Clock, Debt, Deed, End, EngineConfig, Group, Jail, Mortgage,
                     Movement, Purchase, Rent, Setup, SpeedDie, Taxes, Teams, Trade, _round)
 
@@ -99,6 +99,11 @@ def _compile(v) -> EngineConfig:
     opening = v("auction.opening_bid")
     increment = v("auction.min_increment")
     expiry_open = v("mortgage.expiry_auction_opening")
+    own_open = v("mortgage.immediate_auction_opening")
+    faces = (v("speed_die.pip_faces"), v("speed_die.mr_monopoly_faces"), v("speed_die.bus_faces"))
+    if sum(faces) != 6:
+        raise SpecError("E004", f"the speed die has six faces, not {sum(faces)} (speed_die.pip_faces, "
+                        "mr_monopoly_faces and bus_faces)")
     return EngineConfig(
         board=_board(v, scale),
         setup=Setup(
@@ -113,7 +118,9 @@ def _compile(v) -> EngineConfig:
             go_salary=v("go.salary"), salary_on_pass=v("go.salary_on_pass"),
             salary_on_landing=v("go.salary_on_landing"), exact_landing_bonus=v("go.exact_landing_bonus"),
             pass_then_card_pays_twice=v("go.pass_then_card_to_go_pays_twice"),
-            salary_stop_minute=stop, turn_end=v("turn.end")),
+            salary_stop_minute=stop,
+            exact_landing_bonus_after_salary_stop=v("go.exact_landing_bonus_after_salary_stop"),
+            salary_once_per_turn=v("go.salary_once_per_turn"), turn_end=v("turn.end")),
         purchase=Purchase(
             first_round=v("purchase.first_round"), on_decline=v("purchase.on_decline"),
             auction_bidders=v("auction.bidders"),
@@ -121,7 +128,8 @@ def _compile(v) -> EngineConfig:
             opening_amount=increment if opening == "any" else (0 if isinstance(opening, str) else opening),
             min_increment=increment, fixed_step=v("auction.fixed_step"),
             bidding_order=v("auction.bidding_order"),
-            bid_seconds=_opt(v("auction.bid_seconds")), no_bid=v("auction.no_bid")),
+            bid_seconds=_opt(v("auction.bid_seconds")), no_bid=v("auction.no_bid"),
+            bid_above_cash=v("auction.bid_above_cash")),
         rent=Rent(
             group_multiplier=v("rent.group_multiplier"),
             group_bonus_with_buildings=v("rent.group_bonus_with_buildings"),
@@ -149,12 +157,14 @@ def _compile(v) -> EngineConfig:
             return_policy=v("cards.return_policy"), chance=_deck(v("cards.chance_deck"), scale),
             chest=_deck(v("cards.chest_deck"), scale), jail_card_kept=v("cards.jail_card_kept"),
             jail_card_tradeable=v("cards.jail_card_tradeable"), payment_debt=v("cards.payment_debt"),
-            building_destroy=v("cards.building_destroy")),
+            building_destroy=v("cards.building_destroy"),
+            building_destroy_target=v("cards.building_destroy_target")),
         taxes=Taxes(
             income=v("tax.income"), income_percent=_opt(v("tax.income_percent_option")),
             income_choose_before_worth=v("tax.income_choose_before_worth"),
             worth_counts_mortgaged_at_printed=v("tax.worth_counts_mortgaged_at_printed"),
-            luxury=v("tax.luxury"), free_parking_pot=v("free_parking.pot"),
+            worth_hotel=v("tax.worth_hotel"), luxury=v("tax.luxury"), free_parking_pot=v("free_parking.pot"),
+            pot_card_payments=v("free_parking.pot_card_payments"),
             free_parking_reward=v("free_parking.reward")),
         casino=Casino(
             enabled=v("casino.enabled"), stake=v("casino.stake"), max_numbers=v("casino.max_numbers"),
@@ -171,6 +181,7 @@ def _compile(v) -> EngineConfig:
             hotel_returns_houses=v("building.hotel_returns_houses"), timing=v("building.timing"),
             per_turn_limit=v("building.per_turn_limit"), house_supply=_opt(v("building.house_supply")),
             hotel_supply=_opt(v("building.hotel_supply")), shortage_auction=v("building.shortage_auction"),
+            shortage_trigger=v("building.shortage_trigger"),
             shortage_queue=v("building.shortage_queue"), sell_ratio=float(v("building.sell_ratio")),
             sell_timing=v("building.sell_timing"), hotel_sale=v("building.hotel_sale"),
             sell_to_players=v("building.sell_to_players"),
@@ -181,10 +192,15 @@ def _compile(v) -> EngineConfig:
             timing=v("mortgage.timing"), interest_rate=float(v("mortgage.interest_rate")),
             interest_base=v("mortgage.interest_base"), transfer_interest=v("mortgage.transfer_interest"),
             transfer_unmortgage_pays_interest_again=v("mortgage.transfer_unmortgage_pays_interest_again"),
+            transfer_lift_at_once=v("mortgage.transfer_lift_at_once"),
             others_may_lift=v("mortgage.others_may_lift"), expiry_rounds=_opt(v("mortgage.expiry_rounds")),
             expiry_auction_opening=None if expiry_open == "printed_price" else expiry_open,
             expiry_auction_owner_bids=v("mortgage.expiry_auction_owner_bids"),
-            immediate_auction=v("mortgage.immediate_auction")),
+            immediate_auction=v("mortgage.immediate_auction"),
+            immediate_auction_opening=own_open if isinstance(own_open, str) else "amount",
+            immediate_auction_opening_amount=0 if isinstance(own_open, str) else own_open,
+            immediate_auction_owner_bids=v("mortgage.immediate_auction_owner_bids"),
+            immediate_auction_proceeds=v("mortgage.immediate_auction_proceeds")),
         trade=Trade(
             allowed=v("trade.allowed"), timing=v("trade.timing"), cash=v("trade.cash"),
             jail_cards=v("trade.jail_cards"), building_lock=v("trade.building_lock"),
@@ -218,13 +234,14 @@ def _compile(v) -> EngineConfig:
             bus_timeout=v("speed_die.bus_timeout"), mr_monopoly=v("speed_die.mr_monopoly"),
             mr_monopoly_decline_auction=v("speed_die.mr_monopoly_decline_auction"),
             triples=v("speed_die.triples"), triples_count_as_doubles=v("speed_die.triples_count_as_doubles"),
+            pip_faces=faces[0], mr_monopoly_faces=faces[1], bus_faces=faces[2],
             doubles_white_only=v("speed_die.doubles_white_only"),
             jail_white_only=v("speed_die.jail_white_only")),
         teams=Teams(
             enabled=v("teams.enabled"), size=v("teams.size"), teammates_pay_rent=v("teams.teammates_pay_rent"),
             bankrupt_to_bank_teammate_inherits=v("teams.bankrupt_to_bank_teammate_inherits")),
         clock=Clock(
-            seconds_per_turn=CLOCK_SECONDS_PER_TURN, turn_seconds=_opt(v("timer.turn_seconds")),
+            seconds_per_turn=v("clock.seconds_per_turn"), turn_seconds=_opt(v("timer.turn_seconds")),
             turn_reserve_seconds=v("timer.turn_reserve_seconds"), on_timeout=v("timer.on_timeout"),
             forfeit_after_missed=_opt(v("timer.forfeit_after_missed")),
             reset_by_management=v("timer.reset_by_management"),

@@ -28,10 +28,6 @@ KINDS = ("go", "street", "station", "utility", "chance", "chest", "income_tax", 
          "jail", "free_parking", "casino", "go_to_jail")
 GO, JAIL_SQUARE, CORNER_20, GO_TO_JAIL, INCOME_TAX, LUXURY_TAX = 0, 10, 20, 30, 4, 38
 
-#: The deterministic game clock: every player-turn (one move of the token, or a skipped turn)
-#: takes this many seconds of play. Minutes of play = player-turns * CLOCK_SECONDS_PER_TURN / 60.
-CLOCK_SECONDS_PER_TURN = 30
-
 @dataclass(frozen=True)
 class Deed:
     square: int
@@ -96,6 +92,8 @@ class Movement:
     exact_landing_bonus: int
     pass_then_card_pays_twice: bool
     salary_stop_minute: int | None
+    exact_landing_bonus_after_salary_stop: bool
+    salary_once_per_turn: bool  # a second pass in one move pays nothing (Advance to GO: pass_then_card_pays_twice)
     turn_end: str               # player_ends | automatic_after_square
 
 
@@ -111,6 +109,7 @@ class Purchase:
     bidding_order: str          # open_outcry | seat_order
     bid_seconds: int | None
     no_bid: str
+    bid_above_cash: bool        # a won deed auction the winner cannot pay becomes a debt
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ class Rent:
     utility_multipliers: tuple[int, ...]
     mortgaged_collects: bool
     jailed_owner_collects: bool
-    claim_deadline: str
+    claim_deadline: str         # automatic | before_next_roll | before_second_next_roll | before_second_after_owner_rolls
     owner_must_claim: bool
     tax_enabled: bool
     tax_start_minute: int | None
@@ -162,6 +161,7 @@ class Cards:
     jail_card_tradeable: bool
     payment_debt: bool
     building_destroy: bool
+    building_destroy_target: str    # drawer | opponent
 
 
 @dataclass(frozen=True)
@@ -170,8 +170,10 @@ class Taxes:
     income_percent: float | None
     income_choose_before_worth: bool
     worth_counts_mortgaged_at_printed: bool
+    worth_hotel: str            # price_and_converted_houses | price_only
     luxury: int
     free_parking_pot: bool
+    pot_card_payments: bool     # card payments to the bank go into the pot too
     free_parking_reward: bool
 
 
@@ -203,6 +205,7 @@ class Building:
     house_supply: int | None    # None = unlimited
     hotel_supply: int | None
     shortage_auction: bool
+    shortage_trigger: str       # more_players_than_stock | more_wanted_than_stock | last_one_wanted_by_several
     shortage_queue: bool
     sell_ratio: float
     sell_timing: str
@@ -220,11 +223,16 @@ class Mortgage:
     interest_base: str          # mortgage_value | price
     transfer_interest: bool
     transfer_unmortgage_pays_interest_again: bool
+    transfer_lift_at_once: str  # interest_again | principal_only
     others_may_lift: bool
     expiry_rounds: int | None
     expiry_auction_opening: int | None   # None = printed price
     expiry_auction_owner_bids: bool
     immediate_auction: bool
+    immediate_auction_opening: str          # mortgage_value | printed_price | amount
+    immediate_auction_opening_amount: int   # the opening when it is an amount
+    immediate_auction_owner_bids: bool
+    immediate_auction_proceeds: str         # owner_after_loan | bank
 
 
 @dataclass(frozen=True)
@@ -285,6 +293,9 @@ class SpeedDie:
     mr_monopoly_decline_auction: bool
     triples: str
     triples_count_as_doubles: bool
+    pip_faces: int              # speed die faces 1..pip_faces show pips, then Mr. Monopoly, then the Bus
+    mr_monopoly_faces: int
+    bus_faces: int
     doubles_white_only: bool
     jail_white_only: bool
 
@@ -299,7 +310,7 @@ class Teams:
 
 @dataclass(frozen=True)
 class Clock:
-    seconds_per_turn: int       # the deterministic clock (see CLOCK_SECONDS_PER_TURN)
+    seconds_per_turn: int       # the deterministic game clock: seconds of play per player-turn
     turn_seconds: int | None
     turn_reserve_seconds: int
     on_timeout: str             # none | skip_turn | default_choices
@@ -388,5 +399,4 @@ def fallback_ruleset():
                    catalogue=load_catalogue())
 
 
-__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "CLOCK_SECONDS_PER_TURN",
-           "fallback_ruleset", "asdict"]
+__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "fallback_ruleset", "asdict"]

@@ -5,9 +5,17 @@ An engine under test speaks engine protocol 1, in-process (a Python class with
 stdin/stdout). The oracle is the compiled ruleset: the reference engine built
 from the same config decides which actions are legal and what each one does,
 and the ruleset's promised invariants must hold on every reported state.
+
+Modules: ``protocol`` (the messages), ``transport`` (in-process and subprocess),
+``serve`` (a JSON Lines server around any in-process engine), ``oracle`` (one
+step checked), ``scenarios`` (hypothesis strategies for states and actions),
+``harness`` (runs, chunks, shrinking), ``scenario_file`` (replayable JSON),
+``render`` (text, JUnit, HTML), ``plugin`` (pytest).
 """
 
 from __future__ import annotations
+
+from ..errors import VerifyError
 
 
 class Illegal(Exception):
@@ -18,4 +26,11 @@ class Illegal(Exception):
         super().__init__(self.reason)
 
 
-__all__ = ["Illegal"]
+class ConformInputError(VerifyError):
+    """A malformed scenario file or engine spec (E026)."""
+
+    def __init__(self, message: str, where=None):
+        super().__init__("E026", message, where)
+
+
+__all__ = ["Illegal", "ConformInputError"]

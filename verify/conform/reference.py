@@ -23,6 +23,7 @@ class ReferenceEngine:
 
     def __init__(self) -> None:
         self._config: EngineConfig | None = None
+        self._config_doc: dict | None = None
         self._state: dict | None = None
 
     def hello(self) -> dict:
@@ -34,7 +35,9 @@ class ReferenceEngine:
         return {"engine": self.name, "version": v, "protocol": PROTOCOL}
 
     def load(self, config: dict, state: dict) -> None:
-        self._config = EngineConfig.from_json(config)
+        if config is not self._config_doc and config != self._config_doc:   # most loads repeat the config
+            self._config = EngineConfig.from_json(config)
+            self._config_doc = config
         self._state = state
 
     def apply(self, action: dict) -> dict:
@@ -52,3 +55,10 @@ class ReferenceEngine:
 
 
 __all__ = ["ReferenceEngine", "PROTOCOL"]
+
+
+if __name__ == "__main__":   # python -m verify.conform.reference: the subprocess form
+    import sys
+
+    from .serve import serve
+    sys.exit(serve(ReferenceEngine()))

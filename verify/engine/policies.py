@@ -126,7 +126,7 @@ class HeuristicPolicy:
             key = (g.player_turns, best)
             if key in self._tried:             # a shortage auction already ran for it this turn
                 continue
-            if g.bank_houses < g.n or g.bank_hotels < g.n:
+            if rules.shortage_possible(g):
                 self._tried.add(key)
             if rules.why_not_build_house(g, seat, best) is None:
                 return [{"type": "build_house", "seat": seat, "square": best}], 0

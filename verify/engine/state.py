@@ -48,6 +48,8 @@ class GameState:
         "winner", "result",
         # per-turn counters
         "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
+        # mortgaged deeds just received, liftable at once for the principal alone: {square: receiver}
+        "received",
         # per-move scratch (reset at each roll; canonical under turn.move)
         "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll", "still",
         "steps_after_debts",
@@ -61,6 +63,8 @@ class GameState:
             v = getattr(self, name, None)
             if isinstance(v, list):
                 v = [list(x) if isinstance(x, list) else x for x in v]
+            elif isinstance(v, set):
+                v = set(v)
             elif isinstance(v, dict):
                 v = _deep(v)
             setattr(g, name, v)
@@ -69,7 +73,7 @@ class GameState:
     # ----------------------------------------------------------------- canonical JSON
     def to_json(self, ownable: tuple[int, ...]) -> dict[str, Any]:
         teams = self.team
-        return {
+        doc = {
             "schema": SCHEMA,
             "round": self.round,
             "current": self.current,
@@ -110,6 +114,9 @@ class GameState:
             "winner": self.winner,
             "result": self.result,
         }
+        if self.received:      # only while a received mortgage may still be lifted at once
+            doc["turn"]["received"] = sorted([s, p] for s, p in self.received.items())
+        return doc
 
     @classmethod
     def from_json(cls, data: dict, ownable: tuple[int, ...]) -> "GameState":
@@ -183,6 +190,7 @@ class GameState:
             g.built_streets = set(t.get("built_streets", ()))
             g.built_groups = set(t.get("built_groups", ()))
             g.timed_out = bool(t.get("timed_out", False))
+            g.received = {int(s): int(p) for s, p in t.get("received", ())}
             g.stage = t.get("stage", "pre")
             if g.stage not in ("pre", "move", "post"):
                 raise GameError(f"unknown turn stage {g.stage!r}")

@@ -19,8 +19,8 @@ current player). Types and their fields:
     bus {steps}            move_to {square}       end_turn        timeout {dice?}
 
 Randomness is never drawn inside ``apply``: ``roll`` carries the dice (two
-white dice, then the speed die when it is in play: 1-3 = pips, 4-5 = Mr.
-Monopoly, 6 = Bus), ``casino_bet`` the casino die and the jackpot draw; a deck
+white dice, then the speed die when it is in play: its faces as the config
+says, 1-3 = pips, 4-5 = Mr. Monopoly, 6 = Bus on the Hasbro die), ``casino_bet`` the casino die and the jackpot draw; a deck
 reshuffle and the nearest-utility card's fresh throw use a generator seeded
 from the state's ``seed``, so ``apply`` stays a function of state and action.
 ``legal_actions`` lists such actions without those fields; ``fill_random``

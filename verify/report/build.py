@@ -3,7 +3,9 @@
 Reads (never recomputes differently) what the other stages produce: the
 resolved rulesets, the classified findings with their witnesses, each
 ruleset's answer to every clarification question, the ``verify check``
-matrix and ``verify simulate`` summaries. Pages are rendered with jinja2
+matrix and ``verify simulate`` summaries. A user's tables (``verify report
+TABLE...``) join the bundled rulesets — with the files they extend — and
+lead the report. Pages are the ``site.PAGES`` list, rendered with jinja2
 (autoescape on; templates ship inside the package) into a temporary folder
 that replaces the target only when everything succeeded.
 """
@@ -12,32 +14,34 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
-import jinja2
-
-from ..compare.from_rulesets import _Ctx, compare, load_registry, ordered, plan
 from ..compare.declared import load_declared
+from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_registry, ordered, plan
 from ..compare.model import KINDS, Comparison
-from ..compare.questions import answer, load_questions
-from ..compare.values import key, show
+from ..compare.questions import load_questions
+from ..compare.table import compare_table, table_name
+from ..spec.registry import Registry
+from ..spec.ruleset import Ruleset
 from ..spec.sources import LANGUAGES
-from . import charts
+from . import charts, findings, matrix, questions
+from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
 from .runs import CheckRun, Simulation, load_check_json, run_check, run_simulation
+from .site import PAGES, Card, Page, environment, register, slug
 
-PAGES = ("index.html", "contradictions.html", "questions.html", "matrix.html", "simulation.html")
 KIND_TEXT = {
     "contradiction": "Sources presenting the same game disagree.",
-    "variant": "A declared mode or house rule differs from its base on purpose.",
+    "variant": "A declared mode, a house rule or your table differs from its base on purpose.",
     "internal": "One rulebook disagrees with itself.",
     "silent": "One side leaves the question open while others answer it.",
     "redundancy": "A clause implied by other rulings (proved by z3).",
+    "ambiguous": "The words of one rulebook allow several readings; each is played and witnessed.",
 }
 
 
@@ -49,24 +53,30 @@ class ReportOptions:
     run_check: bool = True
     run_simulation: bool = True
     check_json: Path | None = None      # a saved `verify check --json` instead of running it
+    tables: tuple[str, ...] = ()        # the user's tables (ids, files, stacks): they lead the report
 
 
-def slug(rid: str) -> str:
-    return "ruleset-" + re.sub(r"[^A-Za-z0-9_.-]", "--", rid) + ".html"
+@dataclass(frozen=True)
+class Inputs:
+    """Everything a page may show, computed once."""
 
+    opts: ReportOptions
+    reg: Registry
+    rulesets: tuple[Ruleset, ...]       # reading order: the user's tables, then base games, then variants
+    tables: tuple[str, ...]             # ids of the user's tables
+    comparison: Comparison              # every finding, the tables' against the rulebooks included
+    plan: Plan
+    check: CheckRun
+    sim: Simulation
 
-def anchor(fid: str) -> str:
-    return "f-" + re.sub(r"[^A-Za-z0-9_-]", "-", fid)
+    @property
+    def ids(self) -> list[str]:
+        return [r.id for r in self.rulesets]
 
-
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("verify.report", "templates"),
-                             autoescape=True, undefined=jinja2.StrictUndefined,
-                             trim_blocks=True, lstrip_blocks=True)
-    env.filters["show"] = show
-    env.filters["slug"] = slug
-    env.filters["anchor"] = anchor
-    return env
+    @cached_property
+    def question_rows(self) -> list[dict]:
+        """Each question answered by every ruleset (shared by the questions page and the sheet)."""
+        return questions.question_rows(self.reg, self.rulesets, self.tables)
 
 
 def _players(r) -> int:
@@ -76,17 +86,101 @@ def _players(r) -> int:
     return min(max(4, lo), hi)
 
 
-def ruleset_pages(reg, rs, comparison: Comparison, anchors: dict[str, str]) -> list[dict]:
-    ctx = _Ctx(reg)
-    cat = reg.catalogue
+def _runnable(reg: Registry, rid: str) -> str:
+    """A name the check and simulate commands resolve on their own: a user's file by its path."""
+    return "+".join(p if reg.is_bundled(p) else str(reg.files[p].path) for p in rid.split("+"))
+
+
+def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
+    reg = load_registry()
+    tables = tuple(dict.fromkeys(table_name(reg, t) for t in opts.tables))
+    for t in tables:
+        reg.resolve(t)                                  # a broken table is an error, never left out
+    extra = []
+    for t in tables:                                    # with the user's files they build on
+        for part in reg.resolve(t).chain:
+            f = reg.files[part]
+            if not reg.is_bundled(part) and part not in tables and f.kind != "overlay":
+                extra.append(part)
+    bundled = [n for n in default_members(reg) if all(reg.is_bundled(p) for p in n.split("+"))]
+    names = list(dict.fromkeys(extra + list(tables) + bundled))
+    rs = ordered(reg, names)
+    if tables:
+        rank = {t: i for i, t in enumerate(tables)}
+        rs = sorted(rs, key=lambda r: rank.get(r.id, len(rank)))    # stable: the tables lead
+        comparison = compare([r.id for r in rs], reg=reg)
+        seen = {f.id for f in comparison.findings}
+        more = [f for t in tables for f in compare_table(reg, t).findings if f.id not in seen]
+        more = list({f.id: f for f in more}.values())
+        order = {a.id: i for i, a in enumerate(reg.catalogue.areas)}
+        comparison = replace(comparison, findings=tuple(sorted(
+            comparison.findings + tuple(more), key=lambda f: (order.get(f.topic, 99), f.kind != "contradiction",
+                                                              f.id))))
+    else:
+        comparison = compare(reg=reg)
+    pl = plan(rs, load_declared())
+    runnable = {r.id: _runnable(reg, r.id) for r in rs}
+    back = {v: k for k, v in runnable.items()}
+    if opts.check_json is not None:
+        check = load_check_json(opts.check_json)
+    elif opts.run_check:
+        check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs])
+        check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
+                                             for r in check.results))
+    else:
+        check = CheckRun("not run", reason="skipped (--no-check)")
+    if opts.run_simulation:
+        sim = (hooks.get("simulate") or run_simulation)([(runnable[r.id], _players(r)) for r in rs],
+                                                        opts.games, opts.seed)
+        sim = replace(sim, runs=tuple(replace(run, ruleset=back.get(run.ruleset, run.ruleset)) for run in sim.runs))
+    else:
+        sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
+    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim)
+
+
+# --- the pages ---------------------------------------------------------------------------------------
+
+def _index(x: Inputs):
+    cat = x.reg.catalogue
+    table_views = []
+    for t in x.tables:
+        mine = [f for f in x.comparison.findings if t in findings.side_rulesets(f)]
+        r = next(r for r in x.rulesets if r.id == t)
+        table_views.append({"id": t, "slug": slug(t), "title": r.title, "chain": list(r.chain),
+                            "changes": [findings.line(f, cat) for f in mine if f.kind == "variant"],
+                            "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"]})
+    yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
+                         "equivalent": x.comparison.equivalent,
+                         "top": findings.matters_most(x.comparison.findings, cat, x.tables)}
+
+
+def _findings_index(x: Inputs):
+    cat = x.reg.catalogue
+    groups = findings.topics(x.reg, x.comparison)
+    yield "contradictions.html", {"topics": [{"id": g["id"], "title": g["title"], "file": g["file"],
+                                               "lines": [findings.line(it["f"], cat) for it in g["items"]]}
+                                              for g in groups],
+                                  "counts": x.comparison.counts()}
+
+
+def _topic_pages(x: Inputs):
+    groups = findings.topics(x.reg, x.comparison)
+    for g in groups:
+        yield g["file"], {"t": g, "topics": [{"id": o["id"], "title": o["title"], "file": o["file"],
+                                              "n": len(o["items"])} for o in groups]}
+
+
+def _ruleset_pages(x: Inputs):
+    ctx = _Ctx(x.reg)
+    cat = x.reg.catalogue
     titles = {a.id: a.title for a in cat.areas}
+    anchors = {rid: a for a, rid in x.plan.variants}
     involved: dict[str, list] = defaultdict(list)
-    for f in comparison.findings:
-        for rid in {s.ruleset.split(" (")[0] for s in f.sides}:
+    for f in x.comparison.findings:
+        for rid in findings.side_rulesets(f):
             involved[rid].append(f)
-    pages = []
-    page_ids = {r.id for r in rs}
-    for r in rs:
+    page_ids = set(x.ids)
+    for r in x.rulesets:
         areas = []
         for area, params in cat.by_area().items():
             rows = []
@@ -94,156 +188,122 @@ def ruleset_pages(reg, rs, comparison: Comparison, anchors: dict[str, str]) -> l
                 s = ctx.side(r, p.id)
                 rows.append({"pid": p.id, "question": p.question, "side": s,
                              "origin_link": slug(s.origin) if s.origin in page_ids else None,
-                             "inherited": bool(s.origin and s.origin != r.chain[-1]),
-                             "scaled": s.kind in ("cited", "assumed") and s.scale != 1 and p.is_money})
+                             "inherited": bool(s.origin and s.origin != r.chain[-1])})
             areas.append({"id": area, "title": titles.get(area, area), "rows": rows})
-        kinds = Counter(s["side"].kind for a in areas for s in a["rows"])
-        pages.append({"id": r.id, "slug": slug(r.id), "title": r.title, "chain": list(r.chain),
-                      "sources": list(r.sources), "promises": r.promised(), "scale": r.money_scale,
-                      "areas": areas, "kinds": dict(kinds), "anchor": anchors.get(r.id),
-                      "findings": [{"id": f.id, "anchor": anchor(f.id), "kind": f.kind, "summary": f.summary}
-                                   for f in involved.get(r.id, [])]})
-    return pages
+        kinds = Counter(row["side"].kind for a in areas for row in a["rows"])
+        page = {"id": r.id, "slug": slug(r.id), "title": r.title, "chain": list(r.chain),
+                "sources": list(r.sources), "promises": r.promised(), "scale": r.money_scale,
+                "areas": areas, "kinds": dict(kinds), "anchor": anchors.get(r.id), "table": r.id in x.tables,
+                "findings": [findings.line(f, cat) for f in involved.get(r.id, [])]}
+        yield page["slug"], {"r": page}
 
 
-def topic_groups(reg, comparison: Comparison) -> list[dict]:
-    titles = {a.id: a.title for a in reg.catalogue.areas}
-    groups: dict[str, list] = {}
-    for f in comparison.findings:
-        groups.setdefault(f.topic, []).append({"f": f, "anchor": anchor(f.id),
-                                               "picture": charts.witness_picture(f.witness)})
-    return [{"id": t, "title": titles.get(t, t), "items": items} for t, items in groups.items()]
+def _questions(x: Inputs):
+    rows = x.question_rows
+    picked = list(x.tables) + [b for b in x.plan.base_games if b not in x.tables]
+    yield "questions.html", {"rows": rows, "picked": picked[:6],
+                             "ambiguity_count": sum(1 for f in x.comparison.findings if f.kind == "ambiguous")}
 
 
-def question_rows(reg, rs) -> list[dict]:
-    ctx = _Ctx(reg)
-    rows = []
-    for q in load_questions():
-        answers = [answer(q, r, ctx) for r in rs]
-        decided = {tuple(key(s.normalized) for s in a.sides) for a in answers
-                   if all(s.kind in ("cited", "assumed") for s in a.sides)}
-        rows.append({"q": q, "answers": [{"a": a, "slug": slug(a.ruleset)} for a in answers],
-                     "disputed": len(decided) > 1,
-                     "silent": any(s.kind in ("silent", "undecided") for a in answers for s in a.sides)})
-    return rows
+def _ambiguities(x: Inputs):
+    rows = ambiguity_rows(x.comparison)
+    if rows:
+        yield "ambiguities.html", {"ambiguities": rows}
 
 
-def column_of(invariant: str) -> str:
-    """Matrix column: each invariant, plus one column each for constraints, vacuity and bounded runs."""
-    if invariant.startswith("constraint:"):
-        return "parameter constraints"
-    if invariant.startswith("bounded:"):
-        return "bounded runs"
-    if invariant == "(enabled)":
-        return "rules can fire (vacuity)"
-    return invariant
+def _rulings(x: Inputs):
+    yield "rulings.html", {"rows": x.question_rows, "bases": questions.sheet_bases(x.reg, x.rulesets),
+                           "default_base": x.plan.base_games[0] if x.plan.base_games else "official"}
 
 
-def check_matrix(check: CheckRun, ids: list[str]) -> dict[str, Any]:
-    if check.status != "ran":
-        return {"status": check.status, "reason": check.reason}
-    columns = list(dict.fromkeys(column_of(str(r.get("invariant"))) for r in check.results))
-    grouped = ("parameter constraints", "rules can fire (vacuity)", "bounded runs")
-    special = [c for c in columns if c in grouped]
-    columns = sorted(c for c in columns if c not in special) + special
-    rulesets = [i for i in ids if any(r.get("ruleset") == i for r in check.results)]
-    rulesets += sorted({str(r.get("ruleset")) for r in check.results} - set(rulesets))
-    cells: dict[tuple[str, str], Counter] = defaultdict(Counter)
-    problems = []
-    for r in check.results:
-        v = str(r.get("verdict"))
-        promised = bool(r.get("promised"))
-        label = v if v == "PROVED" or promised else f"{v} (not promised)"
-        cells[(str(r.get("ruleset")), column_of(str(r.get("invariant"))))][label] += 1
-        if v != "PROVED":
-            problems.append(r)
-    table = []
-    for rid in rulesets:
-        row = []
-        for col in columns:
-            c = cells.get((rid, col))
-            if not c:
-                row.append({"state": "none", "text": "—"})
-                continue
-            state = ("VIOLATED" if c["VIOLATED"] else "UNKNOWN" if c["UNKNOWN"] else
-                     "UNPROMISED" if any(k.endswith("(not promised)") for k in c) else "PROVED")
-            text = ", ".join(f"{n} {v}" for v, n in sorted(c.items()))
-            mark = {"PROVED": "✓", "VIOLATED": "✗", "UNKNOWN": "?"}
-            short = " ".join(f"{n}{mark.get(v, '·')}" for v, n in sorted(c.items()))
-            row.append({"state": state, "text": text, "short": short})
-        table.append({"ruleset": rid, "slug": slug(rid) if rid in ids else None, "cells": row})
-    totals = Counter(str(r.get("verdict")) + ("" if r.get("promised") or r.get("verdict") == "PROVED"
-                                              else " (not promised)") for r in check.results)
-    problems.sort(key=lambda r: (not r.get("promised"), str(r.get("verdict")) != "VIOLATED",
-                                 str(r.get("ruleset")), str(r.get("invariant"))))
-    return {"status": "ran", "invariants": columns, "table": table, "totals": dict(totals),
-            "problems": problems[:300], "more": max(0, len(problems) - 300), "elapsed": check.elapsed_s,
-            "count": len(check.results), "source": check.reason}
+def _matrix(x: Inputs):
+    if x.check.status != "ran":
+        yield "matrix.html", {"m": {"status": x.check.status, "reason": x.check.reason}}
+        return
+    m = matrix.view(x.check.results, x.ids)
+    yield "matrix.html", {"m": dict(m, status="ran", elapsed=x.check.elapsed_s, source=x.check.reason,
+                                    slugs={rid: slug(rid) for rid in x.ids})}
 
 
-def simulation_view(sim: Simulation) -> dict[str, Any]:
+def _simulation(x: Inputs):
+    sim = x.sim
     if sim.status != "ran":
-        return {"status": sim.status, "reason": sim.reason, "games": sim.games}
+        yield "simulation.html", {"s": {"status": sim.status, "reason": sim.reason, "games": sim.games}}
+        return
     ok = [dict(r.data, ruleset=r.ruleset) for r in sim.runs if r.status == "ran"]
-    return {"status": "ran", "games": sim.games, "seed": sim.seed, "players": sim.players,
-            "elapsed": sim.elapsed_s, "lengths": charts.game_lengths(ok),
-            "runs": [{"ruleset": r.ruleset, "slug": slug(r.ruleset), "status": r.status, "reason": r.reason,
-                      "data": r.data, "landings": charts.landings(r.data.get("landings"))
-                      if r.status == "ran" else None} for r in sim.runs]}
+    yield "simulation.html", {"s": {
+        "status": "ran", "games": sim.games, "seed": sim.seed, "players": sim.players, "elapsed": sim.elapsed_s,
+        "lengths": charts.game_lengths(ok),
+        "runs": [{"ruleset": r.ruleset, "slug": slug(r.ruleset), "status": r.status, "reason": r.reason,
+                  "data": r.data, "landings": charts.landings(r.data.get("landings"), r.ruleset)
+                  if r.status == "ran" else None} for r in sim.runs]}}
+
+
+def _findings_card(x: Inputs) -> Card:
+    c = x.comparison.counts()
+    return Card("contradictions.html", str(sum(c.values())),
+                "findings: " + ", ".join(f"{c[k]} {k}" for k in KINDS) + "; one page per topic, searchable")
+
+
+def _matrix_card(x: Inputs) -> Card:
+    if x.check.status != "ran":
+        return Card("matrix.html", x.check.status, "verification matrix (`verify check`)")
+    m = matrix.build_matrix(x.check.results)
+    failed = len(m.promised_failures())
+    return Card("matrix.html", "all proved" if not failed else f"{failed} failed",
+                f"promised checks of {len(m.rulesets)} rulesets; {sum(len(v) for v in m.dead_rules().values())} "
+                "dead rules flagged; unpromised checks apart")
+
+
+for _page in (
+    Page("index.html", "Overview", "index.html", _index),
+    Page("contradictions.html", "Findings", "contradictions.html", _findings_index, _findings_card),
+    Page("questions.html", "Questions", "questions.html", _questions,
+         lambda x: Card("questions.html", str(len(load_questions())),
+                        "clarification questions, rulesets side by side, every reading with its quotes")),
+    Page("ambiguities.html", "Ambiguities", "ambiguities_page.html", _ambiguities,
+         lambda x: Card("ambiguities.html", str(sum(1 for f in x.comparison.findings if f.kind == "ambiguous")),
+                        "entries whose words allow several readings: each played and witnessed")),
+    Page("rulings.html", "Rulings sheet", "rulings.html", _rulings,
+         lambda x: Card("rulings.html", "sheet", "table rulings: fill in, print, save as an overlay file")),
+    Page("matrix.html", "Verification", "matrix.html", _matrix, _matrix_card),
+    Page("simulation.html", "Simulation", "simulation.html", _simulation,
+         lambda x: Card("simulation.html", x.sim.status, "simulated games: length and landings")),
+    Page("findings-*.html", None, "topic.html", _topic_pages),
+    Page("ruleset-*.html", None, "ruleset.html", _ruleset_pages),
+):
+    register(_page)
 
 
 def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict[str, Any]:
     """Render the whole report into ``opts.out`` atomically. Returns a summary (pages, counts, timings)."""
     hooks = hooks or {}
     t0 = time.perf_counter()
-    reg = load_registry()
-    rs = ordered(reg)
-    ids = [r.id for r in rs]
-    comparison = compare(reg=reg)
-    pl = plan(rs, load_declared())
-    anchors = {rid: a for a, rid in pl.variants}
-    if opts.check_json is not None:
-        check = load_check_json(opts.check_json)
-    elif opts.run_check:
-        check = (hooks.get("check") or run_check)(ids)   # every ruleset, overlays stacked on their base
-    else:
-        check = CheckRun("not run", reason="skipped (--no-check)")
-    sim_targets = [(r.id, _players(r)) for r in rs]
-    sim = (hooks.get("simulate") or run_simulation)(sim_targets, opts.games, opts.seed) \
-        if opts.run_simulation else Simulation("not run", opts.games, "—", opts.seed,
-                                               reason="skipped (--no-simulate)")
+    x = _gather(opts, hooks)
     env = environment()
+    rendered: list[tuple[Page, list[tuple[str, dict]]]] = [(p, list(p.files(x))) for p in PAGES]
     common = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "nav": [(p.file, p.label) for p, files in rendered if p.label and files],
+        "cards": [c for p, files in rendered if files and p.card for c in [p.card(x)] if c],
         "rulesets": [{"id": r.id, "slug": slug(r.id), "title": r.title, "overlay": "+" in r.id,
-                      "base": r.id in pl.base_games, "anchor": anchors.get(r.id)} for r in rs],
-        "kinds": KINDS, "kind_text": KIND_TEXT, "languages": LANGUAGES,
-    }
-    pages = {
-        "index.html": ("index.html", {"counts": comparison.counts(), "base_games": pl.base_games,
-                                      "check_status": check.status, "sim_status": sim.status,
-                                      "questions": len(load_questions()),
-                                      "equivalent": comparison.equivalent}),
-        "contradictions.html": ("contradictions.html", {"topics": topic_groups(reg, comparison),
-                                                        "counts": comparison.counts()}),
-        "questions.html": ("questions.html", {"rows": question_rows(reg, rs)}),
-        "matrix.html": ("matrix.html", {"m": check_matrix(check, ids)}),
-        "simulation.html": ("simulation.html", {"s": simulation_view(sim)}),
+                      "table": r.id in x.tables, "base": r.id in x.plan.base_games,
+                      "anchor": dict((v, a) for a, v in x.plan.variants).get(r.id)} for r in x.rulesets],
+        "ruleset_ids": set(x.ids), "kinds": KINDS, "kind_text": KIND_TEXT, "languages": LANGUAGES,
+        "tables": list(x.tables),
     }
     written = []
     with atomic_dir(opts.out) as tmp:
-        for name, (template, ctx) in pages.items():
-            html = env.get_template(template).render(page=name, **common, **ctx)
-            (tmp / name).write_text(html, encoding="utf-8")
-            written.append(name)
-            if "after_page" in hooks:
-                hooks["after_page"](name)
+        for page, files in rendered:
+            for name, ctx in files:
+                html = env.get_template(page.template).render(page=name, **{**common, **ctx})
+                (tmp / name).write_text(html, encoding="utf-8")
+                written.append(name)
+                if "after_page" in hooks:
+                    hooks["after_page"](name)
         (tmp / "contradictions.json").write_text(
-            json.dumps(comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+            json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
-        for page in ruleset_pages(reg, rs, comparison, anchors):
-            html = env.get_template("ruleset.html").render(page=page["slug"], r=page, **common)
-            (tmp / page["slug"]).write_text(html, encoding="utf-8")
-            written.append(page["slug"])
-    return {"out": str(opts.out), "pages": written, "counts": comparison.counts(), "check": check.status,
-            "simulation": sim.status, "games": opts.games, "elapsed_s": round(time.perf_counter() - t0, 2)}
+    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.status,
+            "simulation": x.sim.status, "games": opts.games, "tables": list(x.tables),
+            "elapsed_s": round(time.perf_counter() - t0, 2)}

@@ -27,6 +27,8 @@ from .state import SymState
 NOT_MODELLED = (
     "turn phases and timing (building.timing, mortgage.timing, trade.timing, per-turn limits)",
     "the amount of a debt that leads to bankruptcy is any amount the debtor cannot raise",
+    "a payment is made when the cash covers it, otherwise it is a debt raised later: so a won auction "
+    "above the winner's cash (auction.bid_above_cash) is paid once raised, like rent",
 )
 
 
@@ -184,11 +186,13 @@ def liquidation(m: Model, s: SymState, a) -> Any:
     return z3.Sum(terms)
 
 
-def _building_value(m: Model, p, ratio: float = 1.0) -> Any:
-    """What the buildings on a street cost to put up (a hotel counts the houses handed in for it)."""
+def _building_value(m: Model, p, ratio: float = 1.0, hotel_houses: bool = True) -> Any:
+    """What the buildings on a street cost to put up (a hotel counts the houses handed in for it, unless
+    ``hotel_houses`` is false: then a hotel is worth its own price)."""
     b = m.config.building
     c = _round(m.deeds[p.index].house_cost * ratio)
-    return p.houses * c + p.hotels * (c * (1 + (b.hotel_threshold if b.hotel_returns_houses else 0)))
+    extra = b.hotel_threshold if hotel_houses and b.hotel_returns_houses else 0
+    return p.houses * c + p.hotels * (c * (1 + extra))
 
 
 def worth(m: Model, s: SymState, a) -> Any:
@@ -205,14 +209,16 @@ def worth(m: Model, s: SymState, a) -> Any:
 
 
 def tax_worth(m: Model, s: SymState, a) -> Any:
-    """Total worth for the income tax option: cash, printed prices, buildings at cost."""
+    """Total worth for the income tax option: cash, printed prices, buildings at cost (a hotel with the
+    houses handed in for it, or alone: tax.worth_hotel)."""
     t = m.config.taxes
+    hotel_houses = t.worth_hotel == "price_and_converted_houses"
     terms = [pf(s, a, "cash")]
     for p in s.props:
         d = m.deeds[p.index]
         v = d.price if t.worth_counts_mortgaged_at_printed else ite(p.mortgaged, d.price - d.mortgage, d.price)
         if p.kind == "street":
-            v = v + _building_value(m, p)
+            v = v + _building_value(m, p, hotel_houses=hotel_houses)
         terms.append(ite(p.owner == a, v, 0))
     return z3.Sum(terms)
 
@@ -466,10 +472,20 @@ def break_down_hotel(m: Model, s: SymState, x: Args):
 
 
 def destroy_building(m: Model, s: SymState, x: Args):
-    """The card that destroys one of the drawer's buildings: it returns to the bank, no refund."""
+    """The card that destroys a building of the drawer's (or of an opponent's, cards.building_destroy_target):
+    it returns to the bank, no refund."""
+    opponent = m.config.cards.building_destroy_target == "opponent"
+    team = lambda seat: pick(seat, [q.team for q in s.players])  # noqa: E731
+
     def ok(i):
         p = s.props[i]
-        return [p.owner == x.a, z3.Or(p.hotel, p.houses >= 1)]
+        if opponent:
+            whose = [p.owner >= 0, p.owner != x.a]
+            if m.teams:
+                whose.append(team(p.owner) != team(x.a))
+        else:
+            whose = [p.owner == x.a]
+        return whose + [z3.Or(p.hotel, p.houses >= 1)]
 
     hotel = pick(x.sq, [p.hotel for p in s.props])
     guard = [seat_ok(m, x.a), active(s, x.a), _on_street(m, x, ok)]
@@ -502,7 +518,13 @@ def mortgage(m: Model, s: SymState, x: Args):
 
 
 def unmortgage(m: Model, s: SymState, x: Args):
+    """Lift a mortgage: value plus interest; f1: the deed was just received (its transfer interest paid)
+    and is lifted at once, which costs the principal alone where mortgage.transfer_lift_at_once says so
+    (the state does not record receipts, so f1 is free: any mortgaged deed may be one)."""
+    mc = m.config.mortgage
     cost = pick(x.sq, [m.deeds[i].mortgage + mortgage_interest(m, i) for i in range(28)])
+    if mc.transfer_interest and mc.transfer_lift_at_once == "principal_only":
+        cost = ite(x.f1, pick(x.sq, [d.mortgage for d in m.deeds]), cost)
     guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a), x.sq >= 0, x.sq < 28,
              pick(x.sq, [p.owner for p in s.props]) == x.a, pick(x.sq, [p.mortgaged for p in s.props]),
              pf(s, x.a, "cash") >= cost]
@@ -637,8 +659,8 @@ def _deck_cards(m: Model, effect: str) -> list:
 
 
 def card_repairs(m: Model, s: SymState, x: Args):
-    """Pay the bank per house and per hotel owned (a card payment: never the Free Parking pot, which takes
-    taxes and fines); `amt` selects the card."""
+    """Pay the bank per house and per hotel owned (a card payment: into the Free Parking pot only where card
+    payments go there, free_parking.pot_card_payments); `amt` selects the card."""
     cards = _deck_cards(m, "repairs")
     houses = z3.Sum([ite(p.owner == x.a, p.houses, 0) for p in s.props if p.kind == "street"])
     hotels = z3.Sum([ite(p.owner == x.a, p.hotels, 0) for p in s.props if p.kind == "street"])
@@ -646,6 +668,8 @@ def card_repairs(m: Model, s: SymState, x: Args):
     due = x.dice
     guard = [seat_ok(m, x.a), active(s, x.a), _any(choices), pf(s, x.a, "cash") >= due]
     after = add_cash(s, x.a, -due)
+    if m.config.taxes.pot_card_payments:      # card payments are pot money too (free_parking.pot_card_payments)
+        return _all(guard), _to_pot_or_bank(m, after, due)
     return _all(guard), bank_gets(after, due)
 
 
@@ -678,7 +702,7 @@ def tax(m: Model, s: SymState, x: Args):
     tx = m.config.taxes
     options = [x.amt == tx.income, x.amt == tx.luxury]
     if tx.income_percent is not None:
-        base = worth(m, s, x.a) if tx.worth_counts_mortgaged_at_printed else worth(m, s, x.a)
+        base = tax_worth(m, s, x.a)
         options.append(z3.And(x.amt * 1000 <= base * int(round(tx.income_percent * 1000)) + 999,
                               x.amt * 1000 >= base * int(round(tx.income_percent * 1000)) - 999, x.amt >= 0))
     guard = [seat_ok(m, x.a), active(s, x.a), _any(options), pf(s, x.a, "cash") >= x.amt]
@@ -864,17 +888,27 @@ def free_parking(m: Model, s: SymState, x: Args):
 
 
 def auction_mortgaged(m: Model, s: SymState, x: Args):
-    """An owner auctions a mortgaged deed at once: the winner `b` pays `amt` (at least the mortgage
-    value, which the bank keeps; the owner gets the rest) and owns it unmortgaged; f1: nobody bids
-    and the owner keeps it, still mortgaged."""
+    """An owner `a` auctions a mortgaged deed at once: the winner `b` (`a` too where the owner bids) pays
+    `amt`, at least the opening (mortgage value, printed price or an amount), and owns it unmortgaged;
+    the bank takes back its loan and the owner gets the rest, or the bank takes it all
+    (mortgage.immediate_auction_proceeds). f1: nobody bids: the deed stays the owner's, still mortgaged,
+    or the bank's, unowned."""
+    mc = m.config.mortgage
     value = pick(x.sq, [d.mortgage for d in m.deeds])
+    opening = {"mortgage_value": value, "printed_price": pick(x.sq, [d.price for d in m.deeds])}.get(
+        mc.immediate_auction_opening, mc.immediate_auction_opening_amount)
+    to_owner = mc.immediate_auction_proceeds == "owner_after_loan"
     guard = [seat_ok(m, x.a), active(s, x.a), may_manage(m, s, x.a), x.sq >= 0, x.sq < 28,
              pick(x.sq, [p.owner for p in s.props]) == x.a, pick(x.sq, [p.mortgaged for p in s.props])]
-    won = z3.And(z3.Not(x.f1), seat_ok(m, x.b), active(s, x.b), x.amt >= value, pf(s, x.b, "cash") >= x.amt)
+    won = z3.And(z3.Not(x.f1), seat_ok(m, x.b), active(s, x.b), x.amt >= opening, x.amt >= 1,
+                 pf(s, x.b, "cash") >= x.amt)
+    if not mc.immediate_auction_owner_bids:
+        won = z3.And(won, x.b != x.a)
     guard.append(z3.Or(x.f1, won))
-    after = _set_prop(s, x.sq, owner=ite(x.f1, x.a, x.b), mortgaged=x.f1, mrounds=0)
+    unsold_owner = x.a if to_owner else NOBODY
+    after = _set_prop(s, x.sq, owner=ite(x.f1, unsold_owner, x.b), mortgaged=z3.And(x.f1, to_owner), mrounds=0)
     paid = ite(x.f1, 0, x.amt)
-    keep = ite(x.f1, 0, value)
+    keep = ite(x.f1, 0, ite(x.amt < value, x.amt, value)) if to_owner else paid
     after = add_cash(after, x.b, -paid)
     after = add_cash(after, x.a, paid - keep)
     after = bank_gets(after, keep)

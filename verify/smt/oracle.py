@@ -89,7 +89,7 @@ def state_snapshot(m: Model, state: dict) -> dict:
     return snapshot(sym_from_state(m, state))
 
 
-def _args(m: Model, name: str, action: dict) -> Args:
+def _args(m: Model, name: str, action: dict, state: dict | None = None) -> Args:
     seat = int(action.get("seat", 0))
     sq = 0
     index = {d.square: i for i, d in enumerate(m.deeds)}
@@ -114,6 +114,9 @@ def _args(m: Model, name: str, action: dict) -> Args:
         if sq not in index:
             raise GameError(f"square {sq} is not a deed")
         zero["sq"] = index[sq]
+        if name == "unmortgage":     # f1: received just now, so lifted at once (mortgage.transfer_lift_at_once)
+            received = ((state or {}).get("turn") or {}).get("received") or []
+            zero["f1"] = [sq, seat] in [list(r) for r in received]
     return Args(**zero)
 
 
@@ -127,7 +130,7 @@ def judge(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
     if BY_NAME[name].disabled(m):
         return False, None
     s = sym_from_state(m, state)
-    guard, after = BY_NAME[name].build(m, s, _args(m, name, action))
+    guard, after = BY_NAME[name].build(m, s, _args(m, name, action, state))
     allowed = _val(guard)
     return bool(allowed), (snapshot(after) if allowed else None)
 

@@ -192,6 +192,12 @@ class RulesetResults:
                 return results
         return None
 
+    def reads(self, key: tuple, config) -> dict | None:
+        for entries, _results in self._entries.get(key, ()):
+            if same_reads(config, entries):
+                return entries
+        return None
+
     def add(self, key: tuple, entries: dict, results: list[CheckResult]) -> None:
         self._entries.setdefault(key, []).append((dict(entries), results))
 
@@ -219,8 +225,7 @@ def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeo
 
     promised = set(promised)
     actions = tuple(actions)
-    key = (tuple(sorted(extras.items())), tuple(sorted(promised)), tuple(a.name for a in actions), timeout_s,
-           tuple(i.text for i in load_invariants()))
+    key = _key(extras, promised, actions, timeout_s)
     if reuse:
         hit = _RESULTS.find(key, config)
         if hit is not None:
@@ -232,6 +237,18 @@ def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeo
     if not any(r.verdict is Verdict.UNKNOWN for r in results):
         _RESULTS.add(key, checker.reads(), results)
     return results
+
+
+def _key(extras: dict, promised: Iterable[str], actions: Iterable[Action], timeout_s: float) -> tuple:
+    return (tuple(sorted(extras.items())), tuple(sorted(set(promised))), tuple(a.name for a in actions), timeout_s,
+            tuple(i.text for i in load_invariants()))
+
+
+def reads_of(config, extras: dict, promised: Iterable[str], timeout_s: float = 10.0,
+             actions: Iterable[Action] = ACTIONS) -> dict | None:
+    """The config values (path -> value) that the checks of ``check_ruleset`` with these arguments read,
+    or None when they were not kept (not run yet, or a result was UNKNOWN)."""
+    return _RESULTS.reads(_key(extras, promised, tuple(actions), timeout_s), config)
 
 
 class _Checker:

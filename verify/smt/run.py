@@ -43,17 +43,25 @@ def default_names() -> list[str]:
     return out
 
 
-def resolve(names: list[str]) -> list[Target]:
+def resolve(names: list[str], settings: dict | None = None) -> list[Target]:
+    """The rulesets to check, each with the ``--set`` values applied (``verify.spec.open_values``)."""
     from ..config import EngineConfig
     from ..spec import DEFAULT_RULESET, load_ruleset
+    from ..spec.open_values import supply
     from .model import extras_of
     out = []
     for name in names:
         r = load_ruleset(name)
         if r.is_overlay:
             r = load_ruleset(f"{DEFAULT_RULESET}+{name}")
+        r = supply(r, settings or {})
         out.append(Target(r.id, EngineConfig.from_ruleset(r), extras_of(r), tuple(r.promised()), r))
     return out
+
+
+def unsupplied(r) -> bool:
+    from ..spec.open_values import unsupplied as open_entries
+    return bool(open_entries(r))
 
 
 def _check_group(args) -> list[CheckResult]:
@@ -62,11 +70,19 @@ def _check_group(args) -> list[CheckResult]:
     from .actions import ACTIONS
     chosen = ACTIONS if not actions else tuple(a for a in ACTIONS if a.name in actions)
     out: list[CheckResult] = []
+    from .open_values import check_open, unsupplied_note
     for t in targets:
         out += constraints.check(t.ruleset)
-        out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s, actions=chosen)
+        if unsupplied(t.ruleset):
+            proved = check_open(t, timeout_s, chosen)
+            out += proved
+            note = proved[0].open_values if proved else ()
+        else:
+            out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, timeout_s, actions=chosen)
+            note = ()
         if bounded_k and not actions:
-            out += bounded.check(t.id, t.config, t.extras, t.promised, timeout_s, bounded_k)
+            out += [replace(x, open_values=unsupplied_note(t.ruleset)) if note else x
+                    for x in bounded.check(t.id, t.config, t.extras, t.promised, timeout_s, bounded_k)]
     return out
 
 
@@ -81,16 +97,17 @@ def _families(leaders: list[Target]) -> list[list[Target]]:
 
 
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
-          bounded_k: int = 3, actions: tuple[str, ...] = ()) -> list[CheckResult]:
+          bounded_k: int = 3, actions: tuple[str, ...] = (), settings: dict | None = None) -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
 
-    ``actions`` restricts the inductive checks to those actions (and skips the bounded runs)."""
+    ``actions`` restricts the inductive checks to those actions (and skips the bounded runs);
+    ``settings`` are ``--set`` values given to every ruleset."""
     from ..errors import SpecError
     from .actions import BY_NAME
     for a in actions:
         if a not in BY_NAME:
             raise SpecError("E009", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
-    targets = resolve(list(names) if names else default_names())
+    targets = resolve(list(names) if names else default_names(), settings)
     groups: dict[str, list[Target]] = {}
     for t in targets:
         groups.setdefault(t.fingerprint(), []).append(t)

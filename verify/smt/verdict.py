@@ -34,12 +34,18 @@ class CheckResult:
     reason: str | None = None
     seconds: float = 0.0
     cached: bool = False
+    #: how open values (set by a host or the players, none supplied) were treated, one text per
+    #: parameter: every value / each value of a finite domain / the fallback assumed (verify.smt.open_values)
+    open_values: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.verdict is Verdict.PROVED or not self.promised
 
     def to_json(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "invariant": self.invariant, "action": self.action,
-                "promised": self.promised, "verdict": self.verdict.value,
-                "counterexample": self.counterexample, "reason": self.reason}
+        out = {"ruleset": self.ruleset, "invariant": self.invariant, "action": self.action,
+               "promised": self.promised, "verdict": self.verdict.value,
+               "counterexample": self.counterexample, "reason": self.reason}
+        if self.open_values:
+            out["open_values"] = list(self.open_values)
+        return out

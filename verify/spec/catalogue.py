@@ -9,7 +9,7 @@ model and the comparison read parameters by these ids.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,24 @@ from .yamlsafe import load_yaml
 TYPES = {"bool", "int", "money", "ratio", "enum", "int_or", "money_or", "ratio_or",
          "int_list", "money_list"}
 MONEY_TYPES = {"money", "money_or", "money_list"}
+
+
+@dataclass(frozen=True)
+class Disables:
+    """Values of a parameter that switch a mechanism off, and when a ruleset has that mechanism on.
+
+    ``when`` (in the expression language, over other parameters) says that a ruleset enables
+    the mechanism; without it, only an inherited ruling that keeps the mechanism on does. Lint
+    (E019) reports a silent entry whose fallback is one of ``values`` in such a ruleset.
+    """
+
+    values: tuple[Any, ...]
+    mechanism: str
+    when: str | None = None
+    expr: Any = field(default=None, compare=False, repr=False)
+
+    def switches_off(self, value: Any) -> bool:
+        return any(value == v and isinstance(value, bool) == isinstance(v, bool) for v in self.values)
 
 
 @dataclass(frozen=True)
@@ -36,6 +54,7 @@ class Parameter:
     values: tuple[str, ...] = ()     # enum values
     symbols: tuple[str, ...] = ()    # symbols allowed beside numbers in *_or types
     length: int | None = None        # list length
+    disables: tuple[Disables, ...] = ()   # values that switch a mechanism off (lint E019)
 
     @property
     def is_money(self) -> bool:
@@ -139,7 +158,7 @@ class Catalogue:
         return out
 
 
-_FIELDS = {"type", "question", "fallback", "unit", "min", "max", "values", "symbols", "length"}
+_FIELDS = {"type", "question", "fallback", "unit", "min", "max", "values", "symbols", "length", "disables"}
 
 
 def load_catalogue(folder: Path | None = None) -> Catalogue:
@@ -178,6 +197,41 @@ def _load_catalogue(folder: str) -> Catalogue:
             why = p.check(p.fallback)
             if why:
                 raise SpecError("E003", f"fallback of {pid!r}: {why}", loc)
+            if "disables" in spec:
+                p = replace(p, disables=_disables(p, spec["disables"], Location(
+                    name, where.get(("parameters", pid, "disables")) or loc.line)))
             params[pid] = p
             lines[pid] = loc
+    for pid, p in params.items():
+        for d in p.disables:
+            for other in _names(d.expr):
+                if other not in params:
+                    raise SpecError("E002", f"{pid}: disables names unknown parameter {other!r}", lines[pid])
     return Catalogue(params, tuple(areas), lines)
+
+
+def _disables(p: Parameter, raw: Any, loc: Location) -> tuple[Disables, ...]:
+    from ..expr import parse
+    if not isinstance(raw, list) or not raw:
+        raise SpecError("E009", f"{p.id}: disables is a list of {{values, mechanism, when}}", loc)
+    out = []
+    for item in raw:
+        if not isinstance(item, dict) or not {"values", "mechanism"} <= set(item) \
+                or set(item) - {"values", "mechanism", "when"} or not isinstance(item["values"], list):
+            raise SpecError("E009", f"{p.id}: each disables item has values (a list), mechanism and "
+                            "optionally when", loc)
+        for v in item["values"]:
+            why = p.check(v)
+            if why:
+                raise SpecError("E003", f"{p.id}: disables value {v!r}: {why}", loc)
+        when = item.get("when")
+        out.append(Disables(tuple(item["values"]), str(item["mechanism"]), when,
+                            parse(str(when), loc) if when is not None else None))
+    return tuple(out)
+
+
+def _names(expr: Any) -> set[str]:
+    if expr is None:
+        return set()
+    from ..expr import names
+    return {".".join(n) for n in names(expr)}

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import SpecError, VerifyError
 from .constraints import check_constraints
 from .registry import Registry
+from .silence import contradicting_silences
 
 
 def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]:
@@ -44,6 +45,7 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
                 where = _where_of(r, res.constraint.params) or f.loc("rules")
                 errors.append(SpecError("E004", f"{rid}: constraint {res.constraint.id} is broken: "
                                         f"{res.constraint.message} ({res.constraint.text})", where))
+        errors.extend(contradicting_silences(r, reg.inherited(rid)))
         undecided = r.undecided()
         if undecided:
             errors.append(SpecError("E012", f"{rid}: {len(undecided)} parameter(s) neither cited, "

@@ -2,17 +2,23 @@
 
 The registry indexes the bundled files (``rulesets/**/*.yaml``) plus any
 files the user names; a user's file works exactly like a bundled one.
-``official+house-no-auction`` stacks overlays left to right.
+``official+house-no-auction`` stacks overlays left to right; ``official@NAME``
+plays one of an entry's alternative readings (``verify.spec.readings``). A file
+may extend another file by a path relative to its own folder
+(``extends: ../our-base.yaml``), so a table of one's own can build on a
+table of one's own.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ErrorList, Location, SpecError, VerifyError
 from ..paths import display, rulesets_dir
 from .catalogue import Catalogue, load_catalogue
+from .readings import apply_reading, split_name
 from .ruleset import Ruleset, RulesetFile, apply, parse_ruleset_file
 
 DEFAULT_RULESET = "official"
@@ -63,29 +69,65 @@ class Registry:
     def ids(self) -> list[str]:
         return sorted(self.files)
 
+    def is_bundled(self, rid: str) -> bool:
+        """Whether ``rid`` is one of the shipped rulesets (not a user's file)."""
+        f = self.files.get(rid)
+        return f is not None and Path(rulesets_dir()).resolve() in f.path.resolve().parents
+
     def resolve(self, name: str) -> Ruleset:
-        """Resolve an id, a path, or an overlay stack ``base+overlay+...``."""
+        """Resolve an id, a path, or an overlay stack ``base+overlay+...``; any part may choose
+        readings with ``@READING`` (applied to the stack resolved so far, left to right)."""
         if name in self._resolved:
             return self._resolved[name]
         parts = name.split("+")
-        result = self._resolve_one(self._id_for(parts[0]), ())
-        for overlay in parts[1:]:
-            f = self.files.get(self._id_for(overlay))
-            result = self._stack(result, f)
+        token, readings = self._split(parts[0])
+        result = self._resolve_one(self._id_for(token), ())
+        result = self._read(result, readings)
+        for part in parts[1:]:
+            token, readings = self._split(part)
+            f = self.files.get(self._id_for(token))
+            result = self._read(self._stack(result, f), readings)
         if len(parts) > 1:
             result = _with_id(result, name)
         self._resolved[name] = result
         return result
 
+    @staticmethod
+    def _split(token: str) -> tuple[str, tuple[str, ...]]:
+        """A file path is taken whole (it may hold an '@'); otherwise ``id@reading@...``."""
+        if Path(token).is_file():
+            return token, ()
+        return split_name(token)
+
+    @staticmethod
+    def _read(r: Ruleset, readings: tuple[str, ...]) -> Ruleset:
+        for name in readings:
+            r = apply_reading(r, name)
+        return r
+
+    def canonical(self, name: str) -> str:
+        """``name`` with every file path in it replaced by that file's ruleset id (the file is
+        indexed), so ``official+my/late.yaml`` becomes ``official+late``."""
+        return "+".join(self._id_for(t) if is_path(t) else t for t in name.split("+"))
+
+    def base_of(self, name: str) -> Ruleset | None:
+        """What ``name`` builds on: a stack without its last overlay, or a file's parents merged;
+        None for a ruleset that extends nothing."""
+        parts = name.split("+")
+        if len(parts) > 1:
+            return self.resolve("+".join(parts[:-1]))
+        f = self.files[self._id_for(name)]
+        base = self._parents(f, (f.id,))
+        if base is not None and len(f.extends) > 1:
+            base = _with_id(base, " & ".join(self._parent_id(f, p) for p in f.extends))
+        return base
+
     def _id_for(self, token: str) -> str:
-        if token.endswith((".yaml", ".yml")) or "/" in token:
+        if is_path(token):
             path = Path(token)
             if not path.is_file():
                 raise SpecError("E011", f"no ruleset file {token!r}")
-            f = self.add(path)
-            if f is None:
-                raise ErrorList(self.errors)
-            return f.id
+            return self._add_or_raise(path)
         if token not in self.files:
             import difflib
             close = difflib.get_close_matches(token, self.ids(), n=1)
@@ -95,28 +137,62 @@ class Registry:
 
     def _resolve_one(self, rid: str, stack: tuple[str, ...]) -> Ruleset:
         f = self.files[rid]
-        if rid in stack:
-            cycle = " -> ".join(stack[stack.index(rid):] + (rid,))
-            raise SpecError("E006", f"extends is cyclic: {cycle}", f.loc("extends"))
-        base: Ruleset | None = None
-        for parent in f.extends:
-            if parent not in self.files:
-                raise SpecError("E005", f"{rid} extends {parent!r}, which does not exist"
-                                f"{_hint(parent, self.ids())}", f.loc("extends"))
-            resolved = self._resolve_one(parent, stack + (rid,))
-            base = resolved if base is None else _merge(base, resolved)
+        self._no_cycle(rid, stack)
+        base = self._parents(f, stack + (rid,))
         return apply(base, f, self.catalogue, new_id=None) if base is None else \
             _with_id(apply(base, f, self.catalogue, new_id=rid), rid, f.title)
 
-    def _stack(self, base: Ruleset, f: RulesetFile) -> Ruleset:
-        if f.extends:
-            base = self._stack_parents(base, f)
+    def _parents(self, f: RulesetFile, stack: tuple[str, ...]) -> Ruleset | None:
+        base: Ruleset | None = None
+        for parent in f.extends:
+            resolved = self._resolve_one(self._parent_id(f, parent), stack)
+            base = resolved if base is None else _merge(base, resolved)
+        return base
+
+    def inherited(self, rid: str) -> Ruleset | None:
+        """What ruleset ``rid`` inherits: its parents resolved and merged (None without extends)."""
+        return self._parents(self.files[rid], (rid,))
+
+    def _stack(self, base: Ruleset, f: RulesetFile, stack: tuple[str, ...] = ()) -> Ruleset:
+        self._no_cycle(f.id, stack)
+        for parent in f.extends:
+            base = self._stack(base, self.files[self._parent_id(f, parent)], stack + (f.id,))
         return apply(base, f, self.catalogue, new_id=base.id + "+" + f.id)
 
-    def _stack_parents(self, base, f):
-        for parent in f.extends:
-            base = self._stack(base, self.files[self._id_for(parent)])
-        return base
+    def _parent_id(self, f: RulesetFile, parent: str) -> str:
+        """The id of a parent named in ``f.extends``: a ruleset id, or a path relative to the
+        folder of ``f`` (a user's table extending a table of their own)."""
+        if is_path(parent):
+            path = Path(os.path.normpath(f.path.parent / parent))
+            if not path.is_file():
+                raise SpecError("E005", f"{f.id} extends {parent!r}, but there is no file "
+                                f"{display(path)} (a path is read relative to the extending file's "
+                                "folder)", f.loc("extends"))
+            return self._add_or_raise(path)
+        if parent not in self.files:
+            raise SpecError("E005", f"{f.id} extends {parent!r}, which does not exist"
+                            f"{_hint(parent, self.ids())} (to extend a file, give its path "
+                            "relative to this file, e.g. ./my-base.yaml)", f.loc("extends"))
+        return parent
+
+    def _add_or_raise(self, path: Path) -> str:
+        before = len(self.errors)
+        f = self.add(path)
+        if f is None:
+            raise ErrorList(self.errors[before:])
+        return f.id
+
+    def _no_cycle(self, rid: str, stack: tuple[str, ...]) -> None:
+        if rid in stack:
+            ids = stack[stack.index(rid):] + (rid,)
+            files = " -> ".join(display(self.files[i].path) for i in ids)
+            raise SpecError("E006", f"extends is cyclic: {' -> '.join(ids)} (files: {files})",
+                            self.files[rid].loc("extends"))
+
+
+def is_path(token: str) -> bool:
+    """Whether a ruleset name is a file path rather than an id."""
+    return token.endswith((".yaml", ".yml")) or "/" in token or "\\" in token
 
 
 def _with_id(r: Ruleset, rid: str, title: str | None = None) -> Ruleset:
@@ -158,4 +234,4 @@ def load_ruleset(name: str = DEFAULT_RULESET, extra: list[Path] | None = None) -
     return reg.resolve(name)
 
 
-__all__ = ["DEFAULT_RULESET", "Registry", "load_ruleset", "registry", "bundled_files", "Location"]
+__all__ = ["DEFAULT_RULESET", "Registry", "load_ruleset", "registry", "bundled_files", "is_path", "Location"]

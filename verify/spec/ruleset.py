@@ -7,7 +7,10 @@ gives each parameter as exactly one of:
 * assumed: ``value`` + ``assumed`` (why the value is used though unstated)
 * silent:  ``silent`` (what the source leaves open)
 * open:    ``open`` (who sets it, e.g. the host) + ``quote`` + ``gloss``;
-           no value until a user overlay supplies one
+           no value until a user overlay (or ``--set``) supplies one
+
+A cited or assumed entry may add ``readings``: other values the same words
+allow, each with a name and a gloss (``verify.spec.readings``).
 
 Resolution precedence (documented in the README): parents in ``extends``
 order, later parents overriding earlier ones; then the file itself; then
@@ -24,12 +27,13 @@ from typing import Any
 from ..errors import ErrorList, Location, SpecError, VerifyError
 from ..paths import display
 from .catalogue import Catalogue, load_catalogue
+from .readings import Reading, parse_readings
 from .sources import load_source
 from .yamlsafe import load_yaml
 
 KINDS = ("cited", "assumed", "silent", "open")
 _TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules"}
-_ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note"}
+_ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note", "readings"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,8 @@ class Entry:
     note: str | None = None
     ruleset: str = ""              # id of the ruleset file that set it
     where: Location | None = None
+    readings: tuple[Reading, ...] = ()   # other values the quote allows
+    reading: str | None = None     # the reading in force, when one was chosen (RULESET@READING)
 
     @property
     def has_value(self) -> bool:
@@ -62,6 +68,10 @@ class Entry:
             out[self.kind if self.kind != "cited" else "reason"] = self.reason
         if self.note:
             out["note"] = self.note
+        if self.readings:
+            out["readings"] = [rd.to_json() for rd in self.readings]
+        if self.reading:
+            out["reading"] = self.reading
         return out
 
 
@@ -203,16 +213,21 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
                             spec["quote"], list) else loc("rules", pid, "quote")
                         errors.append(SpecError("E007", f"{pid}: quote does not occur in {source} "
                                                 f"(after NFC and whitespace folding): {q[:90]!r}", qloc))
+    readings: list[Reading] = []
+    if "readings" in spec:
+        readings, problems = parse_readings(pid, spec["readings"], kind, value, cat[pid], loc)
+        errors.extend(problems)
     reason = spec.get(kind) if kind in ("assumed", "silent", "open") else None
     if kind in ("assumed", "open") and (not isinstance(reason, str) or not reason.strip()):
         errors.append(SpecError("E009", f"{pid}: '{kind}' needs a reason text", where))
     if kind == "silent":
         reason = reason if isinstance(reason, str) else None
+    reason = reason.strip() if isinstance(reason, str) else reason   # a folded YAML block ends in a newline
     if errors:
         raise ErrorList(errors)
     return Entry(param=pid, kind=kind, value=value, quotes=quotes, gloss=spec.get("gloss"),
                  reason=reason, source=source if quotes else None, note=spec.get("note"),
-                 ruleset=rid, where=where)
+                 ruleset=rid, where=where, readings=tuple(readings))
 
 
 @dataclass(frozen=True)
@@ -227,6 +242,8 @@ class Ruleset:
     promises: dict[str, bool]
     catalogue: Catalogue = field(repr=False, compare=False)
     is_overlay: bool = False
+    readings_applied: tuple[str, ...] = ()   # RULESET@READING: the readings chosen, in order
+    supplied: tuple[tuple[str, Any], ...] = ()   # values given with --set (verify.spec.open_values)
 
     @property
     def money_scale(self) -> int:
@@ -272,6 +289,7 @@ def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | No
         id=new_id or f.id, title=f.title if base is None or new_id is None else base.title + " + " + f.title,
         chain=(base.chain if base else ()) + (f.id,), sources=tuple(sources), entries=entries,
         promises=promises, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
+        readings_applied=base.readings_applied if base else (), supplied=base.supplied if base else (),
     )
 
 
@@ -289,13 +307,20 @@ def _in_base_scale(f: RulesetFile, base: Ruleset, cat: Catalogue) -> dict[str, E
         if pid == "money.scale" or not (p.is_money and e.has_value):
             out[pid] = e
             continue
-        conv = (lambda v: v * factor_num // factor_den if isinstance(v, int) and not isinstance(v, bool) else v)
-        value = [conv(v) for v in e.value] if isinstance(e.value, list) else conv(e.value)
         note = f"written as {e.value!r} in the overlay's money; scaled to the base ruleset's money (x{factor_num}/{factor_den})"
-        out[pid] = replace(e, value=value, note=(e.note + " " if e.note else "") + note)
+        out[pid] = replace(e, value=_scaled(e.value, factor_num, factor_den),
+                           note=(e.note + " " if e.note else "") + note,
+                           readings=tuple(replace(rd, value=_scaled(rd.value, factor_num, factor_den))
+                                          for rd in e.readings))
     if "money.scale" in out:  # the base keeps its own scale
         del out["money.scale"]
     return out
+
+
+def _scaled(value: Any, num: int, den: int) -> Any:
+    if isinstance(value, list):
+        return [_scaled(v, num, den) for v in value]
+    return value * num // den if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 def rename(r: Ruleset, new_id: str, title: str) -> Ruleset:

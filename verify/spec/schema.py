@@ -46,11 +46,15 @@ def ruleset_schema(cat: Catalogue | None = None) -> dict:
     text = {"type": "string", "minLength": 1}
     quote = {"anyOf": [text, {"type": "array", "items": text, "minItems": 1}]}
     common = {"source": {"type": "string"}, "note": {"type": "string"}}
+    readings = {"type": "array", "minItems": 1, "items": {
+        "type": "object", "additionalProperties": False, "required": ["name", "value", "gloss"],
+        "properties": {"name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}, "value": {},
+                       "gloss": text, "why": text}}}
     entry_kinds = {
         "cited": {"required": ["value", "quote", "gloss"],
-                  "properties": {"value": {}, "quote": quote, "gloss": text, **common}},
+                  "properties": {"value": {}, "quote": quote, "gloss": text, "readings": readings, **common}},
         "assumed": {"required": ["value", "assumed"],
-                    "properties": {"value": {}, "assumed": text, **common}},
+                    "properties": {"value": {}, "assumed": text, "readings": readings, **common}},
         "silent": {"required": ["silent"],
                    "properties": {"silent": {"type": ["string", "boolean"]}, **common}},
         "open": {"required": ["open", "quote", "gloss"],
@@ -63,7 +67,8 @@ def ruleset_schema(cat: Catalogue | None = None) -> dict:
         rules[p.id] = {
             "description": f"{p.question} ({p.domain_text()})",
             "oneOf": [{"$ref": f"#/$defs/entry_{k}"} for k in entry_kinds],
-            "properties": {"value": _value_schema(p)},
+            "properties": {"value": _value_schema(p),
+                           "readings": {"items": {"properties": {"value": _value_schema(p)}}}},
         }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

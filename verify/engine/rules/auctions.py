@@ -87,7 +87,7 @@ class AuctionRules:
             return f"the bid must be at least {low}"
         if self.cfg.purchase.fixed_step and amount != low:
             return f"bids rise by exactly one step: {low}"
-        if amount > g.cash[seat]:
+        if amount > g.cash[seat] and not (self.cfg.purchase.bid_above_cash and g.pending["item"] == "deed"):
             return "a bid cannot exceed the bidder's cash"
         return None
 
@@ -146,14 +146,17 @@ class AuctionRules:
         if leader >= 0:
             g.ov[leader] += 1
             amount = a["high"]
-            g.cash[leader] -= amount
             to = a["proceeds_to"]
-            if to >= 0 and item == "deed":
-                keep = min(amount, self.mortgage_value[s])
-                g.bank_cash += keep
-                g.cash[to] += amount - keep
+            share = amount - min(amount, self.mortgage_value[s]) if to >= 0 and item == "deed" else 0
+            if amount > g.cash[leader]:
+                # a bid above the winner's cash (auction.bid_above_cash): the deed is theirs and the price
+                # a debt, raised by selling and mortgaging (or a bankruptcy)
+                g.debts.append([leader, to if share else -1, amount, share, "auction"])
             else:
-                g.bank_cash += amount
+                g.cash[leader] -= amount
+                g.bank_cash += amount - share
+                if share:
+                    g.cash[to] += share
             if item == "deed":
                 g.owner[s] = leader
                 g.mortgaged[s] = a["mortgaged"]

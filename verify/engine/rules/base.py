@@ -35,6 +35,7 @@ class RulesBase:
             self.mortgage_value[s], self.group_of[s] = d.mortgage, d.group
         self.street_squares = tuple(d.square for d in b.deeds if d.kind == "street")
         self.street_groups = tuple(i for i, k in enumerate(self.group_kind) if k == "street")
+        self.street_group_squares = tuple(self.groups[i] for i in self.street_groups)
         self.stations = tuple(d.square for d in b.deeds if d.kind == "station")
         self.utilities = tuple(d.square for d in b.deeds if d.kind == "utility")
         self.next_of = {k: [self._nearest(s, sq) for s in range(40)]
@@ -49,6 +50,7 @@ class RulesBase:
         self.threshold = bu.hotel_threshold
         self.sell_ratio = bu.sell_ratio
         self.pot_on = t.free_parking_pot
+        self.pot_kinds = POT_KINDS | {"card"} if t.pot_card_payments else POT_KINDS
         self.explicit_pay = cfg.debt.explicit_payment_step
         self.sec_per_turn = cfg.clock.seconds_per_turn / 60.0
         self.speed_on = cfg.speed_die.enabled
@@ -56,10 +58,15 @@ class RulesBase:
         self.first_round_buy = cfg.purchase.first_round
         rc = cfg.rent
         self.must_claim = rc.owner_must_claim and rc.claim_deadline != "automatic"
-        # a claim lapses at the first roll made this many player-turns after the landing
-        self.claim_turns = 2 if rc.claim_deadline == "before_second_next_roll" else 1
+        # a claim lapses at the first roll made this many player-turns after the landing (0: counted from
+        # the owner's seat, see _claim_turns)
+        self.claim_turns = {"before_second_next_roll": 2, "before_second_after_owner_rolls": 0}.get(
+            rc.claim_deadline, 1)
         # dice.count counts the speed die when it is in the game
         self.white = m.dice_count - 1 if self.speed_on and m.dice_count >= 3 else m.dice_count
+        sd = cfg.speed_die   # speed die faces 1..pip_faces are pips, then Mr. Monopoly, then the Bus
+        self.pip_faces, self.mr_faces_top = sd.pip_faces, sd.pip_faces + sd.mr_monopoly_faces
+        self.salary_once = m.salary_once_per_turn
         self.teams_on = cfg.teams.enabled
         self.secs_timeout = (cfg.clock.turn_seconds or cfg.clock.seconds_per_turn) / 60.0
         self.interest = [_r((self.price[s] if mo.interest_base == "price" else self.mortgage_value[s])
@@ -67,6 +74,8 @@ class RulesBase:
         self.transfer_interest = [_r((self.price[s] if cfg.debt.transfer_interest_base == "price"
                                       else self.mortgage_value[s]) * mo.interest_rate) for s in range(40)]
         self.sell_house_value = [_r(c * bu.sell_ratio) for c in self.house_cost]
+        # lifting a just-received mortgage at once costs the principal alone (the receipt interest was it)
+        self.lift_at_once = mo.transfer_interest and mo.transfer_lift_at_once == "principal_only"
         # a custom table may get the bank's building stock wrong (negative examples for the checks)
         self.sold_vanish = bu.supply_accounting == "sold_buildings_vanish"
         self.builds_free = bu.supply_accounting == "builds_not_taken_from_stock"
@@ -134,6 +143,7 @@ class RulesBase:
         g.result = None
         g.rolled, g.dice, g.trades = False, (), 0
         g.built_streets, g.built_groups, g.timed_out = set(), set(), False
+        g.received = {}
         g.reset_move()
         g.events = None
         g.landings = None
@@ -206,11 +216,12 @@ class RulesBase:
                 return True
         return False
 
-    def building_value(self, g: GameState, s: int) -> int:
-        """What the buildings on a street cost to put up (a hotel counts the houses given for it)."""
+    def building_value(self, g: GameState, s: int, hotel_houses: bool = True) -> int:
+        """What the buildings on a street cost to put up (a hotel counts the houses given for it, unless
+        ``hotel_houses`` is false: then a hotel is worth its own price)."""
         c = self.house_cost[s]
         if g.hotel[s]:
-            extra = self.threshold if self.cfg.building.hotel_returns_houses else 0
+            extra = self.threshold if hotel_houses and self.cfg.building.hotel_returns_houses else 0
             return c * (1 + extra + g.houses[s])
         return c * g.houses[s]
 
@@ -246,6 +257,7 @@ class RulesBase:
 
     def tax_worth(self, g: GameState, p: int) -> int:
         t = self.cfg.taxes
+        hotel_houses = t.worth_hotel == "price_and_converted_houses"
         total = g.cash[p]
         for s in self.ownable:
             if g.owner[s] == p:
@@ -253,7 +265,7 @@ class RulesBase:
                     total += self.price[s] - self.mortgage_value[s]
                 else:
                     total += self.price[s]
-                total += self.building_value(g, s)
+                total += self.building_value(g, s, hotel_houses)
         return total
 
     def rent_tax_rate(self, g: GameState) -> float:
@@ -268,9 +280,24 @@ class RulesBase:
         return stop is None or g.minute < stop
 
     def unmortgage_cost(self, g: GameState, s: int) -> int:
+        if g.received and g.received.get(s) == g.owner[s]:
+            return self.mortgage_value[s]     # lifted at once on receipt: the receipt interest was the interest
         again = self.cfg.mortgage.transfer_unmortgage_pays_interest_again
         interest = 0 if (g.interest_paid[s] and not again) else self.interest[s]
         return self.mortgage_value[s] + interest
+
+    def receive_mortgaged(self, g: GameState, s: int, receiver: int, interest: int, queued: bool = False) -> None:
+        """``receiver`` takes over mortgaged deed ``s``: the transfer interest is due to the bank at once
+        (``mortgage.transfer_interest``; ``queued``: behind the debts already open, as in a bankruptcy);
+        where lifting at once then costs the principal alone, the deed is marked until the next roll or
+        the end of the turn."""
+        g.interest_paid[s] = True
+        if self.lift_at_once:
+            g.received[s] = receiver
+        if queued:
+            g.debts.append([receiver, -1, interest, interest, "interest"])
+        else:
+            self.charge(g, receiver, -1, interest, "interest")
 
     def rent(self, g: GameState, s: int, payer: int) -> int:
         """Rent the payer owes on square s now (0 when none is due)."""
@@ -341,7 +368,7 @@ class RulesBase:
         else:
             rest = amount
         if rest:
-            if self.pot_on and kind in POT_KINDS:
+            if self.pot_on and kind in self.pot_kinds:
                 g.pot += rest
             else:
                 g.bank_cash += rest

@@ -98,13 +98,84 @@ class BuildingRules:
         return any(test(g, seat, s) is None for s in self.street_squares if g.owner[s] == seat)
 
     def _shortage(self, g: GameState, item: str) -> bool:
-        """More players want the item than the bank has left: it goes to auction."""
+        """The item is short, so it goes to auction (``building.shortage_trigger``): more players could
+        build than the bank has left; or the bank has one left and several could build; or two or more
+        could build and together want more than the bank has."""
         bu = self.cfg.building
-        stock = g.bank_houses if item == "house" else g.bank_hotels
-        if not bu.shortage_auction or stock >= g.n:   # fewer wanting players than buildings left
+        if not bu.shortage_auction or not self.shortage_possible(g):
             return False
+        stock = g.bank_houses if item == "house" else g.bank_hotels
+        trigger = bu.shortage_trigger
+        if trigger == "more_wanted_than_stock":
+            wanting, wanted = self._demand(g, item)
+            return wanting >= 2 and wanted > stock
         wanting = sum(1 for q in range(g.n) if not g.bankrupt[q] and self._can_build_somewhere(g, q, item))
-        return wanting > stock
+        if trigger == "more_players_than_stock":
+            return wanting > stock
+        return stock == 1 and wanting >= 2      # last_one_wanted_by_several
+
+    def shortage_possible(self, g: GameState) -> bool:
+        """A cheap bound: could a build now be short at all? (the bots also use it to try a street only
+        once a turn while a shortage auction may run)"""
+        bu = self.cfg.building
+        if not bu.shortage_auction:
+            return False
+        trigger = bu.shortage_trigger
+        if trigger == "more_players_than_stock":
+            return g.bank_houses < g.n or g.bank_hotels < g.n
+        if trigger == "last_one_wanted_by_several":
+            return g.bank_houses == 1 or g.bank_hotels == 1
+        # more_wanted_than_stock: two owners of whole groups, whose groups could take more than is left
+        owner, houses, hotel, top = g.owner, g.houses, g.hotel, self.max_houses
+        free_houses = free_hotels = 0
+        first, several = -1, False
+        for squares in self.street_group_squares:
+            o = owner[squares[0]]
+            if o < 0:
+                continue
+            for t in squares:
+                if owner[t] != o:
+                    break
+            else:
+                if first < 0:
+                    first = o
+                elif o != first:
+                    several = True
+                for t in squares:
+                    if not hotel[t]:
+                        free_houses += top - houses[t]
+                        free_hotels += 1
+        return several and (free_houses > g.bank_houses or free_hotels > g.bank_hotels)
+
+    def _demand(self, g: GameState, item: str) -> tuple[int, int]:
+        """(players who could put up the item now, how many they could put up in all): each player wants
+        what the streets they may build on still take (houses: the free levels below the limit; hotels:
+        the streets with the houses a hotel needs), as far as their cash pays."""
+        n, owner, houses, hotel, bankrupt = g.n, g.owner, g.houses, g.hotel, g.bankrupt
+        slots, cheapest = [0] * n, [0] * n
+        whole = self.cfg.building.requires_full_group
+        for squares in self.street_group_squares:
+            if whole and not self.owns_group(g, owner[squares[0]], self.group_of[squares[0]]):
+                continue                  # nobody may build here (the guard below would say so too)
+            for s in squares:
+                q = owner[s]
+                if q < 0 or hotel[s] or bankrupt[q]:
+                    continue
+                k = self.max_houses - houses[s] if item == "house" else int(houses[s] >= self.threshold)
+                if k <= 0 or self._build_guard(g, q, s, 0) is not None:
+                    continue
+                slots[q] += k
+                c = self.house_cost[s]
+                if not cheapest[q] or c < cheapest[q]:
+                    cheapest[q] = c
+        wanting = wanted = 0
+        for q in range(n):
+            if cheapest[q]:
+                w = min(slots[q], g.cash[q] // cheapest[q])
+                if w:
+                    wanting += 1
+                    wanted += w
+        return wanting, wanted
 
     def why_not_build_house(self, g: GameState, seat: int, s) -> str | None:
         why = self._manage_window(g, seat, self.cfg.building.timing)

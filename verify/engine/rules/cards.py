@@ -90,10 +90,14 @@ class CardRules:
             self.charge(g, p, creditor, g.cash[p], "card")
 
     def _destroy_building(self, g: GameState, p: int) -> None:
-        """The drawer's most developed street loses one level; the building returns to the bank."""
+        """The most developed street of the drawer (``cards.building_destroy_target: drawer``), or of any
+        opponent (``opponent``; ties: the lowest square), loses one level; the building returns to the bank."""
+        own = self.cfg.cards.building_destroy_target == "drawer"
         best = -1
         for s in self.street_squares:
-            if g.owner[s] == p and (g.houses[s] or g.hotel[s]):
+            o = g.owner[s]
+            mine = o == p if own else o >= 0 and o != p and not self.same_team(g, p, o)
+            if mine and (g.houses[s] or g.hotel[s]):
                 if best < 0 or self.level(g, s) > self.level(g, best):
                     best = s
         if best < 0:

@@ -137,9 +137,7 @@ class DebtRules:
                 if dc.to_player_properties == "creditor":
                     g.owner[s] = creditor
                     if g.mortgaged[s] and self.cfg.mortgage.transfer_interest:
-                        g.interest_paid[s] = True
-                        g.debts.append([creditor, -1, self.transfer_interest[s], self.transfer_interest[s],
-                                        "interest"])
+                        self.receive_mortgaged(g, s, creditor, self.transfer_interest[s], queued=True)
                 else:
                     g.owner[s] = -1
                     g.mortgaged[s] = False

@@ -95,6 +95,8 @@ class FlowRules:
         if g.built_streets:
             g.built_streets = set()
             g.built_groups = set()
+        if g.received:
+            g.received = {}
         g.reset_move()
         g.pending = None
         if self.limit_end and self._check_end(g):

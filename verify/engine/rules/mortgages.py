@@ -59,6 +59,8 @@ class MortgageRules:
         g.mortgaged[s] = False
         g.mortgage_rounds[s] = 0
         g.interest_paid[s] = False
+        if g.received:
+            g.received.pop(s, None)
         if g.events is not None:
             self._ev(g, event="unmortgaged", player=seat, square=s, amount=cost)
 
@@ -99,13 +101,20 @@ class MortgageRules:
         return None
 
     def auction_mortgaged(self, g: GameState, seat: int, s: int) -> None:
-        """The owner auctions a mortgaged deed: the bank keeps the mortgage value, the owner the rest."""
+        """The owner auctions a mortgaged deed at once. It opens at the mortgage value, the printed price
+        or an amount; the owner bids or not; the bank takes back its loan and the owner gets the rest
+        (unsold, the deed stays the owner's, still mortgaged), or the bank takes the whole price (unsold,
+        it stays with the bank, unowned)."""
+        mo = self.cfg.mortgage
         g.ov[seat] += 1
         g.owner[s] = -1
         g.mortgaged[s] = False
         g.mortgage_rounds[s] = 0
         g.interest_paid[s] = False
-        entry = [s, "deed", self.mortgage_value[s], seat, False, seat]
+        opening = {"mortgage_value": self.mortgage_value[s], "printed_price": self.price[s]}.get(
+            mo.immediate_auction_opening, mo.immediate_auction_opening_amount)
+        entry = [s, "deed", opening, -1 if mo.immediate_auction_owner_bids else seat, False,
+                 seat if mo.immediate_auction_proceeds == "owner_after_loan" else -1]
         self._interrupt_with_auction(g, entry)
 
     def _interrupt_with_auction(self, g: GameState, entry: list) -> None:

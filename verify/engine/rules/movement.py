@@ -29,11 +29,14 @@ class MovementRules:
         p = g.current
         if g.claims:
             self._expire_claims(g)
+        if g.received:          # a received mortgage is no longer lifted "at once" once the dice roll
+            g.received = {}
         g.phase = MOVING
         g.stage = "move"
         g.rolled = True
         g.dice = dice = tuple(dice)
-        g.salary_paid = g.mr_pending = g.no_auction = g.jailed = g.reroll = g.still = False
+        g.salary_paid = g.salary_paid and self.salary_once   # once per turn: a re-roll does not reset it
+        g.mr_pending = g.no_auction = g.jailed = g.reroll = g.still = False
         g.rent_factor, g.util_mult, g.steps_after_debts = 1, 0, 0
         if g.events is not None:
             self._ev(g, event="rolled", player=p, dice=list(dice))
@@ -58,14 +61,14 @@ class MovementRules:
         if len(dice) > n:
             sp = dice[n]
             sd = self.cfg.speed_die
-            if sp <= 3:
+            if sp <= self.pip_faces:
                 if n >= 2 and d1 == dice[1] == sp:
                     doubles = sd.triples_count_as_doubles
                     special = 3
                 elif not sd.doubles_white_only and not doubles and (d1 == sp or dice[1] == sp):
                     doubles = True
                 steps += sp
-            elif sp <= 5:
+            elif sp <= self.mr_faces_top:
                 g.mr_pending = True
             else:
                 special = 6
@@ -102,10 +105,18 @@ class MovementRules:
             g.passed_go[p] = True
             mv = self.cfg.movement
             if new == 0:
-                pay = (self.salary if mv.salary_on_landing else 0) + mv.exact_landing_bonus
+                pay, bonus = (self.salary if mv.salary_on_landing else 0), mv.exact_landing_bonus
             else:
-                pay = self.salary if mv.salary_on_pass else 0
-            if pay and self.salary_paid_now(g) and not (g.salary_paid and not mv.pass_then_card_pays_twice):
+                pay, bonus = (self.salary if mv.salary_on_pass else 0), 0
+            if not self.salary_paid_now(g):
+                pay = 0
+                if not mv.exact_landing_bonus_after_salary_stop:
+                    bonus = 0
+            pay += bonus
+            # a second payment in one move (or turn): only the Advance to GO card after a pass, or any
+            # second pass where the salary is not limited to once a turn, as the rules say
+            if pay and not (g.salary_paid and not (mv.pass_then_card_pays_twice
+                                                   and (new == 0 or not self.salary_once))):
                 self._to_player(g, p, pay)
                 g.salary_paid = True
                 if g.events is not None:
@@ -145,7 +156,8 @@ class MovementRules:
                     rate = self.rent_tax_rate(g)
                     share = amount - _r(amount * rate) if rate else amount
                     if self.must_claim:   # owed only if the owner asks in time
-                        g.claims.append([p, o, s, amount, share, g.player_turns + self.claim_turns])
+                        g.claims.append([p, o, s, amount, share,
+                                         g.player_turns + (self.claim_turns or self._claim_turns(g, o))])
                         if g.events is not None:
                             self._ev(g, event="rent_due", payer=p, owner=o, square=s, amount=amount)
                     else:
@@ -180,6 +192,23 @@ class MovementRules:
         if k == "casino" and self.cfg.casino.enabled:
             g.phase = CASINO
             g.pending = {"player": p}
+
+    def _claim_turns(self, g: GameState, owner: int) -> int:
+        """Player-turns from now until the second player after the owner rolls (a full round when that
+        player is the one moving now)."""
+        n, bankrupt = g.n, g.bankrupt
+        target, k = owner, 0
+        while k < 2:
+            target = (target + 1) % n
+            if not bankrupt[target]:
+                k += 1
+        turns, q = 0, g.current
+        while True:
+            q = (q + 1) % n
+            if not bankrupt[q]:
+                turns += 1
+                if q == target:
+                    return turns
 
     def _jail_roll(self, g: GameState, p: int, dice) -> None:
         j = self.cfg.jail

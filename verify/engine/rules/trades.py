@@ -127,8 +127,7 @@ class TradeRules:
             for s in side.get("squares", []) or []:
                 g.owner[s] = b
                 if g.mortgaged[s] and self.cfg.mortgage.transfer_interest:
-                    g.interest_paid[s] = True
-                    self.charge(g, b, -1, self.interest[s], "interest")
+                    self.receive_mortgaged(g, s, b, self.interest[s])
         if g.events is not None:
             self._ev(g, event="traded", player=seat, other=other, give=give, take=take)
         if g.debts and g.phase != DEBT:

@@ -1,0 +1,183 @@
+"""Engines that misbehave, for the conformance harness's own tests.
+
+Protocol faults (each also runnable as a subprocess: ``python tests/conform_engines/faults.py NAME``):
+``crash`` exits in the middle of a game, ``hang`` stops answering (and starts a
+grandchild that must die with it), ``garbage`` prints something that is not
+JSON, ``chatty`` answers one request with two lines, ``wrong-protocol`` claims
+protocol 2. Rule bugs (in-process classes): ``SupplyLeak`` never takes a house
+from the bank, ``UnevenBuilder`` builds wherever the ruleset refuses an uneven
+house, ``ShortMover`` reports a token one square short after a roll. The suite of broken engines for issue 9 item 9 lives in ``broken.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+if __package__ in (None, ""):                       # run as a script: make `verify` importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from verify.conform import Illegal                    # noqa: E402
+from verify.conform.reference import ReferenceEngine  # noqa: E402
+
+
+class _Faulty(ReferenceEngine):
+    """The reference engine that misbehaves at its ``after``-th apply (counted across games)."""
+
+    after = 3
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.applied = 0
+
+    def apply(self, action: dict) -> dict:
+        self.applied += 1
+        if self.applied >= self.after:
+            self.misbehave()
+        return super().apply(action)
+
+    def misbehave(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class Crashing(_Faulty):
+    name = "crashing"
+
+    def misbehave(self) -> None:
+        raise RuntimeError("simulated crash inside the engine")
+
+
+class Hanging(_Faulty):
+    name = "hanging"
+
+    def misbehave(self) -> None:
+        time.sleep(3600)
+
+
+class SupplyLeak(ReferenceEngine):
+    """Builds a house without taking it from the bank (house-supply breaks)."""
+
+    name = "supply-leak"
+
+    def apply(self, action: dict) -> dict:
+        new = super().apply(action)
+        if action.get("type") == "build_house" and new["bank"]["houses"] is not None:
+            new["bank"]["houses"] += 1
+            self._state = new
+        return new
+
+
+class UnevenBuilder(ReferenceEngine):
+    """Accepts a house the even-building rule refuses (legality breaks)."""
+
+    name = "uneven-builder"
+
+    def apply(self, action: dict) -> dict:
+        try:
+            return super().apply(action)
+        except Illegal as exc:
+            if action.get("type") != "build_house" or "even" not in exc.reason:
+                raise
+            import copy
+            new = copy.deepcopy(self._state)
+            for p in new["properties"]:
+                if p["square"] == action["square"]:
+                    p["houses"] += 1
+            new["bank"]["houses"] = None if new["bank"]["houses"] is None else new["bank"]["houses"] - 1
+            self._state = new
+            return new
+
+
+class ShortMover(ReferenceEngine):
+    """Reports a token one square short of where a roll took it (successor breaks, no invariant does)."""
+
+    name = "short-mover"
+
+    def apply(self, action: dict) -> dict:
+        new = super().apply(action)
+        if action.get("type") == "roll":
+            import copy
+            new = copy.deepcopy(new)
+            p = new["players"][action.get("seat", new["current"])]
+            p["position"] = (p["position"] - 1) % 40
+            self._state = new
+        return new
+
+
+class Partial(ReferenceEngine):
+    """Implements a few action types and keeps no decks or clock (reports them empty), and says so."""
+
+    name = "partial"
+    declare = True
+
+    def hello(self) -> dict:
+        h = super().hello()
+        if self.declare:
+            from verify.conform.protocol import REQUIRED_STATE_KEYS
+            h["actions"] = ["roll", "end_turn", "buy", "decline", "build_house"]
+            h["compare"] = [k for k in REQUIRED_STATE_KEYS if k not in ("decks", "minute")]
+        return h
+
+    def apply(self, action: dict) -> dict:
+        if self.declare and action["type"] not in ("roll", "end_turn", "buy", "decline", "build_house"):
+            raise RuntimeError(f"sent an undeclared action {action['type']}")
+        new = dict(super().apply(action))
+        new["decks"], new["minute"] = {"chance": [], "chest": []}, 0
+        return new
+
+    def state(self):
+        s = super().state()
+        return s if s is None else {**s, "decks": {"chance": [], "chest": []}, "minute": 0}
+
+
+class Undeclared(Partial):
+    """The same engine without its declarations: its empty decks are now differences."""
+
+    name = "undeclared"
+    declare = False
+
+
+class Named(ReferenceEngine):
+    """The reference engine under a name that is HTML (the report must escape it)."""
+
+    name = "<script>alert(1)</script>"
+
+
+def _serve_faulty(kind: str) -> int:
+    """The subprocess faults: a reference server that breaks at its third apply."""
+    import json
+    from verify.conform.serve import handle
+    engine = ReferenceEngine()
+    applies = 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req.get("op") == "hello" and kind == "wrong-protocol":
+            print(json.dumps({"ok": True, "engine": "wrong", "version": "1", "protocol": 2}), flush=True)
+            continue
+        if req.get("op") == "apply":
+            applies += 1
+            if applies >= 3:
+                if kind == "crash":
+                    print("engine: fatal error, giving up", file=sys.stderr, flush=True)
+                    os._exit(3)
+                if kind == "hang":
+                    with open(os.environ.get("FAULTS_CHILD_PIDS", os.devnull), "a") as fh:
+                        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+                        fh.write(f"{child.pid}\n")
+                    time.sleep(3600)
+                if kind == "garbage":
+                    print("Traceback (most recent call last): this is not JSON", flush=True)
+                    continue
+                if kind == "chatty":
+                    print(json.dumps({"ok": True, "illegal": "debug line"}), flush=True)
+        answer = handle(engine, req)
+        if answer is None:
+            return 0
+        print(json.dumps(answer), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_serve_faulty(sys.argv[1]))

@@ -1,0 +1,129 @@
+"""`verify conform`: the JSON shape and exit codes of the issue, scenario files and --replay, JUnit and
+HTML reports (escaped, atomic), clear errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from verify.cli import main
+
+REF = ["--engine", "verify.conform.reference:ReferenceEngine"]
+BUG = ["--engine", "tests.conform_engines.faults:ShortMover"]
+
+
+def _run(args, tmp_path):
+    return CliRunner().invoke(main, ["conform", *args, "--scenarios", str(tmp_path / "sc")],
+                              catch_exceptions=False)
+
+
+def test_a_conforming_engine_exits_0_with_the_issue_json(tmp_path):
+    r = _run([*REF, "--examples", "20", "--seed", "3", "--json"], tmp_path)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert set(doc) == {"engine", "ruleset", "scenarios", "steps", "violations"}
+    assert doc["engine"] == "verify-reference" and doc["ruleset"] == "official"
+    assert doc["scenarios"] == 20 and doc["steps"] > 0 and doc["violations"] == []
+    assert not (tmp_path / "sc").exists()
+
+
+def test_a_violation_exits_1_saves_a_scenario_that_replays(tmp_path):
+    r = _run([*BUG, "--examples", "10", "--json"], tmp_path)
+    assert r.exit_code == 1
+    doc = json.loads(r.output)
+    v = doc["violations"][0]
+    assert set(v) == {"rule", "step", "expected", "actual", "scenario_file"}
+    assert v["rule"] == "successor" and v["step"] == 1
+    saved = json.loads(open(v["scenario_file"]).read())
+    assert saved["schema"] == "verify.conform-scenario/1" and len(saved["actions"]) == 1
+    again = _run([*BUG, "--replay", v["scenario_file"], "--json"], tmp_path)
+    assert again.exit_code == 1 and json.loads(again.output)["violations"][0]["rule"] == "successor"
+    fixed = _run([*REF, "--replay", v["scenario_file"]], tmp_path)
+    assert fixed.exit_code == 0 and "no violation" in fixed.output
+    sub = _run(["--engine-cmd", "python -m verify.conform.reference", "--replay", v["scenario_file"]], tmp_path)
+    assert sub.exit_code == 0, sub.output
+
+
+def test_the_text_output_is_a_step_list_with_board_lines(tmp_path):
+    r = _run([*BUG, "--examples", "10"], tmp_path)
+    assert r.exit_code == 1
+    out = r.output
+    assert "successor broken at step 1 of 1" in out and "Loaded state" in out and "player 0: cash" in out
+    assert "Step 1: player" in out and "State diff:" in out and "position: ruleset" in out
+    assert "Replay: verify conform --replay" in out and "--engine tests.conform_engines.faults:ShortMover" in out
+
+
+def test_junit_and_html_reports(tmp_path):
+    junit, html = tmp_path / "out.xml", tmp_path / "html"
+    r = _run([*BUG, "--examples", "10", "--junit", str(junit), "--html", str(html)], tmp_path)
+    assert r.exit_code == 1
+    suite = ET.parse(junit).getroot()
+    assert suite.tag == "testsuite" and suite.get("failures") == "1"
+    assert "successor" in suite.find("testcase/failure").text
+    page = (html / "index.html").read_text()
+    assert "Engine conformance" in page and "successor" in page and 'id="violation-count">1<' in page
+    files = list((html / "scenarios").glob("*.json"))
+    assert len(files) == 1 and f'href="scenarios/{files[0].name}"' in page
+    ok = _run([*REF, "--examples", "5", "--junit", str(junit), "--html", str(html)], tmp_path)
+    assert ok.exit_code == 0
+    assert ET.parse(junit).getroot().get("failures") == "0"
+    assert 'id="violation-count">0<' in (html / "index.html").read_text()
+    assert not list((html / "scenarios").glob("*.json"))          # the folder was replaced as a whole
+
+
+def test_html_escapes_what_the_engine_says(tmp_path):
+    html = tmp_path / "html"
+    r = _run(["--engine", "tests.conform_engines.faults:Named", "--examples", "3", "--html", str(html)], tmp_path)
+    assert r.exit_code == 0
+    page = (html / "index.html").read_text()
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_html_folder_is_never_one_with_foreign_files(tmp_path):
+    html = tmp_path / "mine"
+    html.mkdir()
+    (html / "notes.txt").write_text("keep me")
+    r = CliRunner().invoke(main, ["conform", *REF, "--examples", "2", "--html", str(html)])
+    assert r.exit_code != 0 and (html / "notes.txt").read_text() == "keep me"
+
+
+@pytest.mark.parametrize("args, needle", [
+    ([], "--engine"),
+    ([*REF, "--engine-cmd", "x"], "one of them"),
+    ([*REF, "--examples", "0"], "examples"),
+    ([*REF, "--step-timeout", "0"], "step-timeout"),
+])
+def test_usage_errors_exit_2(args, needle, tmp_path):
+    r = CliRunner().invoke(main, ["conform", *args])
+    assert r.exit_code == 2 and needle in r.output
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not JSON"),
+    ('{"schema": "other"}', "not a scenario file"),
+    ('{"schema": "verify.conform-scenario/1", "ruleset": "official", "state": {}, "actions": []}',
+     "verify.state/1"),
+    ('{"schema": "verify.conform-scenario/1", "ruleset": "official", "state": {"schema": "verify.state/1"}, '
+     '"actions": [1]}', "action 1"),
+])
+def test_a_malformed_scenario_file_is_e026(content, message, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    r = CliRunner().invoke(main, ["conform", *REF, "--replay", str(bad)])
+    assert r.exit_code == 2
+    assert "[E026]" in r.output and message in r.output and str(bad) in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("args, code, needle", [
+    (["--engine", "no_such_module:Engine"], "E015", "cannot import"),
+    (["--engine", "not-a-spec"], "E026", "module:Class"),
+    (["--engine-cmd", "'unbalanced"], "E026", "--engine-cmd"),
+    ([*REF, "--ruleset", "no-such-ruleset"], "E011", "no-such-ruleset"),
+])
+def test_bad_engine_specs_and_rulesets_are_named(args, code, needle):
+    r = CliRunner().invoke(main, ["conform", *args, "--examples", "2"])
+    assert r.exit_code == 2 and f"[{code}]" in r.output and needle in r.output

@@ -1,0 +1,152 @@
+"""Engines that crash, hang, print garbage or break protocol 1 are reported as rule `protocol` with the
+step; the run finishes, the engine is restarted for other scenarios, and no child process survives."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verify.conform.harness import Session, run
+from verify.conform.scenarios import Scenario
+from verify.conform.transport import EngineSpec, Subprocess
+
+FAULTS = Path(__file__).parent / "conform_engines" / "faults.py"
+
+
+def _cmd(kind: str) -> str:
+    return f"{sys.executable} {FAULTS} {kind}"
+
+
+def _dead(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ")[1][0] in "ZX"      # a zombie waiting for init is dead
+    except FileNotFoundError:
+        return True
+
+
+def _children_of(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.split(") ")[1].split()[1]) == pid and not _dead(int(d.name)):
+                out.append(int(d.name))
+    return out
+
+
+@pytest.mark.parametrize("kind, fault", [("crash", "crash"), ("garbage", "garbage"), ("chatty", "garbage")])
+def test_a_faulty_subprocess_engine_is_a_protocol_violation_and_the_run_finishes(kind, fault):
+    r = run(EngineSpec(cmd=_cmd(kind), step_timeout=5), "official", seed=1, examples=12)
+    assert r.violations, "the fault was not reported"
+    v = r.violations[0]["violation"]
+    assert v["rule"] == "protocol" and v["actual"].startswith(fault)
+    assert v["step"] == len(r.violations[0]["actions"])
+    assert r.scenarios > 3                  # restarted and went on with other scenarios
+    assert _children_of(os.getpid()) == []
+    if kind == "crash":
+        assert "fatal error" in v["log"]    # the engine's stderr is kept for the report
+
+
+def test_a_hanging_engine_times_out_and_its_children_are_killed(tmp_path, monkeypatch):
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("FAULTS_CHILD_PIDS", str(pids))
+    t0 = time.monotonic()
+    r = run(EngineSpec(cmd=_cmd("hang"), step_timeout=0.5), "official", seed=1, examples=50)
+    assert time.monotonic() - t0 < 30
+    v = r.violations[0]["violation"]
+    assert v["rule"] == "protocol" and v["actual"].startswith("timeout") and v["step"] >= 1
+    grandchildren = [int(x) for x in pids.read_text().split()]
+    assert grandchildren
+    deadline = time.monotonic() + 5
+    while not all(_dead(p) for p in grandchildren) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_dead(p) for p in grandchildren), "a child of the hung engine survived"
+    assert _children_of(os.getpid()) == []
+
+
+def test_an_engine_that_speaks_another_protocol_is_refused_at_hello():
+    r = run(EngineSpec(cmd=_cmd("wrong-protocol")), "official", seed=1, examples=10)
+    v = r.violations[0]["violation"]
+    assert (v["rule"], v["step"]) == ("protocol", 0) and "protocol 2" in v["actual"]
+    from verify.conform.harness import replay
+    again = replay(EngineSpec(cmd=_cmd("wrong-protocol")), r.violations[0])     # its scenario replays
+    assert [d["violation"]["actual"] for d in again.violations] == [v["actual"]]
+
+
+def test_an_engine_that_does_not_start_is_a_protocol_violation():
+    r = run(EngineSpec(cmd=f"{sys.executable} -c 'import sys; sys.exit(4)'"), "official", seed=1, examples=5)
+    v = r.violations[0]["violation"]
+    assert v["rule"] == "protocol" and v["step"] == 0 and "exit status 4" in v["actual"]
+
+
+def test_an_in_process_crash_is_a_protocol_violation_with_its_traceback():
+    r = run(EngineSpec("tests.conform_engines.faults:Crashing"), "official", seed=1, examples=25)
+    v = r.violations[0]["violation"]
+    assert v["rule"] == "protocol" and "RuntimeError: simulated crash" in v["actual"]
+    assert "Traceback" in v["log"]
+
+
+def test_a_session_restarts_the_engine_after_a_fault():
+    s = Session(EngineSpec(cmd=_cmd("crash"), step_timeout=5), "official")
+    try:
+        from verify.engine.step import new_game
+        state = new_game(s.config, 2, 1)
+        roll = [{"type": "roll", "seat": state["current"], "dice": [1, 2]},
+                {"type": "buy", "seat": state["current"]}, {"type": "end_turn", "seat": state["current"]}]
+        v, _ = s.run(Scenario(state, roll))
+        assert v is not None and v.rule == "protocol" and v.step == 3 and not s.running
+        first = s.engine
+        v, _ = s.run(Scenario(state, roll[:2]))      # a fresh engine: two applies are fine
+        assert v is None and s.running and s.engine is first
+    finally:
+        s.close()
+    assert _children_of(os.getpid()) == []
+
+
+def test_close_kills_an_engine_that_ignores_bye():
+    eng = Subprocess(f"{sys.executable} -c \"import signal,sys,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+                     f"sys.stdin.readline(); print('{{\\\"ok\\\": true, \\\"engine\\\": \\\"x\\\", \\\"version\\\": 1, "
+                     f"\\\"protocol\\\": 1}}', flush=True); time.sleep(60)\"", step_timeout=2)
+    hello = eng.start()
+    assert hello.engine == "x"
+    pid = eng.proc.pid
+    eng.close()
+    assert _dead(pid)
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_stopping_the_harness_leaves_no_engine_or_child_behind(sig, tmp_path):
+    import signal
+    import subprocess
+    pids = tmp_path / "pids"
+    env = dict(os.environ, FAULTS_CHILD_PIDS=str(pids))
+    proc = subprocess.Popen([sys.executable, "-m", "verify.cli", "conform", "--engine-cmd", _cmd("hang"),
+                             "--step-timeout", "60", "--examples", "10", "--scenarios", str(tmp_path / "sc")],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        grandchild = int(pids.read_text().split()[0])
+        engines = _children_of(proc.pid)
+        assert engines and not _dead(grandchild)
+        proc.send_signal(getattr(signal, sig))
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            for p in (int(x) for x in (pids.read_text().split() if pids.exists() else [])):
+                os.kill(p, 9)               # a failed test must not leave its own children behind
+    assert proc.returncode in (128 + getattr(signal, sig), 130, 1)
+    deadline = time.monotonic() + 5
+    while not all(_dead(p) for p in [grandchild, *engines]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_dead(p) for p in [grandchild, *engines])

@@ -1,0 +1,292 @@
+"""The report helps decide: tables lead, the disputes that matter come first, findings by topic,
+questions side by side with their readings, the rulings sheet, honest charts and matrix, and a
+page list others can plug into."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from verify.cli import main
+from verify.compare import compare
+from verify.compare.questions import load_questions
+from verify.report import Card, Page, ReportOptions, build, register
+from verify.report import site
+from verify.report.charts import ACCENT, game_lengths, landings, overflow, witness_picture
+from verify.report.findings import matters, matters_most
+from verify.report.matrix import view
+from verify.report.runs import CheckRun, Simulation
+from verify.report.terminal import print_check
+from verify.spec.catalogue import load_catalogue
+
+FIX = Path(__file__).parent / "fixtures" / "tables"
+SUMMER = str(FIX / "rulings" / "summer-table.yaml")
+STACK = f"{FIX / 'kitchen-base.yaml'}+{FIX / 'late-start.yaml'}"
+
+
+def no_sim(targets, games, seed):
+    return Simulation("not run", games, "—", seed, reason="not part of this test")
+
+
+@pytest.fixture(scope="module")
+def tabled(tmp_path_factory):
+    seen = {}
+
+    def check(names):
+        seen["names"] = list(names)
+        # answer as the check command would: a single file is reported under its id, a stack
+        # under the name it was given
+        results = [{"ruleset": "summer-table" if n.endswith("summer-table.yaml") else n, "invariant": "even-build",
+                    "action": "build-house", "promised": True, "verdict": "PROVED", "counterexample": None,
+                    "reason": None} for n in names]
+        return CheckRun("ran", tuple(results), elapsed_s=0.1)
+    out = tmp_path_factory.mktemp("t") / "reports"
+    summary = build(ReportOptions(out=out, tables=(SUMMER, STACK)), hooks={"check": check, "simulate": no_sim})
+    return out, summary, seen
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    return compare()
+
+
+def page(out: Path, name: str) -> str:
+    return (out / name).read_text(encoding="utf-8")
+
+
+def test_the_index_leads_with_the_users_tables(tabled):
+    out, summary, _ = tabled
+    assert summary["tables"] == ["summer-table", "kitchen-base+late-start"]
+    html = page(out, "index.html")
+    yours, top, cards = html.index('class="yours"'), html.index('id="top"'), html.index('class="cards"')
+    assert yours < top < cards
+    section = html[yours:top]
+    assert "What it changes (2)" in section and "Where the rulebooks rule otherwise" in section
+    assert 'href="findings-movement.html#f-variant-summer-table-go-salary"' in section
+    assert (out / "ruleset-summer-table.html").is_file() and (out / "ruleset-kitchen-base.html").is_file()
+    assert (out / "ruleset-kitchen-base--late-start.html").is_file()
+    assert not (out / "ruleset-official--late-start.html").exists()    # only what was asked for
+
+
+def test_a_tables_assumed_values_are_its_own(tabled):
+    out, _, _ = tabled
+    html = page(out, "ruleset-summer-table.html")
+    row = html[html.index("<code class=\"muted\">go.salary</code>"):]
+    row = row[:row.index("</tr>")]
+    assert "assumed</strong> by <strong>summer-table</strong>" in row and "000_" not in row
+    topic = page(out, "findings-movement.html")
+    art = topic[topic.index('id="f-contradiction-summer-table-go-salary"'):]
+    art = art[:art.index("</article>")]
+    assert "set by summer-table" in art and "your table" in art
+
+
+def test_check_and_simulate_get_names_they_can_resolve(tabled):
+    out, _, seen = tabled
+    from verify.spec.registry import Registry
+    fresh = Registry.load()                   # what the check command sees: the bundled files only
+    ids = {fresh.canonical(n) for n in seen["names"]}
+    assert {"summer-table", "kitchen-base+late-start", "kitchen-base", "official"} <= ids
+    assert SUMMER in seen["names"]
+    html = page(out, "matrix.html")
+    assert '<a href="ruleset-kitchen-base--late-start.html">kitchen-base+late-start</a>' in html
+    assert "late-start.yaml" not in html
+
+
+def test_the_disputes_that_matter_most(comparison):
+    top = matters_most(comparison.findings, load_catalogue())
+    assert len(top) >= 10
+    by_id = {f.id: f for f in comparison.findings}
+    for t in top:
+        f = by_id[t["id"]]
+        assert f.kind in ("contradiction", "internal") and f.witness.method == "z3"
+        assert f.witness.unit in ("money", "bool") and len({str(o.classic) for o in f.witness.outcomes}) > 1
+    ids = [t["id"] for t in top]
+    assert "contradiction:mortgage.interest_base" in ids and "contradiction:rent.jailed_owner_collects" in ids
+    money = [t for t in top if t["why"] == "money"]
+    assert ids[:len(money)] == [t["id"] for t in money]             # amounts first
+    # a dispute without a z3 witness in money or who may act is not among them
+    direct = next(f for f in comparison.findings if f.kind == "contradiction" and f.witness
+                  and f.witness.method == "direct")
+    assert matters(direct) is None and direct.id not in ids
+
+
+def test_index_lines_link_to_findings_on_their_topic_pages(tmp_path, comparison):
+    out = tmp_path / "r"
+    build(ReportOptions(out=out, run_check=False, run_simulation=False))
+    index = page(out, "index.html")
+    top = index[index.index('id="top"'):index.index('class="cards"')]
+    links = re.findall(r'<a href="(findings-[^"#]+)#([^"]+)">', top)
+    assert len(links) >= 10
+    for file, anchor in links:
+        assert f'id="{anchor}"' in page(out, file), (file, anchor)
+    # every finding is on its topic page, once, and the findings index links to it
+    findings_index = page(out, "contradictions.html")
+    for f in comparison.findings:
+        href = site.finding_href(f)
+        assert f'href="{href}"' in findings_index, f.id
+        file, anchor = href.split("#")
+        assert page(out, file).count(f'id="{anchor}"') == 1
+    assert findings_index.count("data-text=") == len(comparison.findings)
+    assert len(findings_index) < len(page(out, "findings-rent.html")) * 8      # one line each, not the findings
+
+
+def test_questions_side_by_side_with_readings(tabled):
+    out, _, _ = tabled
+    html = page(out, "questions.html")
+    assert len(html.encode()) < 650_000                           # was 1.3 MB with 17 columns of quotes
+    picked = re.findall(r'<input type="checkbox" name="pick" value="\d+" checked> ([^<]+?)[ <]', html)
+    assert picked[:2] == ["summer-table", "kitchen-base+late-start"] and "official" in picked
+    sec = html[html.index('id="q-rent-while-jailed"'):]
+    sec = sec[:sec.index("</section>")]
+    readings = re.findall(r'<summary><strong class="[^"]*">([^<]+)</strong> <span class="who">— (\d+) rulebook', sec)
+    assert [r[0] for r in readings][:2] == ["yes", "no"] and ("silent", "1") in readings
+    assert dict(readings)["yes"] == "2"                            # the Turkish and the Polish rulebooks
+    assert sec.count("«W Więzieniu nadal możesz pobierać czynsze»") == 1   # each quote once
+    row = html[html.index('<tr data-q="q-rent-while-jailed">'):]
+    row = row[:row.index("</tr>")]
+    assert len(re.findall(r'<td data-r="\d+" data-k="\d+"', row)) == len(picked) + row.count("<td") - len(picked)
+
+
+def test_the_rulings_sheet_offers_every_reading(tabled):
+    out, _, _ = tabled
+    html = page(out, "rulings.html")
+    assert html.count('<section class="ruling"') == len(load_questions())
+    sec = html[html.index('id="r-auction-opening-bid"'):]
+    sec = sec[:sec.index("</section>")]
+    assert "data-values='[\"printed_price\"]'" in sec and "data-values='[10]'" in sec
+    assert 'data-param="auction.opening_bid"' in sec and 'value="printed_price"' in sec
+    assert '<option value="platform-classic">' in html and "@media print" in html
+
+
+def test_a_file_in_the_sheets_format_loads_and_diffs():
+    sheet = FIX / "sheet-rulings.yaml"
+    res = CliRunner().invoke(main, ["show", str(sheet), "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["chain"] == ["platform-classic", "sheet-rulings"]
+    assert doc["rules"]["auction.opening_bid"]["value"] == 1000          # classic 100 on the ×10 platform
+    assert doc["rules"]["rent.jailed_owner_collects"]["kind"] == "assumed"
+    res = CliRunner().invoke(main, ["diff", str(sheet), "--json"])
+    # the station rents restate the platform's own (250..2000 = 25..200 classic): no change
+    assert {c["param"] for c in json.loads(res.output)["changes"]} == {
+        "rent.jailed_owner_collects", "auction.opening_bid"}
+
+
+def test_witness_charts_fit_and_mean_something(comparison):
+    pictures = [(f, witness_picture(f.witness)) for f in comparison.findings]
+    pictures = [(f, p) for f, p in pictures if p]
+    assert len(pictures) >= 50
+    for f, p in pictures:
+        assert overflow(p) == [], (f.id, overflow(p))
+        texts = [it["s"] for it in p["items"] if it["t"] == "text"]
+        for o in f.witness.outcomes:
+            assert o.ruleset in texts                              # the full label, never cut
+        if "Situation" in texts:
+            assert len(texts) > texts.index("Situation") + 1      # never an empty situation box
+        bars = {it["fill"] for it in p["items"] if it["t"] == "rect" and it["h"] == 16}
+        assert bars <= {ACCENT}                                   # one colour: the length is the message
+
+
+def test_game_length_and_landing_charts_have_legends_and_fit():
+    runs = [{"ruleset": "official+house-no-buying-first-round", "turns": {"mean": 150, "median": 140, "p90": 260}},
+            {"ruleset": "classic-pl", "turns": {"mean": 90, "median": 80, "p90": 120}}]
+    g = game_lengths(runs)
+    texts = [it["s"] for it in g["items"] if it["t"] == "text"]
+    assert overflow(g) == [] and {"median", "90th percentile", "mean player-turns per game"} <= set(texts)
+    assert "official+house-no-buying-first-round" in texts
+    land = landings(list(range(1, 41)), "official")
+    assert overflow(land) == [] and any("corner" in t["s"] for t in land["items"] if t["t"] == "text")
+
+
+def _results(rulesets=3, dead=True):
+    out = []
+    for i in range(rulesets):
+        rid = f"ruleset-{i}"
+        out.append({"ruleset": rid, "invariant": "constraint:c", "action": "(parameters)", "promised": True,
+                    "verdict": "PROVED"})
+        for a in ("buy", "casino-bet"):
+            is_dead = dead and a == "casino-bet"
+            out.append({"ruleset": rid, "invariant": "(enabled)", "action": a, "promised": not is_dead,
+                        "verdict": "VIOLATED" if is_dead else "PROVED",
+                        "reason": "dead rule: there is no casino in this ruleset" if is_dead else None})
+            if not is_dead:
+                out.append({"ruleset": rid, "invariant": "even-build", "action": a, "promised": True,
+                            "verdict": "PROVED"})
+                out.append({"ruleset": rid, "invariant": "house-supply", "action": a, "promised": False,
+                            "verdict": "VIOLATED", "counterexample": {
+                                "scenario": ["Before:", "  player 0: cash 200", "Action: player 0 buys X",
+                                             "Broken: house-supply — ..."], "before": {"x": 1}}})
+    return out
+
+
+def test_matrix_keeps_promised_dead_and_informational_apart():
+    v = view(_results(), ["ruleset-0"])
+    assert v["failures"] == []                                        # nothing promised failed
+    assert set(v["dead"]) == {"ruleset-0", "ruleset-1", "ruleset-2"}
+    live = v["rows"][0]["cells"][v["columns"].index("rules can fire")]
+    assert live.state == "DEAD" and live.short == "†1" and live.proved == 1   # flagged, never a tick
+    info = v["rows"][0]["cells"][v["columns"].index("house-supply")]
+    assert info.state == "FAILS" and info.short.startswith("~")
+    assert v["informational"][0]["lines"][0] == "Before:"
+
+
+def test_matrix_page_shows_board_lines_not_json(tmp_path):
+    out = tmp_path / "r"
+    build(ReportOptions(out=out, run_simulation=False),
+          hooks={"check": lambda ids: CheckRun("ran", tuple(_results()), elapsed_s=0.1)})
+    html = page(out, "matrix.html")
+    assert '<pre class="board">Before:\n  player 0: cash 200\nAction: player 0 buys X' in html
+    assert "&#34;before&#34;" not in html and '"before"' not in html
+    assert "Every promised check PROVED" in html
+    dead = html[html.index('id="dead"'):html.index('id="informational"')]
+    assert "<code>casino-bet</code> — dead rule: there is no casino" in dead
+    assert len(re.findall(r'<td class="v-DEAD"[^>]*><a href="#dead-f-ruleset-0">†1</a></td>', html)) == 1
+    assert len(re.findall(r'<td class="v-PROVED"[^>]*>✓</td>', html)) == 6       # constraints, even-build
+
+
+def test_cli_matrix_is_readable_in_80_columns_and_never_ticks_dead_rules():
+    results = []
+    for i in range(17):
+        results += [dict(r, ruleset=f"a-long-ruleset-name-{i}") for r in _results(1)]
+    console = Console(width=80, record=True, force_terminal=False, color_system=None)
+    print_check(results, 1.0, matrix=True, console=console)
+    text = console.export_text()
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    live = [line for line in lines if line.startswith("rules can fire")]
+    assert live and all("✓" not in line and "†1" in line for line in live)
+    assert "† dead rules in 1, 2, 3" in text and "casino-bet †dead" in text
+    assert "17=a-long-ruleset-name-16" in text
+
+
+def test_check_command_flags_a_dead_rule_in_80_columns():
+    res = CliRunner().invoke(main, ["check", "official", "--action", "buy", "--action", "casino-bet", "--matrix"],
+                             env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    live = next(line for line in lines if line.startswith("rules can fire"))
+    assert "†1" in live and "✓" not in live
+    assert "† dead rules in 1: casino-bet" in res.output
+    assert next(line for line in lines if line.startswith("casino-bet †dead")).split()[2:] == ["-"] * 12
+
+
+def test_a_page_plugs_in_with_one_register_call(tmp_path):
+    extra = Page("extra.html", "Extra", "base.html", lambda x: [("extra.html", {})],
+                 lambda x: Card("extra.html", "42", "an extra page"))
+    register(extra, before="simulation.html")
+    try:
+        out = tmp_path / "r"
+        build(ReportOptions(out=out, run_check=False, run_simulation=False))
+        assert (out / "extra.html").is_file()
+        for name in ("index.html", "questions.html", "extra.html"):
+            nav = page(out, name).split("</nav>")[0]
+            assert '<a href="extra.html"' in nav and nav.index("extra.html") < nav.index("simulation.html")
+        assert "an extra page" in page(out, "index.html")
+    finally:
+        site.PAGES[:] = [p for p in site.PAGES if p.file != "extra.html"]

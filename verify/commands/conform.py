@@ -1,0 +1,137 @@
+"""``verify conform``: drive an engine through generated scenarios and check every step against a ruleset.
+
+Exit status 0 when no step departs from the ruleset, 1 with any violation
+(each printed as its shrunk scenario and saved as a replayable JSON file),
+2 on a usage error. ``--replay FILE`` re-runs one saved scenario.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--engine", "engine", metavar="MODULE:CLASS", help="An in-process engine class (protocol 1).")
+@click.option("--engine-cmd", "engine_cmd", metavar="CMD",
+              help="A command that speaks protocol 1 as JSON Lines on stdin/stdout.")
+@click.option("--ruleset", default="official", show_default=True, metavar="RULESET",
+              help="The ruleset the engine must follow (an id, a file, or a stack like official+house-no-auction).")
+@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Scenarios to generate.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the run (the same seed gives the same scenarios).")
+@click.option("--step-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds an engine may take to answer one request.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a JUnit XML report (for CI).")
+@click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write an HTML report into this folder (replaced as a whole).")
+@click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Re-run one saved scenario file instead of generating scenarios.")
+@click.option("--scenarios", "scenario_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("conform-scenarios"), show_default=True,
+              help="Where failing scenarios are saved (only when there are some).")
+def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
+            replay_file, scenario_dir) -> None:
+    """Check an engine step by step against RULESET; every violation is shrunk to a replayable scenario."""
+    from ..conform.harness import replay, run
+    from ..conform.render import html, junit, scenario_text
+    from ..conform.scenario_file import load, save
+    from ..conform.transport import EngineSpec
+
+    if (engine is None) == (engine_cmd is None):
+        raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
+    spec = EngineSpec(target=engine, cmd=engine_cmd, step_timeout=step_timeout)
+    engine_arg = f"--engine {engine}" if engine else f"--engine-cmd {shlex.quote(engine_cmd)}"
+    _exit_on_terminate()
+    try:
+        if replay_file is not None:
+            doc = load(replay_file)
+            rid = ruleset if _given("ruleset") else doc["ruleset"]
+            result = replay(spec, doc, rid)
+        else:
+            from ..spec import load_ruleset
+            load_ruleset(ruleset)                 # an unknown ruleset is a usage error before any engine starts
+            result = run(spec, ruleset, seed=seed, examples=examples, progress=_progress(as_json, examples))
+    except Terminated as exc:                     # the engines are gone already (finally blocks)
+        click.echo(f"verify conform: stopped by signal {exc.signum}", err=True)
+        sys.exit(128 + exc.signum)
+    files = [str(save(doc, scenario_dir)) for doc in result.violations]
+    if junit_file is not None:
+        _write(junit_file, junit(result, files, engine_arg))
+    if html_dir is not None:
+        html(result, files, html_dir)
+    if as_json:
+        click.echo(json.dumps(result.to_json(files), ensure_ascii=False))
+    else:
+        for doc, path in zip(result.violations, files):
+            click.echo(scenario_text(doc, result.engine, path, engine_arg))
+            click.echo("")
+        verdict = "no violation" if result.ok else f"{len(result.violations)} violation(s)"
+        click.echo(f"{result.engine} on {result.ruleset}: {result.scenarios} scenario(s), {result.steps} step(s) "
+                   f"checked: {verdict}")
+    sys.exit(0 if result.ok else 1)
+
+
+class Terminated(BaseException):
+    """A termination signal, raised where the run is (not SystemExit: hypothesis would take that for a
+    failing scenario and try to shrink it)."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(signum)
+
+
+def _exit_on_terminate() -> None:
+    """SIGTERM and SIGHUP end the run like Ctrl-C does: through the ``finally`` blocks that kill the
+    engines' process groups (by default they would end Python at once and orphan the engines' children)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum, _frame):
+        raise Terminated(signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
+
+
+def _given(name: str) -> bool:
+    ctx = click.get_current_context()
+    return ctx.get_parameter_source(name) not in (click.core.ParameterSource.DEFAULT, None)
+
+
+def _write(path: Path, text: str) -> None:
+    import os
+    import tempfile
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def _progress(quiet: bool, examples: int):
+    """A progress line on a terminal (stderr), nothing otherwise."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    console = Console(stderr=True)
+    seen = {"scenarios": 0, "violations": 0}
+
+    def show(done: int, total: int, chunk: dict) -> None:
+        seen["scenarios"] += chunk["scenarios"]
+        seen["violations"] += len(chunk["violations"])
+        console.print(f"[dim]chunk {done}/{total}: {seen['scenarios']} scenario(s), "
+                      f"{seen['violations']} violation(s) so far[/]", highlight=False)
+
+    return show

@@ -1,0 +1,78 @@
+"""Ambiguities: the entries that carry other readings of their quote, as findings of kind ``ambiguous``.
+
+Each entry with ``readings`` (``verify.spec.readings``) gives one finding: the
+ruling the ruleset plays and every other reading side by side, each with its
+value and gloss, and a z3 witness wherever the readings lead to different
+outcomes (the same outcome families and search as any other finding; a reading
+that rules several entries at once is applied whole). ``related`` holds what
+the other rulebooks say on the same question, so the clarification page can set
+the readings beside them.
+"""
+
+from __future__ import annotations
+
+from ..spec.readings import apply_reading
+from ..spec.ruleset import Ruleset
+from . import witness as wit
+from .model import Finding, Side
+from .outcomes import BY_PARAM
+from .values import normalize, show
+
+
+def ambiguous_findings(ctx, rs: list[Ruleset]) -> list[Finding]:
+    from .from_rulesets import primary_source
+    out: dict[str, Finding] = {}
+    for r in rs:
+        for pid, e in r.entries.items():
+            if not e.readings or e.reading:
+                continue
+            fid = f"ambiguous:{e.ruleset}:{pid}"
+            if fid in out:
+                continue
+            host = next((x for x in rs if x.chain[-1] == e.ruleset and x.entries.get(pid) == e), r)
+            out[fid] = _finding(ctx, fid, host, pid, rs, primary_source)
+    return list(out.values())
+
+
+def _finding(ctx, fid: str, r: Ruleset, pid: str, rs: list[Ruleset], primary_source) -> Finding:
+    e = r.entries[pid]
+    p = ctx.cat[pid]
+    scale = r.money_scale
+    own = ctx.side(r, pid)
+    sides = [own]
+    for rd in e.readings:
+        gloss = rd.gloss + (f" (why: {rd.why})" if rd.why else "")
+        sides.append(Side(r.id, own.source, own.quote, gloss, rd.value, kind="reading",
+                          quotes=own.quotes, normalized=normalize(p, rd.value, scale), scale=scale, param=pid,
+                          language=own.language, origin=e.ruleset, reading=rd.name))
+    fam = BY_PARAM.get(pid)
+    if fam is None:
+        w = wit.direct(p.question, [(s.ruleset, s.value) for s in sides], pid)
+    else:
+        ctxs = [wit.Context(r.id, scale, ctx.getter(r))]
+        ctxs += [wit.Context(f"{r.id}@{rd.name}", scale, ctx.getter(apply_reading(r, rd.name)))
+                 for rd in e.readings]
+        w = wit.find(fam, ctxs)
+    readings = "; ".join(f"@{rd.name}: {show(rd.value)}" for rd in e.readings)
+    tail = ("The readings lead to different play (see the witness)." if w is not None else
+            "In every situation the comparison models, the readings play alike.")
+    summary = (f"{p.question} {r.id} plays {show(e.value)} ({e.kind}); the words may also be read "
+               f"{readings}. {tail}")
+    return Finding(fid, p.area, "ambiguous", summary, tuple(sides), w, (pid,),
+                   related=_related(ctx, r, pid, rs, primary_source))
+
+
+def _related(ctx, r: Ruleset, pid: str, rs: list[Ruleset], primary_source) -> tuple[Side, ...]:
+    """One ruling per other rulebook: its first ruleset (base games first) where the question arises."""
+    guard = ctx.declared.guard(pid) if ctx.declared else None
+    seen = {primary_source(r)}
+    out = []
+    for x in rs:
+        src = primary_source(x)
+        if src in seen or (guard is not None and not ctx.applies(x, guard)):
+            continue
+        seen.add(src)
+        side = ctx.side(x, pid)
+        if side.kind != "undecided":
+            out.append(side)
+    return tuple(out)

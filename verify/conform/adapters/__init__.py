@@ -1,0 +1,11 @@
+"""In-process protocol-1 adapters for third-party Monopoly engines.
+
+An adapter translates representations only: it builds the other engine's game
+from the canonical state (``verify.state/1``), drives one action at a time
+through that engine's own rule code and reads its game back into the canonical
+state. Where the engine's rules or board differ from a ruleset, the harness
+finds it; the adapter never papers over it.
+
+``gnome``: the USC/ISI GNOME simulator (``monopoly-simulator-test``), as
+``verify.conform.adapters.gnome:GnomeEngine``.
+"""

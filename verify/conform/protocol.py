@@ -1,0 +1,157 @@
+"""Engine protocol 1, message by message: what the harness sends and what it accepts back.
+
+The messages are fixed by the conformance issue and shipped as JSON Schemas in
+``verify/schemas/protocol/`` (one file per request and response). This module
+is the harness's side of that contract: it builds requests and reads
+responses, turning anything out of protocol into an ``EngineFault`` (rule
+``protocol``). It is deliberately hand-written rather than a schema validator:
+it runs on every step, and jsonschema is only a test dependency (the tests
+check that both agree on every message).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+PROTOCOL = 1
+
+#: The top-level keys of the state schema that every engine must report and, unless it
+#: declares ``compare``, maintain (verify/schemas/state.schema.json "required").
+REQUIRED_STATE_KEYS = ("schema", "round", "current", "minute", "phase", "players", "properties", "bank",
+                       "pot", "jackpot", "decks")
+#: Every top-level key a state may have (what ``compare`` may name).
+STATE_KEYS = REQUIRED_STATE_KEYS + ("discards", "seed", "shuffles", "pending", "queue", "turn",
+                                    "player_turns", "winner", "result")
+
+
+class EngineFault(Exception):
+    """The engine broke protocol 1: crashed, hung, printed something that is not a response, or answered
+    out of protocol. ``kind`` is one of crash, timeout, garbage, protocol, error."""
+
+    def __init__(self, kind: str, message: str, log: str = ""):
+        self.kind = kind
+        self.message = message
+        self.log = log            # the tail of the engine's stderr, when there is one
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What an engine declared in its answer to ``hello``."""
+
+    engine: str
+    version: str
+    actions: tuple[str, ...] | None      # None: every action type
+    compare: tuple[str, ...]             # top-level state keys compared
+
+    def to_json(self) -> dict:
+        return {"engine": self.engine, "version": self.version,
+                "actions": None if self.actions is None else list(self.actions), "compare": list(self.compare)}
+
+
+def hello_request() -> dict:
+    return {"op": "hello", "protocol": PROTOCOL}
+
+
+def load_request(config: dict, state: dict) -> dict:
+    return {"op": "load", "config": config, "state": state}
+
+
+def apply_request(action: dict) -> dict:
+    return {"op": "apply", "action": action}
+
+
+STATE_REQUEST = {"op": "state"}
+BYE_REQUEST = {"op": "bye"}
+
+
+def _ok(resp: Any, what: str) -> dict:
+    if not isinstance(resp, dict):
+        raise EngineFault("protocol", f"the answer to {what} is not a JSON object: {_short(resp)}")
+    ok = resp.get("ok")
+    if ok is False:
+        raise EngineFault("error", f"the engine answered {what} with an error: {_short(resp.get('error'))}")
+    if ok is not True:
+        raise EngineFault("protocol", f"the answer to {what} has no \"ok\": true/false: {_short(resp)}")
+    return resp
+
+
+def read_hello(resp: Any) -> Hello:
+    from ..engine.step import ACTION_TYPES
+    r = _ok(resp, "hello")
+    engine, version, protocol = r.get("engine"), r.get("version"), r.get("protocol")
+    if not isinstance(engine, str) or not engine:
+        raise EngineFault("protocol", f"hello: \"engine\" must name the engine, got {_short(engine)}")
+    if protocol != PROTOCOL:
+        raise EngineFault("protocol", f"hello: the engine speaks protocol {_short(protocol)}, the harness {PROTOCOL}")
+    if not isinstance(version, (str, int, float)) or isinstance(version, bool):
+        raise EngineFault("protocol", f"hello: \"version\" must be a string, got {_short(version)}")
+    actions = _declared(r, "actions", ACTION_TYPES, "action type")
+    compare = _declared(r, "compare", STATE_KEYS, "state key")
+    return Hello(engine, str(version), actions, REQUIRED_STATE_KEYS if compare is None else compare)
+
+
+def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str, ...] | None:
+    """A hello declaration (``actions``, ``compare``): known names, in their canonical order."""
+    names = r.get(key)
+    if names is None:
+        return None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise EngineFault("protocol", f"hello: \"{key}\" must be a list of {what}s")
+    unknown = sorted(set(names) - set(known))
+    if unknown:
+        raise EngineFault("protocol", f"hello: unknown {what}(s) in {key} {unknown}; known: {', '.join(known)}")
+    return tuple(n for n in known if n in names)
+
+
+def read_load(resp: Any) -> None:
+    _ok(resp, "load")
+
+
+def read_state(resp: Any, what: str = "state") -> dict:
+    state = _ok(resp, what).get("state")
+    check_state_shape(state, what)
+    return state
+
+
+def read_apply(resp: Any) -> tuple[str, Any]:
+    """``("state", NEW_STATE)`` or ``("illegal", REASON)``."""
+    r = _ok(resp, "apply")
+    if ("state" in r) == ("illegal" in r):
+        raise EngineFault("protocol", "the answer to apply must hold exactly one of \"state\" and \"illegal\": "
+                          + _short(r))
+    if "illegal" in r:
+        if not isinstance(r["illegal"], str):
+            raise EngineFault("protocol", f"apply: \"illegal\" must be the reason as a string, got {_short(r['illegal'])}")
+        return "illegal", r["illegal"]
+    check_state_shape(r["state"], "apply")
+    return "state", r["state"]
+
+
+def check_state_shape(state: Any, what: str) -> None:
+    """A reported state must be a verify.state/1 object with the schema's required keys."""
+    if not isinstance(state, dict):
+        raise EngineFault("protocol", f"{what}: the state is not a JSON object: {_short(state)}")
+    if state.get("schema") != "verify.state/1":
+        raise EngineFault("protocol", f"{what}: the state's \"schema\" is {_short(state.get('schema'))}, "
+                          "not \"verify.state/1\"")
+    missing = [k for k in REQUIRED_STATE_KEYS if k not in state]
+    if missing:
+        raise EngineFault("protocol", f"{what}: the state lacks required key(s) {', '.join(missing)}")
+    if not isinstance(state["players"], list) or not isinstance(state["properties"], list):
+        raise EngineFault("protocol", f"{what}: \"players\" and \"properties\" must be lists")
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    import json
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+__all__ = ["PROTOCOL", "EngineFault", "Hello", "REQUIRED_STATE_KEYS", "STATE_KEYS", "hello_request",
+           "load_request", "apply_request", "STATE_REQUEST", "BYE_REQUEST", "read_hello", "read_load",
+           "read_apply", "read_state", "check_state_shape"]

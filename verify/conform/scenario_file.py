@@ -1,0 +1,74 @@
+"""Replayable scenario files: a shrunk failing scenario as a JSON document any engine can be re-run on.
+
+``{"schema": "verify.conform-scenario/1", "ruleset", "origin", "state", "actions", "violation",
+"found": {"seed", "chunk"}}``: the loaded state (verify.state/1), the actions after it (random
+fields filled), and the violation it showed when it was saved. ``verify conform --replay FILE``
+loads the state into an engine, applies the actions and checks every step again.
+Files are written atomically (a temporary file renamed into place).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from ..errors import Location
+from . import ConformInputError
+from .harness import SCENARIO_SCHEMA
+
+
+def file_name(doc: dict) -> str:
+    digest = hashlib.sha256(json.dumps([doc["state"], doc["actions"]], sort_keys=True).encode()).hexdigest()[:10]
+    ruleset = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(doc["ruleset"]).stem if doc["ruleset"].endswith(
+        (".yaml", ".yml")) else doc["ruleset"])
+    return f"{ruleset}-{doc['violation']['rule']}-{digest}.json"
+
+
+def save(doc: dict, folder: Path) -> Path:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / file_name(doc)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def load(path: Path) -> dict:
+    """Read and check a scenario file; a malformed one is E026 naming the file (and line)."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConformInputError(f"cannot read the scenario file: {exc}", Location(name)) from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConformInputError(f"the scenario file is not JSON: {exc.msg}", Location(name, exc.lineno)) from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCENARIO_SCHEMA:
+        got = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise ConformInputError(f"not a scenario file (schema {got!r}, expected {SCENARIO_SCHEMA!r})",
+                                Location(name, 1))
+    for key, typ in (("ruleset", str), ("state", dict), ("actions", list)):
+        if not isinstance(doc.get(key), typ):
+            raise ConformInputError(f"the scenario file needs {key!r} ({typ.__name__})", Location(name))
+    for i, a in enumerate(doc["actions"], 1):
+        if not isinstance(a, dict) or not isinstance(a.get("type"), str):
+            raise ConformInputError(f"action {i} must be an object with a \"type\"", Location(name))
+    if doc["state"].get("schema") != "verify.state/1":
+        raise ConformInputError("the scenario's state is not a verify.state/1 state", Location(name))
+    return doc
+
+
+__all__ = ["save", "load", "file_name"]

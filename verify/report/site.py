@@ -1,0 +1,80 @@
+"""The report as a site: one list of pages, one base template, one navigation.
+
+Every page is a ``Page``: the file(s) it writes, its label in the navigation
+(or none), and a function from the report's ``Inputs`` to the template
+context of each file it writes (nothing at all leaves the page out, and its
+link with it). An index card is one more optional function. Adding a page —
+a conformance summary, a balance study — is one ``register(Page(...))``
+call plus a template that extends ``base.html``; the navigation, the index
+card and the browser test's link check follow by themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import jinja2
+
+from ..compare.values import show
+
+#: (file name, template context) pairs a page writes.
+Files = Iterable[tuple[str, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Card:
+    """An entry on the index: a headline number (or word), a line of text, the page it opens."""
+
+    href: str
+    num: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Page:
+    file: str                                   # the page the navigation links to
+    label: str | None                           # its navigation label (None: not in the navigation)
+    template: str
+    files: Callable[[Any], Files]               # Inputs -> (file, context) for every file written
+    card: Callable[[Any], Card | None] | None = None
+
+
+PAGES: list[Page] = []
+
+
+def register(page: Page, before: str | None = None) -> Page:
+    """Add a page to the report (after the others, or before the page whose file is ``before``)."""
+    PAGES[:] = [p for p in PAGES if p.file != page.file]
+    at = next((i for i, p in enumerate(PAGES) if p.file == before), len(PAGES))
+    PAGES.insert(at, page)
+    return page
+
+
+def slug(rid: str) -> str:
+    return "ruleset-" + re.sub(r"[^A-Za-z0-9_.-]", "--", rid) + ".html"
+
+
+def anchor(fid: str) -> str:
+    return "f-" + re.sub(r"[^A-Za-z0-9_-]", "-", fid)
+
+
+def topic_file(topic: str) -> str:
+    return "findings-" + re.sub(r"[^A-Za-z0-9_-]", "-", topic) + ".html"
+
+
+def finding_href(f) -> str:
+    """Where a finding is shown in full: its topic page, at its anchor."""
+    return f"{topic_file(f.topic)}#{anchor(f.id)}"
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.PackageLoader("verify.report", "templates"),
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["show"] = show
+    env.filters["slug"] = slug
+    env.filters["anchor"] = anchor
+    env.filters["finding_href"] = finding_href
+    return env
