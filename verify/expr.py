@@ -531,14 +531,7 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
                         if not isinstance(env, LazyEnv) or head not in env.lazy:
                             raise ExprError(f"unknown name {full!r}")
                         value = env[head]
-                    if isinstance(value, dict):
-                        if attr not in value:
-                            raise ExprError(f"no field {attr!r} in {full}")
-                        value = value[attr]
-                    else:
-                        value = getattr(value, attr, _MISSING)
-                        if value is _MISSING:
-                            raise ExprError(f"no field {attr!r} in {full}")
+                    value = _field_of(value, attr, full)
                 if value is UNDECIDED:
                     raise Undecided(full)
                 return value
@@ -561,19 +554,24 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
             else:
                 continue
             for attr in rest:
-                if isinstance(value, dict):
-                    if attr not in value:
-                        raise ExprError(f"no field {attr!r} in {full}")
-                    value = value[attr]
-                else:
-                    value = getattr(value, attr, _MISSING)
-                    if value is _MISSING:
-                        raise ExprError(f"no field {attr!r} in {full}")
+                value = _field_of(value, attr, full)
             if value is UNDECIDED:
                 raise Undecided(full)
             return value
         raise ExprError(f"unknown name {full!r}")
     return lookup
+
+
+def _field_of(value: Any, attr: str, full: str) -> Any:
+    """A key of a dict, else an attribute of an object (of the name ``full``)."""
+    if isinstance(value, dict):
+        if attr not in value:
+            raise ExprError(f"no field {attr!r} in {full}")
+        return value[attr]
+    value = getattr(value, attr, _MISSING)
+    if value is _MISSING:
+        raise ExprError(f"no field {attr!r} in {full}")
+    return value
 
 
 def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any],
