@@ -119,3 +119,17 @@ def test_bad_name_is_e014_with_line(tmp_path):
     with pytest.raises(VerifyError) as exc:
         load_invariants(f)
     assert exc.value.code == "E014"
+
+
+@pytest.mark.parametrize("expr,why", [("old(sum(p.before.cash for p in players)) == 0", "before"),
+                                      ("old(action.player) == 0", "not the action")])
+def test_old_reads_only_the_state_before(tmp_path, expr, why):
+    """Inside old(...) there is no action and no earlier state: the loader says so (E014)."""
+    f = tmp_path / "inv.yaml"
+    f.write_text(f"invariants:\n  - id: x\n    title: t\n    kind: step\n    expr: {expr}\n")
+    with pytest.raises(VerifyError) as exc:
+        load_invariants(f)
+    assert exc.value.code == "E014" and why in str(exc.value)
+    f.write_text("invariants:\n  - id: x\n    title: t\n    kind: step\n"
+                 "    expr: all(p.before.cash >= 0 for p in players) and old(pot) >= 0\n")
+    assert load_invariants(f)[0].id == "x"

@@ -16,22 +16,19 @@ that contract; the loader rejects an expression that names anything else
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import SimpleNamespace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from .errors import ExprError, GameError, Location, SpecError
+from .errors import ExprError, Location, SpecError
 from .expr import Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit
-from .expr import evaluate, names, parse
+from .expr import compile_expr, evaluate, names, parse
 from .paths import display, specs_dir
+from .state_view import (BANK_SLICES, NOBODY, PLAYER_FIELDS, PLAYER_SLICES, PROPERTY_FIELDS, PROPERTY_SLICES,
+                         SLICE_OF_FIELD, Record, ViewCache, ViewEnv, board_facts, share, state_slices, view_env)
 
-NOBODY = -1  #: owner of a deed the bank holds; creditor of a debt to the bank
-
-#: The fields of each kind of object in the view (the contract with verify.smt).
-PLAYER_FIELDS = ("seat", "cash", "in_jail", "bankrupt", "team", "chance_cards", "chest_cards", "jail_cards")
-PROPERTY_FIELDS = ("square", "kind", "group", "owner", "mortgaged", "houses", "hotel", "hotels", "price",
-                   "house_cost")
+#: The fields of the other objects in the view (the contract with verify.smt; players' and
+#: properties' are in verify.state_view).
 GROUP_FIELDS = ("name", "streets")
 BANK_FIELDS = ("houses", "hotels", "cash")
 ACTION_FIELDS = ("kind", "player", "creditor", "team", "bankruptcy")
@@ -149,17 +146,19 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
     params: set[str] = set()
     step = kind == "step"
 
+    in_old = False
+
     def field_type(typ: str, path: tuple[str, ...], full: str) -> str:
         for attr in path:
             if typ == "player":
-                if attr == "before" and step:
+                if attr == "before" and step and not in_old:
                     continue
                 if attr not in PLAYER_FIELDS:
                     raise ExprError(f"invariant {iid}: a player has no field {attr!r} in {full!r}; "
                                     f"fields: {', '.join(PLAYER_FIELDS)}", where)
                 typ = "int"
             elif typ == "property":
-                if attr == "before" and step:
+                if attr == "before" and step and not in_old:
                     continue
                 if attr not in PROPERTY_FIELDS:
                     raise ExprError(f"invariant {iid}: a property has no field {attr!r} in {full!r}; "
@@ -196,6 +195,9 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
         if path[0] == "action":
             if not step:
                 raise ExprError(f"invariant {iid}: 'action' is only available in step invariants", where)
+            if in_old:
+                raise ExprError(f"invariant {iid}: old(...) reads the state before the action, not the action",
+                                where)
             return field_type("action", path[1:], full)
         raise ExprError(f"invariant {iid}: unknown name {full!r}{cat.suggest(full)}; a state has "
                         f"{', '.join(sorted(ROOTS))}" + (", action" if step else "")
@@ -217,10 +219,14 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
             for c in e.conds:
                 walk(c, inner)
         elif isinstance(e, Call):
+            nonlocal in_old
             if e.func == "old" and not step:
                 raise ExprError(f"invariant {iid}: old(...) is only allowed in step invariants", where)
+            outer = in_old
+            in_old = in_old or e.func == "old"      # inside old(...), x.before and the action mean nothing
             for a in e.args:
                 walk(a, scope)
+            in_old = outer
         elif isinstance(e, (Compare, BoolOp)):
             for x in e.operands:
                 walk(x, scope)
@@ -282,127 +288,52 @@ def param_value(config: Any, pid: str) -> Any:
     return value
 
 
-# ---- the view of a canonical state ----------------------------------------------
-
-class _Obj(SimpleNamespace):
-    """A plain record of the view; attribute access only (what the expression language reads)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if k != "before") + ")"
-
-
-@dataclass(frozen=True)
-class BoardFacts:
-    """The static facts the view needs about the 28 deeds, from an EngineConfig."""
-
-    squares: tuple[int, ...]
-    kinds: tuple[str, ...]
-    groups: tuple[str, ...]          # group name per deed
-    prices: tuple[int, ...]
-    house_costs: tuple[int, ...]
-    group_members: tuple[tuple[str, tuple[int, ...]], ...]   # (name, deed indexes) for street groups
-
-
-def board_facts(config: Any) -> BoardFacts:
-    board = getattr(config, "board", None)
-    if board is None:
-        from .config import EngineConfig
-        board = EngineConfig.from_ruleset(config).board
-    return _facts(board)
-
-
-@lru_cache(maxsize=16)
-def _facts(board) -> BoardFacts:
-    deeds = board.deeds
-    gname = [board.groups[d.group].name if isinstance(d.group, int) else str(d.group) for d in deeds]
-    members = []
-    for g in dict.fromkeys(gname[i] for i, d in enumerate(deeds) if d.kind == "street"):
-        members.append((g, tuple(i for i, d in enumerate(deeds) if gname[i] == g)))
-    return BoardFacts(tuple(d.square for d in deeds), tuple(d.kind for d in deeds), tuple(gname),
-                      tuple(d.price for d in deeds), tuple(d.house_cost for d in deeds), tuple(members))
-
-
-def state_slices(state: dict) -> dict[str, tuple]:
-    """The parts of a canonical state the view is built from, as hashable tuples.
-
-    The view (``_view``) is a function of these slices alone, and an
-    invariant is a pure function of the view and the rule parameters; so an
-    invariant that held on some slices holds again on equal slices. That is what
-    lets ``Monitor`` skip re-evaluating an invariant after a step that did not
-    touch anything it reads (most steps move a token or some money and leave
-    every deed and building alone). The players' cash is a slice of its own
-    because it changes far more often than anything else.
-    """
-    try:
-        players = tuple(
-            (int(p.get("seat", i)), bool(p.get("in_jail")), bool(p.get("bankrupt")),
-             p.get("team") if p.get("team") is not None else int(p.get("seat", i)),
-             tuple(str(c) for c in (p.get("jail_cards") or ())))
-            for i, p in enumerate(state["players"]))
-        cash = tuple(p.get("cash", 0) for p in state["players"])
-        properties = tuple(
-            (int(p["square"]), NOBODY if p.get("owner") is None else int(p["owner"]), bool(p.get("mortgaged")),
-             int(p.get("houses") or 0), bool(p.get("hotel")))
-            for p in state["properties"])
-        bank = state.get("bank") or {}
-        return {"players": players, "cash": cash, "properties": properties,
-                "bank": (bank.get("houses"), bank.get("hotels"), bank.get("cash")),
-                "pot": state.get("pot", 0) or 0, "jackpot": state.get("jackpot", 0) or 0}
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise GameError(f"not a canonical game state: {exc!r}") from None
-
-
-#: The slices each root name of the view is built from (a player's cash only when a
-#: name ending in ``cash`` is read: a conservative, purely syntactic test).
-_SLICES_OF_ROOT = {"players": ("players",), "properties": ("properties",), "streets": ("properties",),
-                   "groups": ("properties",), "bank": ("bank",), "pot": ("pot",), "jackpot": ("jackpot",)}
-
+# ---- the view of a state (verify/state_view.py) ------------------------------------
 
 def slices_read(inv: Invariant) -> tuple[str, ...]:
-    """The state slices an invariant's expression reads (parameters are fixed per config)."""
+    """The state slices (``verify.state_view``) an invariant's expression reads (parameters are fixed
+    per config): for the players and the properties, the columns of the fields it names (all of them
+    when it uses a whole record). A purely syntactic, conservative reading."""
     paths = names(inv.expr, with_loop_variables=True)
-    out = {sl for path in paths if path[0] in _SLICES_OF_ROOT for sl in _SLICES_OF_ROOT[path[0]]}
-    if "players" in out and any(path[-1] == "cash" for path in paths):
-        out.add("cash")
+    loop_vars = _loop_variables(inv.expr)
+    out: set[str] = set()
+    for path in paths:
+        root = path[0]
+        if root in ("players",):
+            out.add("seats")
+        elif root in ("properties", "streets", "groups"):
+            out.add("listed")
+        elif root in ("pot", "jackpot"):
+            out.add(root)
+        elif root == "bank":         # bank.houses is the bank's stock, not the deeds' houses
+            out.update((f"bank_{path[1]}",) if len(path) == 2 else BANK_SLICES)
+            continue
+        if len(path) > 1 and path[-1] in SLICE_OF_FIELD:
+            out.add(SLICE_OF_FIELD[path[-1]])
+        elif root in loop_vars and (len(path) == 1 or path[-1] == "before"):
+            out.update(PLAYER_SLICES + PROPERTY_SLICES)    # a whole record: every column
     return tuple(sorted(out))
+
+
+def _loop_variables(expr: Any) -> set[str]:
+    found: set[str] = set()
+
+    def walk(e: Any) -> None:
+        if isinstance(e, Aggregate):
+            found.update(var for var, _ in e.loops)
+        for child in getattr(e, "__dict__", {}).values():
+            for x in (child if isinstance(child, tuple) else (child,)):
+                if isinstance(x, tuple):
+                    for y in x:
+                        walk(y)
+                elif hasattr(x, "__dataclass_fields__"):
+                    walk(x)
+    walk(expr)
+    return found
 
 
 def _params(config: Any, invariants: Iterable[Invariant]) -> dict[str, Any]:
     return {pid: param_value(config, pid) for inv in invariants for pid in inv.reads}
-
-
-def _view(config: Any, sl: dict[str, tuple], invariants: Iterable[Invariant] = (),
-          params: dict[str, Any] | None = None, properties_too: bool = True) -> dict:
-    """The view of some slices; ``properties_too=False`` leaves out the deeds (for invariants that read none)."""
-    players = [_Obj(seat=seat, cash=cash, in_jail=in_jail, bankrupt=bankrupt, team=team,
-                    chance_cards=sum(1 for c in cards if c.startswith("chance")),
-                    chest_cards=sum(1 for c in cards if c.startswith("chest")), jail_cards=len(cards))
-               for (seat, in_jail, bankrupt, team, cards), cash in zip(sl["players"], sl["cash"])]
-    properties: list = []
-    groups: list = []
-    if properties_too:
-        facts = board_facts(config)
-        by_square = {row[0]: row for row in sl["properties"]}
-        for i, sq in enumerate(facts.squares):
-            row = by_square.get(sq)
-            if row is None:
-                raise GameError(f"the state lists no property on square {sq}")
-            _, owner, mortgaged, houses, hotel = row
-            properties.append(_Obj(square=sq, kind=facts.kinds[i], group=facts.groups[i], owner=owner,
-                                   mortgaged=mortgaged, houses=houses, hotel=hotel, hotels=1 if hotel else 0,
-                                   price=facts.prices[i], house_cost=facts.house_costs[i]))
-        groups = [_Obj(name=name, streets=[properties[i] for i in idx]) for name, idx in facts.group_members]
-    houses, hotels, bank_cash = sl["bank"]
-    env: dict[str, Any] = {
-        "players": players, "properties": properties,
-        "streets": [p for p in properties if p.kind == "street"], "groups": groups,
-        "bank": _Obj(houses=houses, hotels=hotels, cash=0 if bank_cash is None else bank_cash),
-        "pot": sl["pot"], "jackpot": sl["jackpot"],
-    }
-    env.update(_params(config, invariants) if params is None else params)
-    return env
 
 
 # ---- the Python predicates --------------------------------------------------------
@@ -417,10 +348,16 @@ def check_state(config: Any, state: dict, promised_ids: Iterable[str] | None) ->
     return _check_state(config, state_slices(state), invs) if invs else []
 
 
-def _check_state(config: Any, sl: dict[str, tuple], invs: list[Invariant],
-                 params: dict[str, Any] | None = None, properties_too: bool = True) -> list[Violation]:
-    env = _view(config, sl, invs, params, properties_too)
-    return [Violation(inv.id, inv.title, "state", _explain(inv, env)) for inv in invs if not evaluate(inv.expr, env)]
+def _check_state(config: Any, sl: dict[str, Any], invs: list[Invariant], params: dict[str, Any] | None = None,
+                 cache: ViewCache | None = None, compiled: dict[str, Callable] | None = None,
+                 env: ViewEnv | None = None) -> list[Violation]:
+    """The state invariants ``invs`` break on slices ``sl`` (or their ``env``); ``compiled`` predicates
+    (with the parameters as constants) or else the parameters in the environment."""
+    params = _params(config, invs) if params is None else params
+    if env is None:
+        env = view_env(cache or ViewCache(board_facts(config)), sl, None if compiled else params)
+    return [Violation(inv.id, inv.title, "state", _explain(inv, env, params)) for inv in invs
+            if not (compiled[inv.id](env, None) if compiled else evaluate(inv.expr, env))]
 
 
 #: Action kinds in which the bank takes no part (money conservation is then checked
@@ -428,26 +365,35 @@ def _check_state(config: Any, sl: dict[str, tuple], invs: list[Invariant],
 BANK_FREE_KINDS = frozenset({"pay_rent", "rent", "trade", "accept_trade", "propose_trade"})
 
 
-def _action(action: dict | None, b_players: tuple, a_players: tuple) -> _Obj:
+def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) -> Record:
     """The ``action`` of a step: kind, acting player, creditor, team, and whether it was a bankruptcy.
 
     A bankruptcy is recognised from the states themselves (a player who was not
     bankrupt is bankrupt after), so engines need not agree on action names.
     """
-    # rows of the players slice: (seat, in_jail, bankrupt, team, cards)
     action = action or {}
     kind = str(action.get("kind") or action.get("type") or action.get("action") or "")
     player = action.get("player", action.get("seat"))
-    newly = [x[0] for x, y in zip(b_players, a_players) if not x[2] and y[2]]
+    seats, was, now = before["seats"], before["bankrupt"], after["bankrupt"]
+    newly = [] if was == now else [seat for seat, a, b in zip(seats, was, now) if b and not a]
     if newly:
         player = newly[0]
     creditor = action.get("creditor")
     if isinstance(creditor, str):
         creditor = None
     seat = NOBODY if player is None else int(player)
-    team = next((row[3] for row in b_players if row[0] == seat), seat)
-    return _Obj(kind=kind, player=seat, creditor=NOBODY if creditor is None else int(creditor),
-                team=team, bankruptcy=bool(newly))
+    team = before["teams"][seats.index(seat)] if seat in seats else seat
+    key = (kind, seat, NOBODY if creditor is None else int(creditor), team, bool(newly))
+    record = _ACTIONS.get(key)
+    if record is None:                 # (a handful of distinct actions: each record is made once)
+        if len(_ACTIONS) >= 4096:
+            _ACTIONS.clear()
+        record = _ACTIONS[key] = Record(kind=key[0], player=key[1], creditor=key[2], team=key[3],
+                                        bankruptcy=key[4])
+    return record
+
+
+_ACTIONS: dict[tuple, Record] = {}
 
 
 def check_step(config: Any, before: dict, after: dict, action: dict | None,
@@ -457,24 +403,32 @@ def check_step(config: Any, before: dict, after: dict, action: dict | None,
     return _check_step(config, state_slices(before), state_slices(after), action, invs) if invs else []
 
 
-def _check_step(config: Any, before: dict[str, tuple], after: dict[str, tuple], action: dict | None,
-                invs: list[Invariant], params: dict[str, Any] | None = None) -> list[Violation]:
-    old = _view(config, before, invs, params)
-    new = _view(config, after, invs, params)
-    act = _action(action, before["players"], after["players"])
-    for p_new, p_old in zip(new["players"], old["players"]):
-        p_new.before = p_old
-    for q_new, q_old in zip(new["properties"], old["properties"]):
-        q_new.before = q_old
-    if before["bank"][2] is None or after["bank"][2] is None:
+def _check_step(config: Any, before: dict[str, Any], after: dict[str, Any], action: dict | None,
+                invs: list[Invariant], params: dict[str, Any] | None = None,
+                cache: ViewCache | None = None, compiled: dict[str, Callable] | None = None,
+                old: ViewEnv | None = None, new: ViewEnv | None = None) -> list[Violation]:
+    """The step invariants ``invs`` the step ``before -> after`` breaks (slices; ``old`` and ``new``, the
+    views of them when the caller has them already: ``new`` is linked to ``old`` for the step only)."""
+    cache = cache or ViewCache(board_facts(config))
+    params = _params(config, invs) if params is None else params
+    old = old or view_env(cache, before, None if compiled else params)
+    new = new or view_env(cache, after, None if compiled else params)
+    new.link(old)
+    act = _action(action, before, after)
+    if before["bank_cash"] is None or after["bank_cash"] is None:
         # The state does not record the bank's money: the bank is the counterparty of
         # whatever the others gain, except in actions the bank takes no part in.
         total = lambda env: sum(p.cash for p in env["players"]) + env["pot"] + env["jackpot"]  # noqa: E731
-        old["bank"].cash = 0
-        new["bank"].cash = 0 if act.kind in BANK_FREE_KINDS else total(old) - total(new)
+        old["bank"] = Record(houses=before["bank_houses"], hotels=before["bank_hotels"], cash=0)
+        new["bank"] = Record(houses=after["bank_houses"], hotels=after["bank_hotels"],
+                             cash=0 if act.kind in BANK_FREE_KINDS else total(old) - total(new))
     new["action"] = act
-    return [Violation(inv.id, inv.title, "step", _explain(inv, new)) for inv in invs
-            if not evaluate(inv.expr, new, old)]
+    try:
+        return [Violation(inv.id, inv.title, "step", _explain(inv, new, params)) for inv in invs
+                if not (compiled[inv.id](new, old) if compiled else evaluate(inv.expr, new, old))]
+    finally:
+        del new["action"]      # the view is the state again (the next step's state before)
+        new.before = None
 
 
 class Monitor:
@@ -482,50 +436,106 @@ class Monitor:
 
     ``monitor(before, after, action)`` gives exactly the violations of
     ``check_state(after) + check_step(before, after, action)``, but a state
-    invariant is evaluated again only when a slice it reads (``slices_read``)
-    differs from the slices on which it last held; a step that only moves a
-    token skips every building and ownership invariant. Equality of slices is by
-    value, so a caller may reuse or mutate its state dicts freely.
+    invariant that held on the last state seen is evaluated again only when a
+    slice it reads (``slices_read``) differs from that state's; a step that only
+    moves a token skips every building and ownership invariant. Equality of slices
+    is by value, so a caller may reuse or mutate its state dicts freely.
+    ``check_slices`` takes the slices themselves (``verify.state_view``): the
+    engine gives them from its own state, without a JSON round trip.
     """
 
     def __init__(self, config: Any, promised_ids: Iterable[str] | None):
         self.config = config
         self.state_invariants = _promised(promised_ids, "state")
         self.step_invariants = _promised(promised_ids, "step")
-        self._reads = {inv.id: slices_read(inv) for inv in self.state_invariants}
+        reads: dict[tuple[str, ...], list[Invariant]] = {}
+        for inv in self.state_invariants:
+            reads.setdefault(slices_read(inv), []).append(inv)
+        self._groups = list(reads.items())     # invariants that read the same slices
         self._params = _params(config, self.state_invariants + self.step_invariants)
-        self._held: dict[str, tuple] = {}      # invariant id -> the slices it last held on
+        self._compiled = {inv.id: _compiled(config, inv, self._params)
+                          for inv in self.state_invariants + self.step_invariants}
+        self._cache = ViewCache(board_facts(config))
+        self._held: set[str] = set()           # the invariants that held on the last state seen
+        self._last: dict[str, Any] | None = None
+        self._last_env: ViewEnv | None = None  # its view (the next step's state before)
+        self._touched: dict[frozenset, list[Invariant]] = {}    # changed slices -> the invariants reading them
         self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
-        after_sl = state_slices(after)
-        due, keys = [], {}
-        for inv in self.state_invariants:
-            key = tuple(after_sl[k] for k in self._reads[inv.id])
-            if self._held.get(inv.id) == key:
-                self.skipped += 1
-            else:
-                due.append(inv)
-                keys[inv.id] = key
+        return self.check_slices(None if before is None else state_slices(before), state_slices(after), action)
+
+    def check_slices(self, before: dict[str, Any] | None, after: dict[str, Any], action: dict | None,
+                     changed: set[str] | None = None) -> list[Violation]:
+        """Like calling the monitor, on slices (which become the monitor's: equal ones are shared).
+        ``changed``, when the caller knows it, names the slices that differ from the last ones it gave
+        (the others being the very same objects)."""
+        last = self._last
+        if last is None:
+            changed = None
+        elif changed is None:
+            changed = share(after, last)        # the slices that differ from the last state
+        if before is not None and last is not None and before is not last:
+            share(before, last)
+        # the view of the state after the action (the last one when nothing it is built from changed)
+        env = self._last_env if changed == set() and self._last_env is not None else ViewEnv(self._cache, after)
+        held = self._held
+        due = []
+        if changed is not None and len(held) == len(self.state_invariants):
+            # everything held on the last state: due are the invariants that read a changed slice
+            key = frozenset(changed)
+            due = self._touched.get(key)
+            if due is None:
+                due = self._touched[key] = [inv for reads, invs in self._groups if not key.isdisjoint(reads)
+                                            for inv in invs]
+            self.skipped += len(held) - len(due)
+        else:
+            for reads, invs in self._groups:
+                touched = changed is None or not changed.isdisjoint(reads)
+                for inv in invs:
+                    if touched or inv.id not in held:
+                        due.append(inv)
+                    else:
+                        self.skipped += 1
         out = []
         if due:
-            deeds = any("properties" in self._reads[inv.id] for inv in due)
-            out = _check_state(self.config, after_sl, due, self._params, deeds)
-        self.evaluated += len(due)
-        broken = {v.invariant for v in out}
-        for inv in due:
-            if inv.id in broken:
-                self._held.pop(inv.id, None)
-            else:
-                self._held[inv.id] = keys[inv.id]
+            out = _check_state(self.config, after, due, self._params, compiled=self._compiled, env=env)
+            self.evaluated += len(due)
+            broken = {v.invariant for v in out}
+            for inv in due:
+                if inv.id in broken:
+                    held.discard(inv.id)
+                else:
+                    held.add(inv.id)
         if before is not None and self.step_invariants:
-            out += _check_step(self.config, state_slices(before), after_sl, action, self.step_invariants,
-                               self._params)
+            old = self._last_env if before is last else None
+            out += _check_step(self.config, before, after, action, self.step_invariants, self._params, self._cache,
+                               self._compiled, old, env)
+        self._last, self._last_env = after, env
         return out
 
 
-def _explain(inv: Invariant, env: dict) -> str:
+_COMPILED: dict[tuple[int, int], tuple[Any, Invariant, Callable]] = {}
+
+
+def _compiled(config: Any, inv: Invariant, params: dict[str, Any]) -> Callable:
+    """The predicate of ``inv`` for ``config`` (kept per config, so its memo outlives a game): the rule
+    parameters read once, at compile time, its quantifiers over groups and deeds remembering each
+    item's verdict (one board per config)."""
+    hit = _COMPILED.get((id(config), id(inv)))
+    if hit is not None and hit[0] is config and hit[1] is inv:
+        return hit[2]
+    if len(_COMPILED) >= 1024:
+        _COMPILED.clear()
+    fn = compile_expr(inv.expr, {pid: params[pid] for pid in inv.reads}, memo=True)
+    _COMPILED[(id(config), id(inv))] = (config, inv, fn)
+    return fn
+
+
+def _explain(inv: Invariant, env: dict, params: dict[str, Any]) -> str:
     """A short hint at what broke (the first failing conjunct of a top-level `all`/`and`)."""
+    env = env.copy()
+    env.update(params)
     e = inv.expr
     parts = e.operands if isinstance(e, BoolOp) and e.op == "and" else (e,)
     for part in parts:

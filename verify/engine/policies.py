@@ -52,28 +52,30 @@ class HeuristicPolicy:
     def _holdings(self, rules, g: GameState, seat: int):
         """(full street groups, mortgaged deeds, (missing street, owner) per almost-full group), cached
         until ownership or a mortgage changes (``g.ov``)."""
-        key = (id(g), g.ov[seat])
+        ov = g.ov[seat]
         hit = self._cache.get(seat)
-        if hit is not None and hit[0] == key:
-            return hit[1]
+        if hit is not None and hit[0] is g and hit[1] == ov:
+            return hit[2]
         owner = g.owner
+        mine = [s for s in rules.ownable if owner[s] == seat]
+        count = [0] * len(rules.groups)
+        group_of = rules.group_of
+        for s in mine:
+            count[group_of[s]] += 1
         full, wanted = [], []
         for grp in rules.street_groups:
-            squares = rules.groups[grp]
-            mine = 0
-            missing = -1
-            for s in squares:
-                if owner[s] == seat:
-                    mine += 1
-                else:
-                    missing = s
-            if mine == len(squares):
-                full.append(grp)
-            elif mine == len(squares) - 1 and mine > 0:
-                wanted.append(missing)          # whether someone owns it is checked when used
-        mortgaged = [s for s in rules.ownable if owner[s] == seat and g.mortgaged[s]]
-        data = (full, mortgaged, wanted)
-        self._cache[seat] = (key, data)
+            k = count[grp]
+            if k:
+                squares = rules.groups[grp]
+                if k == len(squares):
+                    full.append(grp)
+                elif k == len(squares) - 1:
+                    for s in squares:
+                        if owner[s] != seat:
+                            wanted.append(s)     # whether someone owns it is checked when used
+        mortgaged = g.mortgaged
+        data = (full, [s for s in mine if mortgaged[s]], wanted)
+        self._cache[seat] = (g, ov, data)
         return data
 
     def manage(self, rules, g: GameState, seat: int) -> list:
@@ -82,7 +84,9 @@ class HeuristicPolicy:
                 return [{"type": "use_card", "seat": seat}]
             if rules.why_not_pay_fine(g, seat) is None:
                 return [{"type": "pay_fine", "seat": seat}]
-        reserve = self.reserve(rules)
+        reserve = self._reserve
+        if reserve is None:
+            reserve = self.reserve(rules)
         cash = g.cash[seat]
         if cash < reserve * 2:
             return []
@@ -90,7 +94,7 @@ class HeuristicPolicy:
         idle = self._idle.get(seat)
         # (the bank's house stock matters only once it is short)
         stock = g.bank_houses if g.bank_houses < g.n else -1
-        if idle is not None and idle[0] == g.ov[seat] and cash < idle[1] and idle[2] == stock and idle[3] is g:
+        if idle is not None and cash < idle[1] and idle[3] is g and idle[0] == g.ov[seat] and idle[2] == stock:
             return []
         out, need = self._manage(rules, g, seat, reserve, cash)
         if not out:
@@ -109,12 +113,10 @@ class HeuristicPolicy:
         for grp in full:
             squares = rules.groups[grp]
             best, best_level = -1, 99          # lowest street without a hotel first keeps the group even
-            hotel = g.hotel
+            hotel, houses = g.hotel, g.houses
             for s in squares:
-                if not hotel[s]:
-                    lv = rules.level(g, s)
-                    if lv < best_level:
-                        best, best_level = s, lv
+                if not hotel[s] and houses[s] < best_level:
+                    best, best_level = s, houses[s]
             if best < 0:                       # hotels everywhere: nothing left to build
                 continue
             cost = rules.house_cost[best] + reserve * 2
@@ -210,14 +212,11 @@ class HeuristicPolicy:
                 return {"type": "sell_house", "seat": seat, "square": best}
             if rules.why_not_sell_group(g, seat, rules.group_of[best]) is None:
                 return {"type": "sell_group", "seat": seat, "group": rules.group_of[best]}
-        choice, value = -1, 0
-        for s in rules.ownable:
-            if g.owner[s] == seat and not g.mortgaged[s] and rules.why_not_mortgage(g, seat, s) is None:
-                v = rules.mortgage_value[s]
-                if choice < 0 or v < value:
-                    choice, value = s, v
-        if choice >= 0:
-            return {"type": "mortgage", "seat": seat, "square": choice}
+        # the cheapest deed the rules let us mortgage (the first of equals): asked cheapest first
+        owner, mortgaged, value = g.owner, g.mortgaged, rules.mortgage_value
+        for s in sorted((s for s in rules.ownable if owner[s] == seat and not mortgaged[s]), key=value.__getitem__):
+            if rules.why_not_mortgage(g, seat, s) is None:
+                return {"type": "mortgage", "seat": seat, "square": s}
         return None
 
     def decide(self, rules, g: GameState, seat: int, rng: random.Random) -> dict:

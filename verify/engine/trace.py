@@ -38,7 +38,7 @@ from ..errors import Location, VerifyError
 from ..config import EngineConfig
 from .rules import Rules
 from .simulate import Recorder
-from .state import GameState
+from .state import UNLIMITED, GameState
 from .step import apply_state
 
 TRACE_SCHEMA = "verify.trace/2"
@@ -61,12 +61,63 @@ class InvariantBroken(Exception):
                 "violations": [str(v) for v in self.violations], "state": self.state}
 
 
+class GameSlicer:
+    """The slices of ``verify.state_view`` read straight from the engine's ``GameState``: equal to
+    ``state_slices(g.to_json(ownable))`` (tested), without building the JSON. One per game (its seats
+    and teams do not change). A column that did not change since the last call is handed out as the
+    same object, and ``changed`` names the slices that did (None after the first call), so the Monitor
+    need not compare them."""
+
+    SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
+
+    def __init__(self, g: GameState, ownable: tuple[int, ...]):
+        self.game = g
+        self.listed = frozenset(ownable)
+        self.seats = tuple(range(g.n))
+        self.teams = tuple(i if t is None else t for i, t in enumerate(g.team))
+        self._last: dict[str, tuple[list, tuple]] = {}     # column -> (a copy of the list, its tuple)
+        self._scalars: tuple | None = None
+        self.changed: set[str] | None = None
+
+    def _column(self, name: str, values: list) -> tuple:
+        last = self._last.get(name)
+        if last is not None and last[0] == values:
+            return last[1]
+        column = tuple(values) if name != "cards" else tuple(map(tuple, values))
+        self._last[name] = ([list(v) for v in values] if name == "cards" else list(values), column)
+        if self.changed is not None:
+            self.changed.add(name)
+        return column
+
+    def __call__(self, g: GameState) -> dict:
+        scalars = (None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
+                   None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
+        if self._scalars is None:
+            self.changed = None
+        elif scalars == self._scalars:
+            self.changed = set()
+        else:
+            self.changed = {name for name, a, b in zip(self.SCALARS, scalars, self._scalars) if a != b}
+        self._scalars = scalars
+        column = self._column
+        out = {"seats": self.seats, "in_jail": column("in_jail", g.in_jail),
+               "bankrupt": column("bankrupt", g.bankrupt), "teams": self.teams,
+               "cards": column("cards", g.jail_cards), "cash": column("cash", g.cash),
+               "listed": self.listed, "owner": column("owner", g.owner),
+               "mortgaged": column("mortgaged", g.mortgaged), "houses": column("houses", g.houses),
+               "hotel": column("hotel", g.hotel)}
+        out.update(zip(self.SCALARS, scalars))
+        return out
+
+
 class InvariantChecker:
     """Evaluates the promised state and step invariants (verify.invariants) on each step.
 
     By default through ``verify.invariants.Monitor``, which re-evaluates a state
     invariant only when a part of the state it reads changed; tests may pass
-    their own ``check_state``/``check_step`` functions instead.
+    their own ``check_state``/``check_step`` functions instead. ``check_game``
+    is the engine's hook: it reads the game's own state (no JSON round trip with
+    the Monitor).
     """
 
     def __init__(self, config: EngineConfig, promised: Iterable[str],
@@ -81,6 +132,8 @@ class InvariantChecker:
             from .. import invariants as inv
             self._state = check_state or inv.check_state
             self._step = check_step or inv.check_step
+        self._slicer: GameSlicer | None = None
+        self._last = None            # what check_game saw last: slices (Monitor) or the canonical state
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list:
         if not self.promised:
@@ -92,18 +145,31 @@ class InvariantChecker:
             out += list(self._step(self.config, before, after, action, self.promised))
         return out
 
+    def check_game(self, rules: Rules, g: GameState, action: dict | None) -> list:
+        """The violations after ``action`` was applied to ``g`` (None: ``g`` is a game's first state)."""
+        if not self.promised:
+            return []
+        if self._monitor is None:
+            after = g.to_json(rules.ownable)
+            out = self(None if action is None else self._last, after, action)
+        else:
+            if action is None or self._slicer is None or self._slicer.game is not g:
+                self._slicer = GameSlicer(g, rules.ownable)
+            after = self._slicer(g)
+            out = self._monitor.check_slices(None if action is None else self._last, after, action,
+                                             self._slicer.changed)
+        self._last = after
+        return out
+
 
 def _action_for_check(action: dict | None, events: list) -> dict | None:
     """The action as the invariants see it: a bankruptcy names its creditor (-1 = the bank)."""
     if action is None:
         return None
-    a = dict(action)
     for e in events:
         if e.get("event") == "bankrupt":
-            a["creditor"] = e.get("creditor", -1)
-            a["player"] = e.get("player")
-            break
-    return a
+            return dict(action, creditor=e.get("creditor", -1), player=e.get("player"))
+    return action
 
 
 class TraceRecorder(Recorder):
@@ -112,34 +178,32 @@ class TraceRecorder(Recorder):
     def __init__(self, out: IO[str] | None = None, header: dict | None = None,
                  checker: InvariantChecker | None = None):
         self.out, self.header, self.checker = out, header, checker
-        self.last: dict | None = None
         self.steps = 0
 
     def start(self, rules: Rules, g: GameState) -> None:
-        self.last = g.to_json(rules.ownable)
+        first = g.to_json(rules.ownable) if self.out is not None else None
         if self.out is not None:
             self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
-            self._write(0, None, [], self.last)
+            self._write(0, None, [], first)
         if self.checker:
-            bad = self.checker(None, self.last, None)
+            bad = self.checker.check_game(rules, g, None)
             if bad:
                 self._end(g, stopped="invariant violated")
-                raise InvariantBroken(0, None, [], self.last, bad)
+                raise InvariantBroken(0, None, [], first or g.to_json(rules.ownable), bad)
 
     def step(self, rules: Rules, g: GameState, action: dict) -> None:
         g.events = []
         apply_state(rules, g, action)
-        after = g.to_json(rules.ownable)
+        after = g.to_json(rules.ownable) if self.out is not None else None   # only a trace needs the JSON
         events = g.events
         self.steps += 1
         if self.out is not None:
             self._write(self.steps, action, events, after)
         if self.checker:
-            bad = self.checker(self.last, after, _action_for_check(action, events))
+            bad = self.checker.check_game(rules, g, _action_for_check(action, events))
             if bad:
                 self._end(g, stopped="invariant violated")
-                raise InvariantBroken(self.steps, action, events, after, bad)
-        self.last = after
+                raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.ownable), bad)
 
     def finish(self, rules: Rules, g: GameState) -> None:
         self._end(g)
@@ -316,5 +380,5 @@ def _first_difference(a, b, path: str = "state") -> str:
     return f"{path}: {a!r} vs recorded {b!r}"
 
 
-__all__ = ["TRACE_SCHEMA", "TRACE_SCHEMAS", "TraceRecorder", "InvariantChecker", "InvariantBroken", "Game",
-           "open_trace", "read_games", "read_trace", "replay_game", "ReplayResult", "TraceError"]
+__all__ = ["TRACE_SCHEMA", "TRACE_SCHEMAS", "TraceRecorder", "InvariantChecker", "GameSlicer", "InvariantBroken",
+           "Game", "open_trace", "read_games", "read_trace", "replay_game", "ReplayResult", "TraceError"]
