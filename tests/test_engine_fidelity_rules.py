@@ -124,6 +124,24 @@ def test_official_no_shortage_when_the_builders_want_no_more_than_the_bank_has()
     assert g.phase == "pre_roll" and g.houses[37] == 1 and g.bank_houses == 2
 
 
+def test_the_shortage_bound_follows_every_change_of_hands_and_every_building():
+    """The whole groups are remembered for the last owner column seen: a deed changing hands (here by
+    hand, without any bookkeeping) or a house put up is seen by the next question."""
+    rules, g = cleared(config("official"))
+    own(g, 0, 37, 39)
+    own(g, 1, 1, 3)
+    g.bank_houses = 16                       # 4 streets of 4 free levels: 16, not more than the bank has
+    assert not rules.shortage_possible(g)
+    g.bank_houses = 15
+    assert rules.shortage_possible(g)
+    own(g, 2, 3)                             # brown broken up: one owner of a whole group left
+    assert not rules.shortage_possible(g) and rules._demand(g, "house") == (1, 7)
+    own(g, 1, 3)
+    assert rules.shortage_possible(g) and rules._demand(g, "house") == (2, 15)
+    g.houses[37] = 1                         # one level fewer free: 15 wanted, 15 left
+    assert not rules.shortage_possible(g)
+
+
 def test_classic_pl_auctions_only_the_last_building():
     cfg = config("classic-pl", building__house_supply=32, building__hotel_supply=12)   # row C: a finite stock
     assert cfg.building.shortage_trigger == "last_one_wanted_by_several"

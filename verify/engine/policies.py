@@ -104,6 +104,7 @@ class HeuristicPolicy:
     def _manage(self, rules, g: GameState, seat: int, reserve: int, cash: int):
         """(actions, the cash from which some action might become possible)."""
         need = 1 << 62
+        short = None
         full, mortgaged, wanted = self._holdings(rules, g, seat)
         for s in mortgaged:      # unmortgage first, then build
             cost = rules.unmortgage_cost(g, s) + reserve * 2
@@ -126,7 +127,9 @@ class HeuristicPolicy:
             key = (g.player_turns, best)
             if key in self._tried:             # a shortage auction already ran for it this turn
                 continue
-            if rules.shortage_possible(g):
+            if short is None:                  # (the state is the same for every group asked here)
+                short = rules.shortage_possible(g)
+            if short:
                 self._tried.add(key)
             if rules.why_not_build_house(g, seat, best) is None:
                 return [{"type": "build_house", "seat": seat, "square": best}], 0

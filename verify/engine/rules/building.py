@@ -40,22 +40,30 @@ class BuildingRules:
             return "only streets carry buildings"
         if g.owner[s] != seat:
             return "not the owner"
-        grp = self.group_of[s]
-        squares = self.groups[grp]
-        if bu.requires_full_group and not self.owns_group(g, seat, grp):
+        if bu.requires_full_group and not self.owns_group(g, seat, self.group_of[s]):
             return "the whole colour group is needed"
+        why = self._street_blocked(g, s)
+        if why:
+            return why
+        if g.cash[seat] < (self.house_cost[s] if price is None else price):
+            return "not enough cash"
+        return None
+
+    def _street_blocked(self, g: GameState, s: int) -> str | None:
+        """What stops the owner of a street they may build on (see ``_build_guard``) from building there
+        now: mortgages, the per-turn limits."""
+        bu = self.cfg.building
         if g.mortgaged[s]:
             return "the street is mortgaged"
+        grp = self.group_of[s]
         if bu.blocked_by_mortgage:
-            for t in squares:
+            for t in self.groups[grp]:
                 if g.mortgaged[t]:
                     return "a street of the group is mortgaged"
         if bu.per_turn_limit == "one_level_per_street" and s in g.built_streets:
             return "one level per street per turn"
         if bu.per_turn_limit == "one_per_group" and grp in g.built_groups:
             return "one building per group per turn"
-        if g.cash[seat] < (self.house_cost[s] if price is None else price):
-            return "not enough cash"
         return None
 
     def _house_ok(self, g: GameState, seat: int, s: int, price: int | None = None) -> str | None:
@@ -126,8 +134,29 @@ class BuildingRules:
         if trigger == "last_one_wanted_by_several":
             return g.bank_houses == 1 or g.bank_hotels == 1
         # more_wanted_than_stock: two owners of whole groups, whose groups could take more than is left
-        owner, houses, hotel, top = g.owner, g.houses, g.hotel, self.max_houses
+        streets, several = self._whole_groups(g)
+        if not several:
+            return False
+        houses, hotel, top = g.houses, g.hotel, self.max_houses
         free_houses = free_hotels = 0
+        for t in streets:
+            if not hotel[t]:
+                free_houses += top - houses[t]
+                free_hotels += 1
+        return free_houses > g.bank_houses or free_hotels > g.bank_hotels
+
+    _whole_seen: tuple = ((), ((), False))
+
+    def _whole_groups(self, g: GameState) -> tuple[tuple[int, ...], bool]:
+        """(the streets of the colour groups someone owns whole, whether two or more players own one): a
+        function of the owner column alone, remembered for the last column seen, as deeds change hands
+        far more rarely than building is decided."""
+        key = tuple(g.owner)
+        seen = self._whole_seen
+        if seen[0] == key:
+            return seen[1]
+        owner = g.owner
+        streets: list[int] = []
         first, several = -1, False
         for squares in self.street_group_squares:
             o = owner[squares[0]]
@@ -141,11 +170,10 @@ class BuildingRules:
                     first = o
                 elif o != first:
                     several = True
-                for t in squares:
-                    if not hotel[t]:
-                        free_houses += top - houses[t]
-                        free_hotels += 1
-        return several and (free_houses > g.bank_houses or free_hotels > g.bank_hotels)
+                streets.extend(squares)
+        whole = (tuple(streets), several)
+        self._whole_seen = (key, whole)
+        return whole
 
     def _demand(self, g: GameState, item: str) -> tuple[int, int]:
         """(players who could put up the item now, how many they could put up in all): each player wants
@@ -153,26 +181,25 @@ class BuildingRules:
         the streets with the houses a hotel needs), as far as their cash pays."""
         n, owner, houses, hotel, bankrupt = g.n, g.owner, g.houses, g.hotel, g.bankrupt
         slots, cheapest = [0] * n, [0] * n
-        whole = self.cfg.building.requires_full_group
-        for squares in self.street_group_squares:
-            if whole and not self.owns_group(g, owner[squares[0]], self.group_of[squares[0]]):
-                continue                  # nobody may build here (the guard below would say so too)
-            for s in squares:
-                q = owner[s]
-                if q < 0 or hotel[s] or bankrupt[q]:
-                    continue
-                k = self.max_houses - houses[s] if item == "house" else int(houses[s] >= self.threshold)
-                if k <= 0 or self._build_guard(g, q, s, 0) is not None:
-                    continue
-                slots[q] += k
-                c = self.house_cost[s]
-                if not cheapest[q] or c < cheapest[q]:
-                    cheapest[q] = c
+        # the streets their owners may build on (where a whole group is needed, its streets): what else
+        # the build guard asks is whether the street is blocked now
+        candidates = self._whole_groups(g)[0] if self.cfg.building.requires_full_group else self.street_squares
+        for s in candidates:
+            q = owner[s]
+            if q < 0 or hotel[s] or bankrupt[q]:
+                continue
+            k = self.max_houses - houses[s] if item == "house" else int(houses[s] >= self.threshold)
+            if k <= 0 or self._street_blocked(g, s) is not None:
+                continue
+            slots[q] += k
+            c = self.house_cost[s]
+            if not cheapest[q] or c < cheapest[q]:
+                cheapest[q] = c
         wanting = wanted = 0
         for q in range(n):
             if cheapest[q]:
                 w = min(slots[q], g.cash[q] // cheapest[q])
-                if w:
+                if w > 0:
                     wanting += 1
                     wanted += w
         return wanting, wanted
