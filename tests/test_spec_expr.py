@@ -85,6 +85,21 @@ def test_aggregates_evaluate_as_python_does():
     check()
 
 
+def test_a_field_tested_against_a_constant_over_records_and_dicts():
+    """all/any(v.f OP constant for v in ...), run as one loop in C: the same verdicts on records and on
+    dicts (a plain state), a missing field is an error, not a verdict."""
+    from types import SimpleNamespace as R
+    for kind in (R, dict):
+        xs = [kind(cash=5, n=1), kind(cash=-1, n=2), kind(cash=0, n=3)]
+        assert not evaluate(parse("all(p.cash >= 0 for p in xs)"), {"xs": xs})
+        assert evaluate(parse("all(p.cash >= k for p in xs)"), {"xs": xs, "k": -1})
+        assert evaluate(parse("any(p.cash < 0 for p in xs)"), {"xs": xs})
+        assert not evaluate(parse("any(p.n in ys for p in xs)"), {"xs": xs, "ys": [7]})
+        assert evaluate(parse("all(p.cash >= 0 for p in xs)"), {"xs": []})
+        with pytest.raises(ExprError, match="no field 'gold'"):
+            evaluate(parse("all(p.gold >= 0 for p in xs)"), {"xs": xs})
+
+
 class _Item:
     """A record with a memo key, as the engine's view hands out."""
 

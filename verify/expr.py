@@ -25,6 +25,7 @@ import ast
 import operator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, Callable
 
 from .errors import ExprError, Location
@@ -648,6 +649,9 @@ def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any],
                                     and agg.elt.path[0] == variables[0] and func in _REDUCE) else None
         if field is not None:      # sum(q.cash for q in players): the loop variable is read by no one else
             return _collect_field(func, field, loops[0][1], ".".join(agg.elt.path))
+        test = _field_test(agg, consts) if func in ("all", "any") and not conds else None
+        if test is not None:       # all(p.cash >= 0 for p in players): a field against a constant
+            return _test_field(func, *test, loops[0][1])
         return _single_loop(func, variables[0], loops[0][1], passes, elt)
     if func == "all":
         return scoped(lambda env, old: search(env, old, False))
@@ -678,6 +682,41 @@ def _collect_field(func: str, attr: str, iterable: Callable, full: str) -> Calla
             raise ExprError(f"no field {attr!r} in {full}") from None
         return reduce(values)
     return collect_field
+
+
+def _field_test(agg: Aggregate, consts: dict[str, Any]) -> tuple | None:
+    """(field, comparison, constant, the field's name) when the body of ``agg`` compares a field of its
+    loop variable with a constant (``p.cash >= 0``), else None."""
+    var = agg.loops[0][0]
+    e = agg.elt
+    if not (isinstance(e, Compare) and len(e.ops) == 1 and isinstance(e.operands[0], Name)):
+        return None
+    path = e.operands[0].path
+    value = _constant(e.operands[1], frozenset({var}), consts)
+    if len(path) != 2 or path[0] != var or value is _MISSING:
+        return None
+    return path[1], _CMP_PY[e.ops[0]], value, ".".join(path)
+
+
+def _test_field(func: str, attr: str, op: Callable, value: Any, full: str, iterable: Callable) -> Callable:
+    """``all(v.attr OP value for v in iterable)`` (or ``any``): the same result as binding ``v``, the loop
+    run in C over records (dicts, as a plain state holds them, are read key by key)."""
+    get = operator.attrgetter(attr)
+    reduce = all if func == "all" else any
+
+    def test_field(env, old):
+        items = iterable(env, old)
+        if type(items) is not list:
+            items = list(items)
+        try:
+            return reduce(map(op, map(get, items), repeat(value)))
+        except AttributeError:
+            pass
+        try:
+            return reduce(op(item[attr] if type(item) is dict else get(item), value) for item in items)
+        except (AttributeError, KeyError):
+            raise ExprError(f"no field {attr!r} in {full}") from None
+    return test_field
 
 
 def _single_loop(func: str, var: str, iterable: Callable, passes: Callable | None, elt: Callable) -> Callable:

@@ -69,44 +69,46 @@ class GameSlicer:
     need not compare them."""
 
     SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
+    #: the slices that are a list of the engine's as it is (the jail cards are a list of lists)
+    COLUMNS = ("in_jail", "bankrupt", "cash", "owner", "mortgaged", "houses", "hotel")
 
     def __init__(self, g: GameState, ownable: tuple[int, ...]):
         self.game = g
-        self.listed = frozenset(ownable)
-        self.seats = tuple(range(g.n))
-        self.teams = tuple(i if t is None else t for i, t in enumerate(g.team))
-        self._last: dict[str, tuple[list, tuple]] = {}     # column -> (a copy of the list, its tuple)
+        self.fixed = {"seats": tuple(range(g.n)), "teams": tuple(i if t is None else t for i, t in enumerate(g.team)),
+                      "listed": frozenset(ownable)}
+        self._copies: dict[str, list] = {}            # column -> a copy of the engine's list last seen
         self._scalars: tuple | None = None
+        self._out: dict | None = None
         self.changed: set[str] | None = None
-
-    def _column(self, name: str, values: list) -> tuple:
-        last = self._last.get(name)
-        if last is not None and last[0] == values:
-            return last[1]
-        column = tuple(values) if name != "cards" else tuple(map(tuple, values))
-        self._last[name] = ([list(v) for v in values] if name == "cards" else list(values), column)
-        if self.changed is not None:
-            self.changed.add(name)
-        return column
 
     def __call__(self, g: GameState) -> dict:
         scalars = (None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
                    None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
-        if self._scalars is None:
-            self.changed = None
-        elif scalars == self._scalars:
-            self.changed = set()
+        last = self._out
+        if last is None:
+            changed = None
+            out = dict(self.fixed)
         else:
-            self.changed = {name for name, a, b in zip(self.SCALARS, scalars, self._scalars) if a != b}
+            changed = set() if scalars == self._scalars else {
+                name for name, a, b in zip(self.SCALARS, scalars, self._scalars) if a != b}
+            out = dict(last)       # the columns that did not change: the very same objects
         self._scalars = scalars
-        column = self._column
-        out = {"seats": self.seats, "in_jail": column("in_jail", g.in_jail),
-               "bankrupt": column("bankrupt", g.bankrupt), "teams": self.teams,
-               "cards": column("cards", g.jail_cards), "cash": column("cash", g.cash),
-               "listed": self.listed, "owner": column("owner", g.owner),
-               "mortgaged": column("mortgaged", g.mortgaged), "houses": column("houses", g.houses),
-               "hotel": column("hotel", g.hotel)}
+        copies = self._copies
+        for name in self.COLUMNS:
+            values = getattr(g, name)
+            if copies.get(name) != values:
+                copies[name] = list(values)
+                out[name] = tuple(values)
+                if changed is not None:
+                    changed.add(name)
+        cards = g.jail_cards
+        if copies.get("cards") != cards:
+            copies["cards"] = [list(held) for held in cards]
+            out["cards"] = tuple(map(tuple, cards))
+            if changed is not None:
+                changed.add("cards")
         out.update(zip(self.SCALARS, scalars))
+        self._out, self.changed = out, changed
         return out
 
 
