@@ -182,3 +182,23 @@ def test_monitor_on_engine_slices_reports_what_the_json_path_reports():
         seen |= {v.invariant for v in got}
         before = state
     assert len(seen) >= 4, seen       # the corruptions were seen, several kinds of them
+
+
+def test_a_step_that_moves_money_is_checked_from_the_cash_column(game):
+    """Money conservation and no negative cash read the players' cash from its slice: no player record
+    is built for them (a step that moves money builds none), and a negative cash is still caught."""
+    from verify.invariants import state_slices
+    from verify.state_view import ViewCache, ViewEnv, board_facts
+    cfg, promised, states = game
+    monitor = Monitor(cfg, ["cash-nonnegative", "money-conservation"])
+    before = state_slices(states[0][1])
+    after = dict(before, cash=(before["cash"][0] - 5,) + before["cash"][1:], bank_cash=before["bank_cash"] + 5)
+    assert monitor.check_slices(None, before, None) == []
+    assert monitor.check_slices(before, after, {"type": "pay"}) == []
+    assert "players" not in dict(monitor._last_env) and "players" not in dict(monitor._last_env.before or {})
+    broke = dict(after, cash=(-1,) + after["cash"][1:], bank_cash=after["bank_cash"] + after["cash"][0] + 1)
+    assert [v.invariant for v in monitor.check_slices(after, broke, {"type": "pay"})] == ["cash-nonnegative"]
+    env = ViewEnv(ViewCache(board_facts(cfg)), broke)
+    assert env.column("players", "cash") == broke["cash"] and env.column("players", "chance_cards") is None
+    assert [p.cash for p in env["players"]] == list(broke["cash"])
+    assert env.column("players", "cash") is None          # built: the records are read then

@@ -215,6 +215,11 @@ class LazyEnv(dict):
     def build(self, key: str) -> Any:  # pragma: no cover - every subclass builds its own
         raise KeyError(key)
 
+    def column(self, key: str, field: str) -> Any:
+        """The ``field`` of every record of the lazy entry ``key``, in order, when it can be read without
+        building the records (a column of the state they are built from), else None."""
+        return None
+
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or key in self.lazy
 
@@ -645,13 +650,15 @@ def _compile_aggregate(agg: Aggregate, bound: frozenset, consts: dict[str, Any],
 
     func = agg.func
     if len(loops) == 1:
+        it = agg.loops[0][1]
+        root = it.path[0] if isinstance(it, Name) and len(it.path) == 1 and it.path[0] not in bound else None
         field = agg.elt.path[1] if (isinstance(agg.elt, Name) and len(agg.elt.path) == 2 and not conds
                                     and agg.elt.path[0] == variables[0] and func in _REDUCE) else None
         if field is not None:      # sum(q.cash for q in players): the loop variable is read by no one else
-            return _collect_field(func, field, loops[0][1], ".".join(agg.elt.path))
+            return _collect_field(func, field, loops[0][1], ".".join(agg.elt.path), root)
         test = _field_test(agg, consts) if func in ("all", "any") and not conds else None
         if test is not None:       # all(p.cash >= 0 for p in players): a field against a constant
-            return _test_field(func, *test, loops[0][1])
+            return _test_field(func, *test, loops[0][1], root)
         return _single_loop(func, variables[0], loops[0][1], passes, elt)
     if func == "all":
         return scoped(lambda env, old: search(env, old, False))
@@ -669,12 +676,17 @@ _REDUCE = {"sum": sum, "count": lambda values: sum(1 for v in values if v),
            "min": lambda values: min(values, default=0), "max": lambda values: max(values, default=0)}
 
 
-def _collect_field(func: str, attr: str, iterable: Callable, full: str) -> Callable:
-    """``func(v.attr for v in iterable)``: the same result as binding ``v``, without binding it."""
+def _collect_field(func: str, attr: str, iterable: Callable, full: str, root: str | None = None) -> Callable:
+    """``func(v.attr for v in iterable)``: the same result as binding ``v``, without binding it (and, over
+    a ``root`` of a lazy environment, without building its records where it gives their ``column``)."""
     get = operator.attrgetter(attr)
     reduce = _REDUCE[func]
 
     def collect_field(env, old):
+        if root is not None and isinstance(env, LazyEnv):
+            values = env.column(root, attr)
+            if values is not None:
+                return reduce(values)
         items = iterable(env, old)
         try:
             values = [item[attr] if type(item) is dict else get(item) for item in items]
@@ -698,13 +710,19 @@ def _field_test(agg: Aggregate, consts: dict[str, Any]) -> tuple | None:
     return path[1], _CMP_PY[e.ops[0]], value, ".".join(path)
 
 
-def _test_field(func: str, attr: str, op: Callable, value: Any, full: str, iterable: Callable) -> Callable:
+def _test_field(func: str, attr: str, op: Callable, value: Any, full: str, iterable: Callable,
+                root: str | None = None) -> Callable:
     """``all(v.attr OP value for v in iterable)`` (or ``any``): the same result as binding ``v``, the loop
-    run in C over records (dicts, as a plain state holds them, are read key by key)."""
+    run in C over records (dicts, as a plain state holds them, are read key by key), or over the ``column``
+    of a ``root`` (as ``_collect_field``)."""
     get = operator.attrgetter(attr)
     reduce = all if func == "all" else any
 
     def test_field(env, old):
+        if root is not None and isinstance(env, LazyEnv):
+            values = env.column(root, attr)
+            if values is not None:
+                return reduce(map(op, values, repeat(value)))
         items = iterable(env, old)
         if type(items) is not list:
             items = list(items)

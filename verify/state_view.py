@@ -282,6 +282,18 @@ class ViewEnv(LazyEnv):
         for key in self.lazy:          # read again (from the cache), they are linked then, if they are read
             dict.pop(self, key, None)
 
+    #: the players' fields that are a slice as it is (a player per index, as the records are built)
+    COLUMNS = {"seat": "seats", "cash": "cash", "in_jail": "in_jail", "bankrupt": "bankrupt", "team": "teams"}
+
+    def column(self, key: str, field: str) -> Any:
+        """A field of every player read from its slice, without building the records (``sum(q.cash for q in
+        players)``, ``all(p.cash >= 0 for p in players)``: a step that moves money builds no record);
+        None for other fields, for the deeds, and once the records are built (read them then)."""
+        if key != "players" or dict.__contains__(self, key):
+            return None
+        name = self.COLUMNS.get(field)
+        return None if name is None else self.slices[name]
+
     def _link(self, records: list, key: str) -> None:
         olds = records if self.before is self else self.before[key]
         for record, old in zip(records, olds):
