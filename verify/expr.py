@@ -537,7 +537,12 @@ def _compile_name(path: tuple[str, ...]) -> Callable:
                         if not isinstance(env, LazyEnv) or head not in env.lazy:
                             raise ExprError(f"unknown name {full!r}")
                         value = env[head]
-                    value = _field_of(value, attr, full)
+                    if type(value) is dict:
+                        value = _field_of(value, attr, full)
+                    else:                # a record (bank.cash, action.player): _field_of's other case, inline
+                        value = getattr(value, attr, _MISSING)
+                        if value is _MISSING:
+                            raise ExprError(f"no field {attr!r} in {full}")
                 if value is UNDECIDED:
                     raise Undecided(full)
                 return value

@@ -32,7 +32,7 @@ import json
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator
+from typing import IO, Any, Callable, Iterable, Iterator
 
 from ..errors import Location, VerifyError
 from ..config import EngineConfig
@@ -69,14 +69,16 @@ class GameSlicer:
     need not compare them."""
 
     SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
-    #: the slices that are a list of the engine's as it is (the jail cards are a list of lists)
-    COLUMNS = ("in_jail", "bankrupt", "cash", "owner", "mortgaged", "houses", "hotel")
+    #: the slices that are a list of the engine's as it is (the jail cards are a list of lists): the
+    #: players' (money moves in most steps), then the deeds' (compared at once: they change more rarely)
+    PLAYER_COLUMNS = ("in_jail", "bankrupt", "cash")
+    DEED_COLUMNS = ("owner", "mortgaged", "houses", "hotel")
 
     def __init__(self, g: GameState, ownable: tuple[int, ...]):
         self.game = g
         self.fixed = {"seats": tuple(range(g.n)), "teams": tuple(i if t is None else t for i, t in enumerate(g.team)),
                       "listed": frozenset(ownable)}
-        self._copies: dict[str, list] = {}            # column -> a copy of the engine's list last seen
+        self._copies: dict[str, Any] = {}     # column -> a copy of the engine's list last seen ("deeds": the 4)
         self._scalars: tuple | None = None
         self._out: dict | None = None
         self.changed: set[str] | None = None
@@ -94,13 +96,17 @@ class GameSlicer:
             out = dict(last)       # the columns that did not change: the very same objects
         self._scalars = scalars
         copies = self._copies
-        for name in self.COLUMNS:
+        same_deeds = copies.get("deeds") == (g.owner, g.mortgaged, g.houses, g.hotel)
+        names = self.PLAYER_COLUMNS if same_deeds else self.PLAYER_COLUMNS + self.DEED_COLUMNS
+        for name in names:
             values = getattr(g, name)
             if copies.get(name) != values:
                 copies[name] = list(values)
                 out[name] = tuple(values)
                 if changed is not None:
                     changed.add(name)
+        if not same_deeds:
+            copies["deeds"] = tuple(copies[name] for name in self.DEED_COLUMNS)
         cards = g.jail_cards
         if copies.get("cards") != cards:
             copies["cards"] = [list(held) for held in cards]
