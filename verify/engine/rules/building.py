@@ -137,13 +137,9 @@ class BuildingRules:
         streets, several = self._whole_groups(g)
         if not several:
             return False
-        houses, hotel, top = g.houses, g.hotel, self.max_houses
-        free_houses = free_hotels = 0
-        for t in streets:
-            if not hotel[t]:
-                free_houses += top - houses[t]
-                free_hotels += 1
-        return free_houses > g.bank_houses or free_hotels > g.bank_hotels
+        houses, hotel = g.houses, g.hotel
+        levels = [houses[t] for t in streets if not hotel[t]]      # the streets that could take more
+        return self.max_houses * len(levels) - sum(levels) > g.bank_houses or len(levels) > g.bank_hotels
 
     _whole_seen: tuple = ((), ((), False))
 
