@@ -26,6 +26,10 @@ from verify.engine.simulate import CampaignSpec, run_campaign
 from verify.spec import DEFAULT_RULESET, load_ruleset
 
 
+def _load() -> float:
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
+
 def measure(spec: CampaignSpec, games: int, ruleset: str, jobs: int) -> dict:
     cpu0 = time.process_time()
     s = run_campaign(spec, games, ruleset, jobs=jobs).to_json()
@@ -51,21 +55,25 @@ def main(argv=None) -> int:
     r = load_ruleset(args.ruleset)
     cfg = EngineConfig.from_ruleset(r)
     spec = CampaignSpec(cfg, args.players, args.seed)
+    checked = CampaignSpec(cfg, args.players, args.seed, check=tuple(r.promised()))
+    load_before = _load()
     run_campaign(spec, 20, args.ruleset)          # warm-up (imports, table building)
+    if args.checked:
+        run_campaign(checked, 2, args.ruleset)    # and the checks' (their predicates compiled once per config)
     rows = [measure(spec, args.games, args.ruleset, 1)]
     if args.checked:
-        checked = CampaignSpec(cfg, args.players, args.seed, check=tuple(r.promised()))
         rows.append(measure(checked, min(args.checked, args.games), args.ruleset, 1))
         rows[-1]["cost_per_player_turn_vs_unchecked"] = round(
             (rows[-1]["cpu_s"] / rows[-1]["player_turns"]) / (rows[0]["cpu_s"] / rows[0]["player_turns"]), 1)
     if args.json:
         print(json.dumps({"ruleset": args.ruleset, "players": args.players, "python": platform.python_version(),
+                          "load_before": load_before, "load_after": _load(),
                           "results": rows}))
         return 0
     print(f"engine benchmark: {args.ruleset}, {args.players} heuristic players, {args.games} games, "
           f"Python {platform.python_version()} on {platform.machine()}")
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average before the run: {load:.2f} on {os.cpu_count()} cores (wall-clock rates drop under load)")
+    print(f"load average before the run: {load_before:.2f}, after it: {_load():.2f}, on {os.cpu_count()} cores "
+          f"(wall-clock rates drop under load)")
     print(f"{'processes':>9} {'checked':>8} {'games':>6} {'games/s':>9} {'player-turns/s':>15} {'elapsed s':>10}"
           f" {'finished':>9} {'player-turns/CPU-s':>19}")
     for row in rows:
