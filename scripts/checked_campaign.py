@@ -44,16 +44,24 @@ def targets() -> list[str]:
 
 
 def rows(names: list[str], games: int, seed: int):
+    """The campaign's rows, and (ruleset, reason) for each ruleset it cannot play: one with an open value
+    nobody supplied (``verify.spec.open_values.not_played``) is left out and says so, never played at a
+    value its rulebook does not give."""
     from verify.config import EngineConfig
     from verify.engine.campaign import CampaignSpec, Row, players_for
     from verify.spec import load_ruleset
+    from verify.spec.open_values import not_played
 
-    out = []
+    out, skipped = [], []
     for name in names:
         r = load_ruleset(name)
+        why = not_played(r)
+        if why:
+            skipped.append((r.id, why))
+            continue
         cfg = EngineConfig.from_ruleset(r)
         out.append(Row(r.id, CampaignSpec(cfg, players_for(cfg, r.id, None), seed, check=tuple(r.promised())), games))
-    return out
+    return out, skipped
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
                            text=True, cwd=ROOT).stdout.strip()
     try:
-        plan = rows(args.rulesets or targets(), args.games, args.seed)
+        plan, skipped = rows(args.rulesets or targets(), args.games, args.seed)
+        for rid, why in skipped:
+            print(f"{rid}: {why}", flush=True)
         campaign = games_campaign(plan, "checked-campaign")
         total = sum(campaign.weight(i) for i in range(len(campaign.chunks)))
         outcome = run(campaign, make_backend(args.jobs, args.scheduler),
@@ -108,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
            "recorded_at_commit": commit + (" (with uncommitted changes)" if dirty else ""),
            "machine": f"{os.cpu_count()} cores, Python {platform.python_version()}",
            "date": datetime.date.today().isoformat(), "elapsed_s": round(outcome.elapsed_s, 1),
-           "runs": out_rows}
+           "runs": out_rows, "not_played": [{"ruleset": rid, "reason": why} for rid, why in skipped]}
     (args.out / "summary.json").write_text(json.dumps(doc, indent=1), encoding="utf-8")
     return 1 if failed else 0
 

@@ -161,17 +161,22 @@ def test_check_invariants_finds_the_same_first_violation_with_any_jobs():
 
 def test_checked_campaign_script_writes_its_evidence_document(tmp_path):
     """scripts/checked_campaign.py (issue 3's evidence run), at a tiny size: one summary per ruleset
-    and summary.json with the commit, the invariants checked and no violation."""
+    and summary.json with the commit, the invariants checked and no violation; a ruleset with an open
+    value is listed as not played, with the reason."""
     import json
     import subprocess
     import sys
     from pathlib import Path
     script = Path(__file__).resolve().parent.parent / "scripts" / "checked_campaign.py"
     run = subprocess.run([sys.executable, str(script), "--games", "2", "--jobs", "1", "--out", str(tmp_path),
-                          "official-short", "official+house-double-go"], capture_output=True, text=True,
-                         cwd=tmp_path, timeout=300)
+                          "official-short", "online-vn", "official+house-double-go"], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     doc = json.loads((tmp_path / "summary.json").read_text())
+    # online-vn's round limit is open: never played at a value its rulebook does not give, and it says so
+    assert [(n["ruleset"], "end.round_limit is open" in n["reason"]) for n in doc["not_played"]] == [("online-vn", True)]
+    assert "online-vn: not played: end.round_limit is open" in run.stdout
+    assert "--set end.round_limit=VALUE" in run.stdout and not (tmp_path / "online-vn.json").exists()
     assert doc["recorded_at_commit"] and [r["ruleset"] for r in doc["runs"]] == ["official-short",
                                                                                  "official+house-double-go"]
     for row in doc["runs"]:

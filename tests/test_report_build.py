@@ -97,6 +97,28 @@ def test_simulation_charts(tmp_path):
     assert html.count("<svg") == 1 + 3            # game length + one landing chart per ruleset
 
 
+def test_open_values_are_not_played_and_the_report_says_why(tmp_path):
+    """online-vn's round limit, official-timed's time limit and the platform's custom tables are open:
+    the simulation step never plays them at a value nobody gave (nor fails on E020), and each row says why."""
+    asked = []
+
+    def sim(targets, games, seed):
+        asked.extend(rid for rid, _p in targets)
+        return Simulation("ran", games, "4", seed, tuple(SimRun(rid, "ran", {
+            "games": games, "finished": games, "turns": {"mean": 80, "median": 78, "p90": 120},
+            "landings": [1] * 40, "elapsed_s": 0.1}) for rid, _p in targets))
+    out = tmp_path / "rep"
+    summary = build(ReportOptions(out=out, games=2), hooks={"check": no_check, "simulate": sim})
+    assert "official" in asked and not {"online-vn", "official-timed", "platform-custom"} & set(asked)
+    assert set(summary["not_played"]) == {"online-vn", "official-timed", "platform-custom"}
+    html = (out / "simulation.html").read_text(encoding="utf-8")
+    assert 'id="sim-not-played"' in html
+    assert re.search(r'online-vn</a></th>\s*<td colspan="6" class="muted">not played: end.round_limit is open', html)
+    assert "supply it with --set end.round_limit=VALUE" in html
+    assert "12 values are open" in html and "--set end.time_limit_minutes=VALUE" in html
+    assert "3 not played (open values)" in (out / "index.html").read_text(encoding="utf-8")
+
+
 def test_everything_not_ours_is_escaped():
     env = environment()
     evil = Side("x<script>", "s.txt", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "<b>",

@@ -38,4 +38,6 @@ def command(tables: tuple[str, ...], out: Path, games: int, seed: int, no_check:
     click.echo(f"wrote {len(summary['pages'])} pages to {summary['out']} in {summary['elapsed_s']} s"
                + (f"; led by {', '.join(summary['tables'])}" if summary["tables"] else ""))
     click.echo(f"findings: {counts}; check: {summary['check']}; simulation: {summary['simulation']} "
-               f"({summary['games']} games per ruleset)")
+               f"({summary['games']} games per ruleset"
+               + (f"; not played, open values: {', '.join(summary['not_played'])}" if summary["not_played"] else "")
+               + ")")

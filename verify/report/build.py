@@ -26,13 +26,14 @@ from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_r
 from ..compare.model import KINDS, Comparison
 from ..compare.questions import load_questions
 from ..compare.table import compare_table, table_name
+from ..spec.open_values import not_played
 from ..spec.registry import Registry
 from ..spec.ruleset import Ruleset
 from ..spec.sources import LANGUAGES
 from . import charts, findings, matrix, questions
 from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
-from .runs import CheckRun, Simulation, load_check_json, run_check, run_simulation
+from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_simulation
 from .site import PAGES, Card, Page, environment, register, slug
 
 KIND_TEXT = {
@@ -136,12 +137,21 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
                                          for r in check.results))
     if opts.run_simulation:
-        sim = (hooks.get("simulate") or run_simulation)([(runnable[r.id], _players(r)) for r in rs],
-                                                        opts.games, opts.seed)
-        sim = replace(sim, runs=tuple(replace(run, ruleset=back.get(run.ruleset, run.ruleset)) for run in sim.runs))
+        sim = _simulate(opts, rs, runnable, hooks.get("simulate") or run_simulation)
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
     return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study)
+
+
+def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], run: Callable) -> Simulation:
+    """Simulate every ruleset that can be played; one with an open value nobody supplied is not played
+    (never at a value its rulebook does not give) and its row says why (``open_values.not_played``)."""
+    unplayed = {r.id: why for r in rs if (why := not_played(r))}
+    sim = run([(runnable[r.id], _players(r)) for r in rs if r.id not in unplayed], opts.games, opts.seed)
+    back = {v: k for k, v in runnable.items()}
+    ran = {back.get(one.ruleset, one.ruleset): one for one in sim.runs}
+    return replace(sim, runs=tuple(SimRun(r.id, "not played", reason=unplayed[r.id]) if r.id in unplayed
+                                   else replace(ran[r.id], ruleset=r.id) for r in rs if r.id in unplayed or r.id in ran))
 
 
 # --- the pages ---------------------------------------------------------------------------------------
@@ -239,10 +249,15 @@ def _simulation(x: Inputs):
     ok = [dict(r.data, ruleset=r.ruleset) for r in sim.runs if r.status == "ran"]
     yield "simulation.html", {"s": {
         "status": "ran", "games": sim.games, "seed": sim.seed, "players": sim.players, "elapsed": sim.elapsed_s,
+        "not_played": _not_played(sim),
         "lengths": charts.game_lengths(ok),
         "runs": [{"ruleset": r.ruleset, "slug": slug(r.ruleset), "status": r.status, "reason": r.reason,
                   "data": r.data, "landings": charts.landings(r.data.get("landings"), r.ruleset)
                   if r.status == "ran" else None} for r in sim.runs]}}
+
+
+def _not_played(sim: Simulation) -> list[str]:
+    return [r.ruleset for r in sim.runs if r.status == "not played"]
 
 
 def _study(x: Inputs):
@@ -286,7 +301,8 @@ for _page in (
          lambda x: Card("rulings.html", "sheet", "table rulings: fill in, print, save as an overlay file")),
     Page("matrix.html", "Verification", "matrix.html", _matrix, _matrix_card),
     Page("simulation.html", "Simulation", "simulation.html", _simulation,
-         lambda x: Card("simulation.html", x.sim.status, "simulated games: length and landings")),
+         lambda x: Card("simulation.html", x.sim.status, "simulated games: length and landings"
+                        + "".join(f"; {n} not played (open values)" for n in [len(_not_played(x.sim))] if n))),
     Page("study.html", "Balance study", "study.html", _study, _study_card),
     Page("findings-*.html", None, "topic.html", _topic_pages),
     Page("ruleset-*.html", None, "ruleset.html", _ruleset_pages),
@@ -327,5 +343,5 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")
     return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.status,
-            "simulation": x.sim.status, "games": opts.games, "tables": list(x.tables),
+            "simulation": x.sim.status, "not_played": _not_played(x.sim), "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}

@@ -34,7 +34,7 @@ class CheckRun:
 @dataclass(frozen=True)
 class SimRun:
     ruleset: str
-    status: str                       # ran | failed
+    status: str                       # ran | failed | not played (an open value nobody supplied)
     data: dict = field(default_factory=dict)
     reason: str | None = None
 

@@ -89,19 +89,40 @@ def unsupplied(r: Ruleset) -> list[Entry]:
     return [e for e in r.entries.values() if e.kind == "open"]
 
 
+def overlay_hint(r: Ruleset) -> str:
+    """How a stacked overlay would supply the values (``official-timed+my-table.yaml``)."""
+    return f"{r.id.split('+')[0].split('@')[0]}+my-table.yaml"
+
+
+def not_played(r: Ruleset) -> str | None:
+    """Why a run over many rulesets (the report's simulations, the checked campaign) leaves ``r`` out,
+    or None when it can be played: one line naming its open values and how to supply them. Such runs
+    skip the ruleset and show this line rather than play a value nobody gave (or stop at E020)."""
+    missing = unsupplied(r)
+    if not missing:
+        return None
+    if len(missing) == 1:
+        e = missing[0]
+        what = f"{e.param} is open ({' '.join((e.reason or '').split())})"
+        how = f"it with --set {e.param}=VALUE"
+    else:
+        what = f"{len(missing)} values are open ({', '.join(e.param for e in missing)})"
+        how = "them with --set PARAM=VALUE each"
+    return f"not played: {what}; supply {how} or an overlay ({overlay_hint(r)})"
+
+
 def require_supplied(r: Ruleset, doing: str = "play") -> None:
     """Raise E020 (one per parameter) when ``r`` still has an open value; ``doing`` names the command."""
     missing = unsupplied(r)
     if not missing:
         return
-    base = r.id.split("+")[0].split("@")[0]
     errors = []
     for e in missing:
         p = r.catalogue[e.param]
         errors.append(SpecError(
             "E020", f"{r.id}: {e.param} is open ({e.reason}) and has no value to {doing}; supply it with "
             f"--set {e.param}=VALUE (repeatable; VALUE: {p.domain_text()}) or stack an overlay file that "
-            f"sets it ({base}+my-table.yaml)", e.where))
+            f"sets it ({overlay_hint(r)})", e.where))
     raise ErrorList(errors)
 
 
