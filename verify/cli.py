@@ -23,12 +23,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import signal
 import sys
 
 import click
 
 from .errors import VerifyError
-from .interrupt import Interrupted, announce, handling_signals, stop_children
+from .interrupt import EXIT_STATUS, Interrupted, announce, handling_signals, stop_children
 
 #: Command modules in the order ``verify --help`` lists them.
 COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
@@ -71,6 +72,8 @@ class _Group(click.Group):
             except Interrupted as exc:
                 stop_children()
                 announce(exc.detail or "verify: interrupted; stopped before finishing, earlier outputs are unchanged")
+                for s in EXIT_STATUS:       # stopped: a further Ctrl-C while Python shuts down must not
+                    signal.signal(s, signal.SIG_IGN)   # end it as killed by the signal (status -2)
                 sys.exit(exc.status)
             except VerifyError as exc:
                 _fail(str(exc))
