@@ -66,6 +66,8 @@ ROW = {"ruleset": "official", "invariant": "even-build", "action": "build-house"
     ({"results": [dict(ROW, promised="yes")]}, "no valid 'promised'"),
     ({"results": [dict(ROW, ruleset="my-table")]}, "ruleset 'my-table', which this report does not include"),
     ({"results": [ROW], "summary": {"checks": 4913}}, "counts 4913 checks but it holds 1"),
+    ({"results": [ROW]}, "saved for an unrecorded config"),                  # written before the hashes
+    ({"results": [dict(ROW, config="0123456789abcdef")]}, "saved for config 0123456789abcdef, but 'official'"),
 ])
 def test_an_empty_or_fake_check_json_is_never_shown(tmp_path, doc, fragment):
     out = _check_json(tmp_path, doc)

@@ -230,3 +230,38 @@ def test_a_clean_up_that_hangs_is_cut_short(tmp_path):
     res, pgid = _python(_STUCK, tmp_path, _ready_line)
     assert res.returncode == 130
     assert "the clean-up did not finish in time, stopped at once" in res.stderr
+
+
+# ------------------------------------------------------------------ Ctrl-C while the command loads
+def _loading_z3(p: subprocess.Popen) -> None:
+    """Until z3's library is mapped into the process: its imports (half a second of them) are under way."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert p.poll() is None, p.communicate()
+        try:
+            with open(f"/proc/{p.pid}/maps", encoding="ascii", errors="replace") as fh:
+                if "libz3" in fh.read():
+                    return
+        except FileNotFoundError:
+            pass
+        time.sleep(0.002)
+    raise AssertionError("z3 was never loaded")
+
+
+@pytest.mark.parametrize("entry", [["verify.cli"], ["verify"]], ids=["-m verify.cli", "-m verify"])
+def test_ctrl_c_while_the_command_is_still_importing(tmp_path, entry):
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", *entry, "check", "official", "--jobs", "1"], cwd=tmp_path,
+                         env=verify_env(), start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        _loading_z3(p)
+        os.killpg(p.pid, signal.SIGINT)          # at once: the modules are still being imported
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+    assert err.strip().splitlines() == [
+        "verify: interrupted; stopped before finishing, earlier outputs are unchanged"], err

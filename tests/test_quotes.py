@@ -77,3 +77,14 @@ def test_shares_match_their_percentage_and_lists_need_every_number():
     assert missing_numbers(True, ["anything at all"], None) == []
     assert derived_reason("text [derived: the sum of 1500 and 1000]") == "the sum of 1500 and 1000"
     assert short_quotes(["two words", "three whole words"]) == [(0, "two words")]
+
+
+def test_each_reading_value_is_held_to_the_entrys_quotes():
+    out = lint(Path(__file__).parent / "fixtures" / "readings" / "unquoted.yaml")
+    lines = [ln for ln in out.splitlines() if "[E023]" in ln]
+    assert len(lines) == 2, out
+    assert "unquoted.yaml:16: [E023] jail.max_tries: reading five-tries: its value's number 5 appears in none " \
+        "of its quotes" in lines[0]
+    assert "unquoted.yaml:27: [E023] jail.fine: reading fine-doubled: its value's number 100 appears" in lines[1]
+    assert "[derived: WHY]" in lines[1]
+    assert "four-tries" not in out and "fine-per-turn" not in out      # quoted, or derived with a reason

@@ -174,11 +174,15 @@ def test_end_to_end_with_the_engine(tmp_path):
 def test_saved_check_json(tmp_path):
     from click.testing import CliRunner
     from verify.cli import main
+    from verify.smt.run import config_hash
+    from verify.spec import load_ruleset
+    now = config_hash(load_ruleset("official"))
     doc = {"results": [{"ruleset": "official", "invariant": "constraint:players-range", "action": "(parameters)",
-                        "promised": True, "verdict": "PROVED", "counterexample": None, "reason": None},
+                        "promised": True, "verdict": "PROVED", "counterexample": None, "reason": None,
+                        "config": now},
                        {"ruleset": "official", "invariant": "(enabled)", "action": "mortgage-expiry",
                         "promised": False, "verdict": "VIOLATED", "counterexample": None,
-                        "reason": "dead rule: mortgages never expire"}]}
+                        "reason": "dead rule: mortgages never expire", "config": now}]}
     saved = tmp_path / "check.json"
     saved.write_text(__import__("json").dumps(doc), encoding="utf-8")
     out = tmp_path / "r"
@@ -192,6 +196,41 @@ def test_saved_check_json(tmp_path):
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(bad)])
     assert res.exit_code == 1 and "[E009]" in res.output
     assert "dead rule: mortgages never expire" in (out / "matrix.html").read_text(encoding="utf-8")   # left intact
+
+
+def test_a_saved_check_of_a_table_since_changed_is_refused(tmp_path):
+    """`verify check --json` ties each result to the config it checked; once the table changes, the
+    saved results are not its results any more: the report refuses them, naming the file and table."""
+    import json
+
+    from click.testing import CliRunner
+    from verify.cli import main
+    table = tmp_path / "kitchen-base.yaml"
+    text = (Path(__file__).parent / "fixtures" / "tables" / "kitchen-base.yaml").read_text(encoding="utf-8")
+    table.write_text(text.replace("id: kitchen-base", "id: kitchen-stale"), encoding="utf-8")   # an id of its own:
+    # the fixture itself may already be loaded in this process
+    saved = tmp_path / "check.json"
+    res = CliRunner().invoke(main, ["check", str(table), "--action", "build-house", "--jobs", "1", "--json",
+                                    "-o", str(saved)])
+    assert res.exit_code in (0, 1), res.output
+    results = json.loads(saved.read_text(encoding="utf-8"))["results"]
+    assert {r["ruleset"] for r in results} == {"kitchen-stale"} and all(len(r["config"]) == 16 for r in results)
+
+    out = tmp_path / "r"
+    res = CliRunner().invoke(main, ["report", str(table), "--out", str(out), "--no-simulate", "--check-json",
+                                    str(saved)])
+    assert res.exit_code == 0, res.output                       # as saved: the table's results are shown
+    assert f"{len(results)} checks (read from {saved})" in (out / "matrix.html").read_text(encoding="utf-8")
+    before = (out / "index.html").read_bytes()
+
+    table.write_text(table.read_text(encoding="utf-8").replace("value: 100", "value: 150"), encoding="utf-8")
+    res = CliRunner().invoke(main, ["report", str(table), "--out", str(out), "--no-simulate", "--check-json",
+                                    str(saved)])
+    assert res.exit_code == 1
+    line, = res.output.strip().splitlines()
+    assert line.startswith(f"{saved}: [E009] stale") and "ruleset 'kitchen-stale'" in line, line
+    assert "the ruleset changed since" in line
+    assert (out / "index.html").read_bytes() == before          # the earlier report is left as it was
 
 
 def test_readme_in_the_report_folder_is_kept(tmp_path):

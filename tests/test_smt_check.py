@@ -96,7 +96,9 @@ def test_counterexamples_are_concrete_and_really_break_the_invariant(negative_ru
 def test_json_rows_have_the_documented_shape(negative_run):
     _, doc = negative_run
     for row in doc["results"]:
-        assert set(row) == {"ruleset", "invariant", "action", "promised", "verdict", "counterexample", "reason"}
+        assert set(row) == {"ruleset", "invariant", "action", "promised", "verdict", "counterexample", "reason",
+                            "config"}
+        assert len(row["config"]) == 16
         assert row["verdict"] in ("PROVED", "VIOLATED", "UNKNOWN")
         assert isinstance(row["promised"], bool)
 

@@ -29,7 +29,7 @@ def test_reading_switches_the_value_and_is_named(reg):
     assert r.id == "fx-read-base@high-fine" and r.readings_applied == ("high-fine",)
     e = r.entries["jail.fine"]
     assert e.reading == "high-fine" and e.kind == "cited" and e.quotes == plain.entries["jail.fine"].quotes
-    assert e.gloss == "The same words read as a fine of 100."
+    assert e.gloss == "The same words read as a fine of 100 [derived: the fixture doubles the quoted 50]."
     assert r.value("trade.jail_cards") is True          # another reading's entries are untouched
 
 
@@ -82,7 +82,7 @@ def test_show_lists_readings_and_plays_one(tmp_path):
     out = CliRunner().invoke(main, ["show", str(FIX / "base.yaml"), "--json"]).output
     doc = json.loads(out)
     assert doc["rules"]["jail.fine"]["readings"] == [
-        {"name": "high-fine", "value": 100, "gloss": "The same words read as a fine of 100.", "why": "a fixture reading"}]
+        {"name": "high-fine", "value": 100, "gloss": "The same words read as a fine of 100 [derived: the fixture doubles the quoted 50].", "why": "a fixture reading"}]
     out = CliRunner().invoke(main, ["show", str(FIX / "base.yaml"), "--reading", "high-fine", "--json"]).output
     doc = json.loads(out)
     assert doc["readings"] == ["high-fine"] and doc["rules"]["jail.fine"]["value"] == 100

@@ -156,3 +156,43 @@ def test_report_of_a_broken_table_is_a_clear_error_and_writes_nothing(tmp_path):
     res = run("report", FIX / "cycle-a.yaml", "--out", out, "--no-check", "--no-simulate")
     assert res.exit_code != 0 and "[E006]" in res.output and "Traceback" not in res.output
     assert not out.exists()
+
+
+def test_show_says_it_is_your_table_and_credits_its_assumed_values_to_it():
+    res = CliRunner().invoke(main, ["show", str(SUMMER)], env={"COLUMNS": "400"})
+    assert res.exit_code == 0, res.output
+    first = res.output.splitlines()[0]
+    assert first == (f"your table summer-table ({SUMMER}), built on kitchen-base (your file {BASE}) "
+                     "and official (a rulebook's ruleset)")
+    assert "chain: official -> your table kitchen-base -> your table summer-table" in res.output
+    fine = next(ln for ln in res.output.splitlines() if ln.startswith("jail.fine = "))
+    assert fine.startswith("jail.fine = 100 assumed by your table: we have always paid 100")
+    assert fine.endswith("kitchen-base.yaml:6 (your table kitchen-base)")
+    cash = next(ln for ln in res.output.splitlines() if ln.startswith("setup.starting_cash = "))
+    assert cash.endswith("(official)")                               # the rulebook's value stays the rulebook's
+    doc = json.loads(CliRunner().invoke(main, ["show", str(SUMMER), "--json"]).output)
+    assert doc["your_files"] == {"kitchen-base": str(BASE), "summer-table": str(SUMMER)}
+    official = CliRunner().invoke(main, ["show", "official"], env={"COLUMNS": "400"})
+    assert "your table" not in official.output and "assumed by your table" not in official.output
+    assert json.loads(CliRunner().invoke(main, ["show", "official", "--json"]).output)["your_files"] == {}
+
+
+def test_ask_answers_with_your_tables_beside_the_rulebooks():
+    res = run("ask", "rent", "while", "in", "jail", BASE, "-r", "official", "--limit", "1")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    at = lines.index("  your table kitchen-base")
+    assert lines[at + 1] == ("    rent.jailed_owner_collects = no (assumed by your table: at our table a jailed "
+                             "owner collects no rent)")
+    assert lines.index("  official") > at and "rent.jailed_owner_collects = yes" in lines[lines.index("  official") + 1]
+    doc = json.loads(run("ask", "rent while in jail", BASE, "--json", "--limit", "1").output)
+    assert doc["query"] == "rent while in jail" and doc["tables"] == ["kitchen-base"]
+    first, *others = doc["questions"][0]["answers"]
+    assert first["ruleset"] == "kitchen-base" and first["table"] is True
+    assert others and not any(a["table"] for a in others)
+    plain = run("ask", "rent", "while", "in", "jail", "--limit", "1")       # the question alone: as before
+    assert plain.exit_code == 0 and "your table" not in plain.output and "  official" in plain.output.splitlines()
+    missing = run("ask", "rent", "no-such-table.yaml")
+    assert missing.exit_code == 1 and "[E011] no ruleset file 'no-such-table.yaml'" in missing.output
+    only = run("ask", BASE)
+    assert only.exit_code == 2 and "the question is empty" in only.output

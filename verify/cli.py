@@ -11,18 +11,25 @@ command (so a new command inherits it):
 
 No traceback reaches a user: an unexpected exception is a bug in the toolkit
 and is reported in one line too (``VERIFY_DEBUG=1`` shows the traceback).
+
+Importing this module is cheap (click and two small modules): a command's
+module, and the z3, rich and jinja2 it brings (about half a second), is
+imported only once the command is chosen, inside the signal handling, so a
+Ctrl-C while it loads is the same one line and exit 130 as any other.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
+import signal
 import sys
 
 import click
 
 from .errors import VerifyError
-from .interrupt import Interrupted, announce, handling_signals, stop_children
+from .interrupt import EXIT_STATUS, Interrupted, announce, handling_signals, stop_children
 
 #: Command modules in the order ``verify --help`` lists them.
 COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
@@ -35,6 +42,23 @@ def _fail(message: str, status: int = 1):
 
 
 class _Group(click.Group):
+    """The command line; each command's module is imported when the command is used (or listed)."""
+
+    def list_commands(self, ctx) -> list[str]:
+        # a command not built yet is simply absent
+        return [n for n in COMMANDS if importlib.util.find_spec(f".commands.{n}", __package__) is not None]
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in COMMANDS:
+            return None
+        try:
+            mod = importlib.import_module(f".commands.{cmd_name}", __package__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__package__}.commands.{cmd_name}":
+                raise
+            return None
+        return mod.command
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -48,6 +72,8 @@ class _Group(click.Group):
             except Interrupted as exc:
                 stop_children()
                 announce(exc.detail or "verify: interrupted; stopped before finishing, earlier outputs are unchanged")
+                for s in EXIT_STATUS:       # stopped: a further Ctrl-C while Python shuts down must not
+                    signal.signal(s, signal.SIG_IGN)   # end it as killed by the signal (status -2)
                 sys.exit(exc.status)
             except VerifyError as exc:
                 _fail(str(exc))
@@ -69,16 +95,6 @@ class _Group(click.Group):
 @click.version_option(package_name="monopoly-verify")
 def main() -> None:
     """Verify Monopoly rulebooks: cited rule specs, a reference engine, SMT proofs, reports."""
-
-
-for _name in COMMANDS:
-    try:
-        _mod = importlib.import_module(f".commands.{_name}", __package__)
-    except ModuleNotFoundError as _exc:  # a command not built yet is simply absent
-        if _exc.name != f"{__package__}.commands.{_name}":
-            raise
-        continue
-    main.add_command(_mod.command, _name)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,41 +1,59 @@
-"""``verify ask TEXT``: the clarification questions matching TEXT, answered by every ruleset."""
+"""``verify ask QUESTION [TABLE...]``: the clarification questions matching QUESTION, answered by every
+ruleset, and first by the user's own tables when some are given."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from ..compare.from_rulesets import _Ctx, load_registry, ordered
 from ..compare.questions import answer, load_questions, search
+from ..compare.table import table_name
 from ..compare.values import show
+from ..spec.registry import is_path
 from .options import POSITIVE
 
 
+def _is_table(token: str) -> bool:
+    """A ruleset file (or a stack with one), not a word of the question: a name ending in .yaml/.yml,
+    or a path to an existing file."""
+    parts = token.split("+")
+    return any(p.endswith((".yaml", ".yml")) for p in parts) or (is_path(token) and Path(token).is_file())
+
+
 @click.command()
-@click.argument("text", nargs=-1, required=True)
+@click.argument("text", nargs=-1, required=True, metavar="QUESTION... [TABLE...]")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, help="Only these rulesets (repeatable).")
 @click.option("--limit", default=3, show_default=True, type=POSITIVE, help="How many matching questions to answer.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_json: bool) -> None:
-    """Find the questions matching TEXT (any language) and print each ruleset's answer.
+    """Find the questions matching QUESTION (any language) and print each ruleset's answer.
 
     Answers are the rulesets' own entries: the verbatim quote with its English gloss, or
-    "assumed", "silent" or "open" with the reason.
+    "assumed", "silent" or "open" with the reason. Ruleset files among the words (TABLE: a
+    name ending in .yaml, e.g. `verify ask rent in jail my-table.yaml`) are your tables:
+    they answer first, beside the rulebooks, and their values are credited to them.
     """
-    query = " ".join(text)
+    tables = [t for t in text if _is_table(t)]
+    query = " ".join(t for t in text if not _is_table(t))
     if not query.strip():
         raise click.BadParameter("the question is empty; give some words, e.g. 'rent in jail'",
-                                 param_hint="TEXT")
+                                 param_hint="QUESTION")
     hits = search(query, load_questions(), limit=limit)
     reg = load_registry()
-    rs = ordered(reg, list(rulesets), strict=bool(rulesets))
+    mine = [reg.resolve(table_name(reg, t)) for t in tables]          # a broken table is an error
+    yours = {f for r in mine for f in r.chain if not reg.is_bundled(f)}
+    table_ids = {r.id for r in mine}
+    rs = mine + [r for r in ordered(reg, list(rulesets), strict=bool(rulesets)) if r.id not in table_ids]
     ctx = _Ctx(reg)
     if as_json:
-        click.echo(json.dumps({"query": query, "questions": [
+        click.echo(json.dumps({"query": query, "tables": [r.id for r in mine], "questions": [
             {"id": q.id, "text": q.text, "score": round(s, 2), "params": list(q.params),
-             "answers": [{"ruleset": a.ruleset, "status": a.status, "sides": [x.to_json() for x in a.sides]}
-                         for a in (answer(q, r, ctx) for r in rs)]} for q, s in hits]},
+             "answers": [{"ruleset": a.ruleset, "table": r.id in table_ids, "status": a.status,
+                          "sides": [x.to_json() for x in a.sides]}
+                         for r, a in ((r, answer(q, r, ctx)) for r in rs)]} for q, s in hits]},
             ensure_ascii=False, indent=2))
         return
     if not hits:
@@ -46,9 +64,13 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
         shown: set[str] = set()
         for r in rs:
             a = answer(q, r, ctx)
-            click.secho(f"  {r.id}", fg="cyan")
+            if r.id in table_ids:
+                click.secho(f"  your table {r.id}", fg="green", bold=True)
+            else:
+                click.secho(f"  {r.id}", fg="cyan")
             for side in a.sides:
                 label = side.param
+                by = " by your table" if side.origin in yours else ""
                 if side.origin in shown and side.origin != r.chain[-1] and side.kind in ("cited", "assumed"):
                     click.echo(f"    {label} = {show(side.value)} (as in {side.origin})")
                 elif side.kind == "cited":
@@ -56,7 +78,7 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
                     click.echo(f"      «{side.quote}» ({side.source})")
                     click.echo(f"      {side.gloss}")
                 elif side.kind == "assumed":
-                    click.echo(f"    {label} = {show(side.value)} (assumed: {side.gloss})")
+                    click.echo(f"    {label} = {show(side.value)} (assumed{by}: {side.gloss})")
                 else:
                     click.echo(f"    {label}: {side.kind}{' — ' + side.gloss if side.gloss else ''}")
             shown.add(r.id)

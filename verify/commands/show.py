@@ -1,4 +1,8 @@
-"""``verify show RULESET``: every resolved value with its provenance."""
+"""``verify show RULESET``: every resolved value with its provenance.
+
+A user's own file (a table) is labelled as such, with the files it builds on,
+and its values (assumed ones above all) are credited to the table, never to
+the rulebook it extends."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import click
 
 from ..spec.open_values import supply
 from ..spec.readings import with_readings
-from ..spec.registry import load_ruleset
+from ..spec.registry import load_ruleset, registry
 from .options import area_callback
 from .ruleset_options import reading_option, set_option
 
@@ -25,8 +29,11 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
     gloss or reason, and each entry's alternative readings."""
     r = supply(load_ruleset(with_readings(ruleset, readings)), settings)
     cat = r.catalogue
+    reg = registry()
+    #: the user's own files in the chain (id -> path): the table, and the files of theirs it extends
+    yours = {fid: str(reg.files[fid].path) for fid in r.chain if fid in reg.files and not reg.is_bundled(fid)}
     if as_json:
-        out = {"id": r.id, "title": r.title, "chain": list(r.chain), "sources": list(r.sources),
+        out = {"id": r.id, "title": r.title, "chain": list(r.chain), "your_files": yours, "sources": list(r.sources),
                "promises": r.promised(), "readings": list(r.readings_applied),
                "supplied": dict(r.supplied),
                "rules": {pid: (r.entries[pid].to_json() if pid in r.entries else
@@ -37,9 +44,18 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
     from rich.console import Console
     from rich.markup import escape
 
+    def by(fid: str) -> str:
+        return f"your table {fid}" if fid in yours else fid
+
     con = Console()
+    if yours:
+        table = [f for f in r.chain if f in yours][-1]
+        under = [f"{f} (your file {yours[f]})" if f in yours else f"{f} (a rulebook's ruleset)"
+                 for f in reversed(r.chain) if f != table]
+        con.print(f"[bold green]your table[/bold green] {escape(table)} ({escape(yours[table])})"
+                  + (f", built on {escape(' and '.join(under))}" if under else ""))
     con.print(f"[bold]{escape(r.id)}[/bold] — {escape(r.title)}")
-    con.print(f"chain: {' -> '.join(r.chain)}   sources: {', '.join(r.sources)}")
+    con.print(f"chain: {' -> '.join(escape(by(f)) for f in r.chain)}   sources: {', '.join(r.sources)}")
     con.print(f"promises: {', '.join(r.promised()) or 'none'}")
     if r.readings_applied:
         con.print(f"readings: {', '.join(r.readings_applied)}")
@@ -54,14 +70,15 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
             if e is None:
                 con.print(f"[red]{p.id}[/red] undecided (engine uses {r.value(p.id)!r})")
                 continue
-            where = f"[dim]{e.where} ({e.ruleset})[/dim]"
+            where = f"[dim]{escape(str(e.where))} ({escape(by(e.ruleset))})[/dim]"
             if e.kind == "cited":
                 con.print(f"[bold]{p.id}[/bold] = {escape(repr(e.value))}  {where}")
                 for q in e.quotes:
                     con.print(f"    «{escape(q)}» [dim]{e.source}[/dim]")
                 con.print(f"    [italic]{escape(e.gloss or '')}[/italic]")
             elif e.kind == "assumed":
-                con.print(f"[bold]{p.id}[/bold] = {escape(repr(e.value))} [yellow]assumed[/yellow]: "
+                con.print(f"[bold]{p.id}[/bold] = {escape(repr(e.value))} [yellow]assumed"
+                          f"{' by your table' if e.ruleset in yours else ''}[/yellow]: "
                           f"{escape(e.reason or '')}  {where}")
             elif e.kind == "silent":
                 con.print(f"[bold]{p.id}[/bold] [magenta]silent[/magenta]"

@@ -99,16 +99,19 @@ def run_check(rulesets: list[str]) -> CheckRun:
     return CheckRun("ran", results, elapsed_s=elapsed)
 
 
-def load_check_json(path, rulesets: list[str] | None = None) -> CheckRun:
+def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, str] | None = None) -> CheckRun:
     """A saved ``verify check --json`` document (so a slow check need not run on every report).
 
-    Its shape is checked, and every result must be for one of ``rulesets``: an empty, fake or
-    foreign file is an error (E009), never shown as results."""
+    Its shape is checked, every result must be for one of ``rulesets``, and, given ``configs``
+    (ruleset -> ``verify.smt.run.config_hash`` now), computed for the ruleset as it is now: an
+    empty, fake, foreign or stale file is an error (E009), never shown as results."""
     from ..errors import Location, SpecError
-    from ..smt.verdict import results_from_json
+    from ..smt.verdict import StaleCheck, results_from_json
     from ..spec.yamlsafe import read_text
     try:
-        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), rulesets)
+        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), rulesets, configs)
+    except StaleCheck as exc:
+        raise SpecError("E009", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
     except ValueError as exc:
         raise SpecError("E009", f"not a usable `verify check --json` document: {exc}",
                         Location(str(path))) from None

@@ -29,10 +29,23 @@ class Target:
     promised: tuple[str, ...]
     ruleset: object       # verify.spec.Ruleset (for constraints)
 
+    @classmethod
+    def of(cls, r) -> "Target":
+        """The target of a resolved ruleset (values supplied, overlays stacked)."""
+        from ..config import EngineConfig
+        from .model import extras_of
+        return cls(r.id, EngineConfig.from_ruleset(r), extras_of(r), tuple(r.promised()), r)
+
     def fingerprint(self) -> str:
         text = json.dumps([self.config.to_json(), sorted(self.extras.items()), self.promised], sort_keys=True,
                           default=str)
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def config_hash(r) -> str:
+    """What a check of the resolved ruleset ``r`` depends on, hashed: every result of
+    ``verify check --json`` carries it, and a saved check is used only while it still matches."""
+    return Target.of(r).fingerprint()[:16]
 
 
 def default_names() -> list[str]:
@@ -47,17 +60,14 @@ def default_names() -> list[str]:
 
 def resolve(names: list[str], settings: dict | None = None) -> list[Target]:
     """The rulesets to check, each with the ``--set`` values applied (``verify.spec.open_values``)."""
-    from ..config import EngineConfig
     from ..spec import DEFAULT_RULESET, load_ruleset
     from ..spec.open_values import supply
-    from .model import extras_of
     out = []
     for name in names:
         r = load_ruleset(name)
         if r.is_overlay:
             r = load_ruleset(f"{DEFAULT_RULESET}+{name}")
-        r = supply(r, settings or {})
-        out.append(Target(r.id, EngineConfig.from_ruleset(r), extras_of(r), tuple(r.promised()), r))
+        out.append(Target.of(supply(r, settings or {})))
     return out
 
 
@@ -150,11 +160,12 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     for t in targets:
         leader = groups[t.fingerprint()][0]
         rows = by_leader.get(leader.id, [])
-        out += rows if leader is t else [replace(r, ruleset=t.id, cached=True) for r in rows
+        mine = rows if leader is t else [replace(r, ruleset=t.id, cached=True) for r in rows
                                          if not r.invariant.startswith("constraint:")]
         if leader is not t:
             from . import constraints
-            out += constraints.check(t.ruleset)
+            mine += constraints.check(t.ruleset)
+        out += [replace(r, config=t.fingerprint()[:16]) for r in mine]
     order = {t.id: i for i, t in enumerate(targets)}
     out.sort(key=lambda r: order.get(r.ruleset, 0))
     return out

@@ -37,6 +37,9 @@ class CheckResult:
     #: how open values (set by a host or the players, none supplied) were treated, one text per
     #: parameter: every value / each value of a finite domain / the fallback assumed (verify.smt.open_values)
     open_values: tuple[str, ...] = ()
+    #: the hash of what was checked (``verify.smt.run.config_hash``: the compiled config, the
+    #: model's extras and the promises), so a saved result is never shown for a ruleset since changed
+    config: str = ""
 
     @property
     def ok(self) -> bool:
@@ -48,6 +51,8 @@ class CheckResult:
                "counterexample": self.counterexample, "reason": self.reason}
         if self.open_values:
             out["open_values"] = list(self.open_values)
+        if self.config:
+            out["config"] = self.config
         return out
 
     def to_record(self) -> dict[str, Any]:
@@ -58,19 +63,26 @@ class CheckResult:
     def from_record(cls, d: dict[str, Any]) -> "CheckResult":
         return cls(d["ruleset"], d["invariant"], d["action"], d["promised"], Verdict(d["verdict"]),
                    d.get("counterexample"), d.get("reason"), d.get("seconds", 0.0), d.get("cached", False),
-                   tuple(d.get("open_values") or ()))
+                   tuple(d.get("open_values") or ()), d.get("config", ""))
 
 #: Fields of one result of ``verify check --json`` and the types they must have.
 _FIELDS = {"ruleset": str, "invariant": str, "action": str, "promised": bool, "verdict": str}
 
 
-def results_from_json(doc: Any, rulesets: list[str] | None = None) -> tuple[dict[str, Any], ...]:
+class StaleCheck(ValueError):
+    """A saved check computed for another version of a ruleset than the one in force now."""
+
+
+def results_from_json(doc: Any, rulesets: list[str] | None = None,
+                      configs: dict[str, str] | None = None) -> tuple[dict[str, Any], ...]:
     """The results of a saved ``verify check --json`` document, after checking its shape.
 
     Raises ``ValueError`` naming the first thing wrong: not the document ``verify check --json``
     writes, no result at all, a verdict that is not PROVED/VIOLATED/UNKNOWN, a ruleset that is
     not one of ``rulesets`` (a check saved for other rulesets), or a summary whose count
-    disagrees. A saved check is shown as real results, so it must be one."""
+    disagrees; and ``StaleCheck`` when a result's config hash is not ``configs[ruleset]`` (the
+    ruleset changed since the check was saved, or the file predates the hashes). A saved check
+    is shown as real results, so it must be one, of the rulesets as they are now."""
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise ValueError('not a `verify check --json` document (no "results" list)')
     results = doc["results"]
@@ -94,4 +106,13 @@ def results_from_json(doc: Any, rulesets: list[str] | None = None) -> tuple[dict
     summary = doc.get("summary")
     if isinstance(summary, dict) and summary.get("checks") not in (None, len(results)):
         raise ValueError(f"its summary counts {summary['checks']} checks but it holds {len(results)}")
+    for r in results if configs is not None else ():
+        now = configs.get(r["ruleset"])
+        if now is not None and r.get("config") != now:
+            raise StaleCheck(f"the check of ruleset {r['ruleset']!r} was saved for "
+                             + (f"config {r['config']}" if isinstance(r.get("config"), str) and r["config"]
+                                else "an unrecorded config (a file written before checks carried their "
+                                     "config hash)")
+                             + f", but {r['ruleset']!r} compiles to {now} now: the ruleset changed since; "
+                             "run `verify check --json -o FILE` again")
     return tuple(results)

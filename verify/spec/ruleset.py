@@ -189,6 +189,7 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
         if why:
             errors.append(SpecError("E003", f"{pid}: {why}", loc("rules", pid, "value")))
     quotes: tuple[str, ...] = ()
+    checked = False                          # the quotes were found in their source (E007, E023 checked)
     source = spec.get("source", default_source)
     if kind in ("cited", "open"):
         q = spec["quote"]
@@ -215,10 +216,16 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
                         errors.append(SpecError("E007", f"{pid}: quote does not occur in {source} "
                                                 f"(after NFC and whitespace folding): {q[:90]!r}", qloc))
                 errors.extend(_quote_problems(pid, kind, value, quotes, spec, loc))
+                checked = True
     readings: list[Reading] = []
     if "readings" in spec:
         readings, problems = parse_readings(pid, spec["readings"], kind, value, cat[pid], loc)
         errors.extend(problems)
+        for rd in readings if checked and kind == "cited" else ():   # the same words must give its number too
+            missing = missing_numbers(rd.value, quotes, rd.gloss)
+            if missing:
+                errors.append(_unquoted(pid, f"reading {rd.name}: its value's", missing, "the reading's gloss",
+                                        rd.where))
     reason = spec.get(kind) if kind in ("assumed", "silent", "open") else None
     if kind in ("assumed", "open") and (not isinstance(reason, str) or not reason.strip()):
         errors.append(SpecError("E009", f"{pid}: '{kind}' needs a reason text", where))
@@ -242,14 +249,19 @@ def _quote_problems(pid, kind, value, quotes, spec, loc) -> list[VerifyError]:
         for i, q in short_quotes(quotes)]
     missing = missing_numbers(value, quotes, spec.get("gloss")) if kind == "cited" else []
     if missing:
-        shown = ", ".join(f"{v:g}" for v in missing)
-        number = "number" if len(missing) == 1 else "numbers"
-        appears = "appears" if len(missing) == 1 else "appear"
-        out.append(SpecError("E023", f"{pid}: the value's {number} {shown} {appears} in none of its quotes "
-                             "(as digits in the source's scale and formats, or as a number word); quote the "
-                             "passage that gives it, or say in the gloss why it is worked out rather than "
-                             "stated: [derived: WHY]", loc("rules", pid, "value")))
+        out.append(_unquoted(pid, "the value's", missing, "the gloss", loc("rules", pid, "value")))
     return out
+
+
+def _unquoted(pid, whose, missing, gloss, where) -> SpecError:
+    """E023 for the numbers of a value (the entry's, or a reading's) that no quote of the entry gives."""
+    shown = ", ".join(f"{v:g}" for v in missing)
+    number = "number" if len(missing) == 1 else "numbers"
+    appears = "appears" if len(missing) == 1 else "appear"
+    return SpecError("E023", f"{pid}: {whose} {number} {shown} {appears} in none of its quotes "
+                     "(as digits in the source's scale and formats, or as a number word); quote the "
+                     f"passage that gives it, or say in {gloss} why it is worked out rather than "
+                     "stated: [derived: WHY]", where)
 
 
 @dataclass(frozen=True)
