@@ -64,13 +64,18 @@ def test_junit_and_html_reports(tmp_path):
     assert suite.tag == "testsuite" and suite.get("failures") == "1"
     assert "successor" in suite.find("testcase/failure").text
     page = (html / "index.html").read_text()
-    assert "Engine conformance" in page and "successor" in page and 'id="violation-count">1<' in page
+    assert "Engine conformance" in page and "successor" in page and 'id="violation-count-1">1<' in page
     files = list((html / "scenarios").glob("*.json"))
     assert len(files) == 1 and f'href="scenarios/{files[0].name}"' in page
+    saved = json.loads((html / "conform.json").read_text())      # what `verify report --conform` shows
+    assert saved["schema"] == "verify.conform-run/1" and saved["engine"] == "short-mover"
+    [v] = saved["violations"]
+    assert v["rule"] == "successor" and "Step 1: player" in v["text"] and v["file"] == f"scenarios/{files[0].name}"
+    assert v["scenario"] == json.loads(files[0].read_text())
     ok = _run([*REF, "--examples", "5", "--junit", str(junit), "--html", str(html)], tmp_path)
     assert ok.exit_code == 0
     assert ET.parse(junit).getroot().get("failures") == "0"
-    assert 'id="violation-count">0<' in (html / "index.html").read_text()
+    assert 'id="violation-count-1">0<' in (html / "index.html").read_text()
     assert not list((html / "scenarios").glob("*.json"))          # the folder was replaced as a whole
 
 
