@@ -44,10 +44,23 @@ def study_dir(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def report_dir(tmp_path_factory, study_dir):
+def conform_dir(tmp_path_factory):
+    """A conformance run with a violation (verify conform --html); the report below links it."""
+    from click.testing import CliRunner
+
+    from verify.cli import main
+    out = tmp_path_factory.mktemp("conform")
+    res = CliRunner().invoke(main, ["conform", "--engine", "tests.conform_engines.faults:ShortMover", "--examples",
+                                    "10", "--html", str(out / "html"), "--scenarios", str(out / "sc")])
+    assert res.exit_code == 1, res.output
+    return out / "html"
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory, study_dir, conform_dir):
     from verify.report import ReportOptions, build
     out = tmp_path_factory.mktemp("browser") / "reports"
-    build(ReportOptions(out=out, games=3, tables=MY_TABLES, study=study_dir / "study.json"))
+    build(ReportOptions(out=out, games=3, tables=MY_TABLES, study=study_dir / "study.json", conform=(conform_dir,)))
     return out
 
 
@@ -82,7 +95,8 @@ def browser():
 def test_every_page_loads_without_errors_and_links_resolve(report_dir, server, browser):
     pages = sorted(p.name for p in report_dir.glob("*.html"))
     assert {"index.html", "contradictions.html", "questions.html", "ambiguities.html", "rulings.html", "matrix.html",
-            "simulation.html", "study.html", "findings-rent.html", "ruleset-summer-table.html"} <= set(pages)
+            "simulation.html", "study.html", "conformance.html", "findings-rent.html",
+            "ruleset-summer-table.html"} <= set(pages)
     assert len([p for p in pages if p.startswith("findings-")]) >= 10
     ctx = browser.new_context(viewport={"width": 390, "height": 844})   # a phone
     page = ctx.new_page()

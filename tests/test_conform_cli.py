@@ -64,13 +64,18 @@ def test_junit_and_html_reports(tmp_path):
     assert suite.tag == "testsuite" and suite.get("failures") == "1"
     assert "successor" in suite.find("testcase/failure").text
     page = (html / "index.html").read_text()
-    assert "Engine conformance" in page and "successor" in page and 'id="violation-count">1<' in page
+    assert "Engine conformance" in page and "successor" in page and 'id="violation-count-1">1<' in page
     files = list((html / "scenarios").glob("*.json"))
     assert len(files) == 1 and f'href="scenarios/{files[0].name}"' in page
+    saved = json.loads((html / "conform.json").read_text())      # what `verify report --conform` shows
+    assert saved["schema"] == "verify.conform-run/1" and saved["engine"] == "short-mover"
+    [v] = saved["violations"]
+    assert v["rule"] == "successor" and "Step 1: player" in v["text"] and v["file"] == f"scenarios/{files[0].name}"
+    assert v["scenario"] == json.loads(files[0].read_text())
     ok = _run([*REF, "--examples", "5", "--junit", str(junit), "--html", str(html)], tmp_path)
     assert ok.exit_code == 0
     assert ET.parse(junit).getroot().get("failures") == "0"
-    assert 'id="violation-count">0<' in (html / "index.html").read_text()
+    assert 'id="violation-count-1">0<' in (html / "index.html").read_text()
     assert not list((html / "scenarios").glob("*.json"))          # the folder was replaced as a whole
 
 
@@ -127,3 +132,30 @@ def test_a_malformed_scenario_file_is_e026(content, message, tmp_path):
 def test_bad_engine_specs_and_rulesets_are_named(args, code, needle):
     r = CliRunner().invoke(main, ["conform", *args, "--examples", "2"])
     assert r.exit_code == 1 and f"[{code}]" in r.output and needle in r.output
+
+
+def test_the_main_report_links_saved_conformance_runs(tmp_path):
+    bug, ok = tmp_path / "bug", tmp_path / "ok"
+    assert _run([*BUG, "--examples", "10", "--html", str(bug)], tmp_path).exit_code == 1
+    assert _run([*REF, "--ruleset", "official-timed", "--set", "end.time_limit_minutes=45", "--examples", "3",
+                 "--html", str(ok)], tmp_path).exit_code == 0
+    out = tmp_path / "report"
+    r = CliRunner().invoke(main, ["report", "--no-check", "--no-simulate", "--out", str(out),
+                                  "--conform", str(bug), "--conform", str(ok / "conform.json")])
+    assert r.exit_code == 0, r.output
+    page = (out / "conformance.html").read_text()
+    assert 'href="#run-1">short-mover<' in page and 'href="#run-2">verify-reference<' in page
+    assert 'id="violation-count-1">1<' in page and 'id="violation-count-2">0<' in page
+    assert "Step 1: player" in page and "--set end.time_limit_minutes=45" in page
+    assert "&#34;schema&#34;: &#34;verify.conform-scenario/1&#34;" in page     # the scenario, inline
+    index = (out / "index.html").read_text()
+    assert '<a href="conformance.html">Conformance</a>' in index.split("</nav>")[0]
+    assert 'href="conformance.html"><span class="num">1</span>' in index
+    without = tmp_path / "plain"
+    assert CliRunner().invoke(main, ["report", "--no-check", "--no-simulate", "--out", str(without)]).exit_code == 0
+    assert not (without / "conformance.html").exists() and "conformance.html" not in (without / "index.html").read_text()
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "verify.conform-run/1", "engine": "x"}')
+    r = CliRunner().invoke(main, ["report", "--no-check", "--no-simulate", "--out", str(tmp_path / "r2"),
+                                  "--conform", str(bad)])
+    assert r.exit_code == 1 and "[E026]" in r.output and str(bad) in r.output and not (tmp_path / "r2").exists()

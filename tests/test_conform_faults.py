@@ -111,6 +111,15 @@ def test_a_session_restarts_the_engine_after_a_fault():
     assert _children_of(os.getpid()) == []
 
 
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], _children_of(pid)
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += _children_of(p)
+    return out
+
+
 def test_close_kills_an_engine_that_ignores_bye():
     eng = Subprocess(f"{sys.executable} -c \"import signal,sys,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
                      f"sys.stdin.readline(); print('{{\\\"ok\\\": true, \\\"engine\\\": \\\"x\\\", \\\"version\\\": 1, "
@@ -122,21 +131,22 @@ def test_close_kills_an_engine_that_ignores_bye():
     assert _dead(pid)
 
 
-@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
-def test_stopping_the_harness_leaves_no_engine_or_child_behind(sig, tmp_path):
+@pytest.mark.parametrize("sig, jobs", [("SIGINT", 1), ("SIGTERM", 1), ("SIGINT", 2)])
+def test_stopping_the_harness_leaves_no_engine_or_child_behind(sig, jobs, tmp_path):
     import signal
     import subprocess
     pids = tmp_path / "pids"
     env = dict(os.environ, FAULTS_CHILD_PIDS=str(pids))
     proc = subprocess.Popen([sys.executable, "-m", "verify.cli", "conform", "--engine-cmd", _cmd("hang"),
-                             "--step-timeout", "60", "--examples", "10", "--scenarios", str(tmp_path / "sc")],
+                             "--step-timeout", "60", "--examples", "10", "--scenarios", str(tmp_path / "sc"),
+                             "--jobs", str(jobs)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 60
         while not (pids.exists() and pids.read_text().strip()) and time.monotonic() < deadline:
             time.sleep(0.1)
         grandchild = int(pids.read_text().split()[0])
-        engines = _children_of(proc.pid)
+        engines = _descendants(proc.pid)          # with --jobs 2: the workers and their engines
         assert engines and not _dead(grandchild)
         proc.send_signal(getattr(signal, sig))
         proc.wait(timeout=20)

@@ -12,6 +12,14 @@ from verify.conform.transport import EngineSpec
 
 REFERENCE = EngineSpec("verify.conform.reference:ReferenceEngine")
 SUBPROCESS = EngineSpec(cmd="python -m verify.conform.reference")
+#: values for the rulesets' open entries (a ruleset with an unsupplied open value is refused: E020)
+SUPPLY = {"official-timed": {"end.time_limit_minutes": 60}, "online-vn": {"end.round_limit": 100},
+          "platform-custom": {"setup.starting_cash": 15000, "dice.count": 2, "go.salary_stop_minute": "never",
+                              "rent.tax_start_minute": 30, "building.even_build": True,
+                              "building.even_sell": True, "building.hotel_needs_whole_group": True,
+                              "building.per_turn_limit": "unlimited", "mortgage.expiry_rounds": "never",
+                              "timer.turn_seconds": "none", "timer.turn_reserve_seconds": 0,
+                              "speed_die.enabled": False}}
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -23,7 +31,7 @@ def test_reference_in_process_has_no_violation(seed):
 
 @pytest.mark.parametrize("ruleset", ["classic-pl", "platform-fast", "official-speed-die", "online-vn"])
 def test_reference_passes_other_rulesets(ruleset):
-    r = run(REFERENCE, ruleset, seed=5, examples=25)
+    r = run(REFERENCE, ruleset, seed=5, examples=25, settings=SUPPLY.get(ruleset))
     assert r.ok, [scenario_text(d) for d in r.violations]
 
 
@@ -158,7 +166,7 @@ def test_declared_actions_limit_what_is_sent():
 @pytest.mark.parametrize("engine", [REFERENCE, SUBPROCESS], ids=["in-process", "subprocess"])
 def test_reference_passes_every_ruleset_on_both_transports(ruleset, engine):
     for seed in (21, 22):
-        r = run(engine, ruleset, seed=seed, examples=100)
+        r = run(engine, ruleset, seed=seed, examples=100, settings=SUPPLY.get(ruleset))
         assert r.ok, [scenario_text(d) for d in r.violations]
 
 

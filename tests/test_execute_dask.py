@@ -90,3 +90,19 @@ def test_scheduler_local_starts_and_stops_its_own_cluster():
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_a_conformance_run_on_the_cluster_finds_what_one_process_finds(cluster, tmp_path):
+    """`verify conform` on Dask: the same verdict as --jobs 1; the counts and the shrunk scenario need not be
+    the same (a known limit, see verify/conform/README.md: hypothesis's search is perturbed by the other
+    threads of a Dask worker; --jobs N gives the identical result, tests/test_conform_execute.py)."""
+    args = ["conform", "--engine", "tests.conform_engines.faults:UnevenBuilder", "--examples", "60", "--seed", "3",
+            "--json"]
+    runs = []
+    for extra, folder in (([], "one"), (["--scheduler", cluster.scheduler_address], "dask")):
+        res = CliRunner().invoke(main, [*args, *extra, "--scenarios", str(tmp_path / folder)], catch_exceptions=False)
+        assert res.exit_code == 1, res.output
+        runs.append(json.loads(res.stdout))
+    here, dask = runs
+    assert {v["rule"] for v in dask["violations"]} == {v["rule"] for v in here["violations"]} == {"legality"}
+    assert dask["engine"] == here["engine"] == "uneven-builder" and dask["scenarios"] > 0

@@ -2,7 +2,10 @@
 
 Exit status 0 when no step departs from the ruleset, 1 with any violation
 (each printed as its shrunk scenario and saved as a replayable JSON file) or
-on bad input (E026, E015: one line, from ``verify.cli``), 2 on a usage error. ``--replay FILE`` re-runs one saved scenario.
+on bad input (E026, E015, E020: one line, from ``verify.cli``), 2 on a usage error. ``--replay FILE`` re-runs one
+saved scenario. The scenarios are a campaign of seeded chunks run by the execution layer (``verify.execute``:
+``--jobs N``, ``--scheduler``, ``--resume``, progress over the campaign); the result does not depend on how.
+A ruleset with an open value is refused (E020) until ``--set PARAM=VALUE`` or an overlay supplies it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ import sys
 from pathlib import Path
 
 import click
+
+from ..execute.options import campaign_options, execute
+from .ruleset_options import reading_option, set_option
 
 
 @click.command()
@@ -31,34 +37,51 @@ import click
 @click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a JUnit XML report (for CI).")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write an HTML report into this folder (replaced as a whole).")
+              help="Write an HTML report and conform.json into this folder (replaced as a whole); "
+                   "`verify report --conform DIR` adds it to the main report.")
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Re-run one saved scenario file instead of generating scenarios.")
 @click.option("--scenarios", "scenario_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("conform-scenarios"), show_default=True,
               help="Where failing scenarios are saved (only when there are some).")
+@campaign_options()
+@reading_option
+@set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
-            replay_file, scenario_dir) -> None:
-    """Check an engine step by step against RULESET; every violation is shrunk to a replayable scenario."""
-    from ..conform.harness import replay, run
+            replay_file, scenario_dir, jobs, scheduler, resume, readings, settings) -> None:
+    """Check an engine step by step against RULESET; every violation is shrunk to a replayable scenario.
+
+    A ruleset with an open value (set by a host or the players) is refused until the value is
+    supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
+    from ..conform.harness import conform_campaign, load_target, replay
     from ..conform.render import html, junit, scenario_text
     from ..conform.scenario_file import load, save
     from ..conform.transport import EngineSpec
+    from ..engine.rules import rules_for
+    from ..spec.readings import with_readings
 
     if (engine is None) == (engine_cmd is None):
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
+    if replay_file is not None and (jobs or scheduler or resume):
+        raise click.UsageError("--replay re-runs one scenario in this process; drop --jobs/--scheduler/--resume")
     spec = EngineSpec(target=engine, cmd=engine_cmd, step_timeout=step_timeout)
     engine_arg = f"--engine {engine}" if engine else f"--engine-cmd {shlex.quote(engine_cmd)}"
+    doc = load(replay_file) if replay_file is not None else None
+    if doc is not None:                           # the values it was found with, then this command's
+        rid = with_readings(ruleset if _given("ruleset") else doc["ruleset"], readings)
+        settings = {**(doc.get("set") or {}), **settings}
+    else:
+        rid = with_readings(ruleset, readings)
+    # the ruleset resolves, every open value is supplied (E020) and the engine plays it (E018), before
+    # any engine or worker starts
+    rules_for(load_target(rid, settings)[0])
     _exit_on_terminate()
     try:
-        if replay_file is not None:
-            doc = load(replay_file)
-            rid = ruleset if _given("ruleset") else doc["ruleset"]
-            result = replay(spec, doc, rid)
+        if doc is not None:
+            result = replay(spec, doc, rid, settings)
         else:
-            from ..spec import load_ruleset
-            load_ruleset(ruleset)                 # an unknown ruleset is a usage error before any engine starts
-            result = run(spec, ruleset, seed=seed, examples=examples, progress=_progress(as_json, examples))
+            result = execute(conform_campaign(spec, rid, seed, examples, settings), jobs, scheduler, resume,
+                             quiet=as_json).result
     except Terminated as exc:                     # the engines are gone already (finally blocks)
         click.echo(f"verify conform: stopped by signal {exc.signum}", err=True)
         sys.exit(128 + exc.signum)
@@ -66,7 +89,7 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     if junit_file is not None:
         _write(junit_file, junit(result, files, engine_arg))
     if html_dir is not None:
-        html(result, files, html_dir)
+        html(result, files, html_dir, engine_arg)
     if as_json:
         click.echo(json.dumps(result.to_json(files), ensure_ascii=False))
     else:
@@ -114,20 +137,3 @@ def _write(path: Path, text: str) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text(path, text)
-
-
-def _progress(quiet: bool, examples: int):
-    """A progress line on a terminal (stderr), nothing otherwise."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    console = Console(stderr=True)
-    seen = {"scenarios": 0, "violations": 0}
-
-    def show(done: int, total: int, chunk: dict) -> None:
-        seen["scenarios"] += chunk["scenarios"]
-        seen["violations"] += len(chunk["violations"])
-        console.print(f"[dim]chunk {done}/{total}: {seen['scenarios']} scenario(s), "
-                      f"{seen['violations']} violation(s) so far[/]", highlight=False)
-
-    return show

@@ -24,16 +24,19 @@ from .options import POSITIVE, report_dir_callback
               help="Use a saved `verify check --json` output instead of running the check.")
 @click.option("--study", type=click.Path(path_type=Path, exists=True), default=None,
               help="Add a balance study page: the study.json (or its folder) written by `verify study`.")
+@click.option("--conform", "conform", type=click.Path(path_type=Path, exists=True), multiple=True,
+              help="Add a conformance page: a folder written by `verify conform --html DIR` (or its "
+                   "conform.json); repeatable, one section per run.")
 def command(tables: tuple[str, ...], out: Path, games: int, seed: int, no_check: bool, no_simulate: bool,
-            check_json: Path | None, study: Path | None) -> None:
+            check_json: Path | None, study: Path | None, conform: tuple[Path, ...]) -> None:
     """Write the HTML report: overview, one page per ruleset, findings by topic with witnesses,
     clarification questions side by side, a rulings sheet, the verification matrix, simulation
-    charts and (with --study) a balance study. TABLES (your ruleset files, ids or stacks like
+    charts, (with --study) a balance study and (with --conform) engine conformance runs. TABLES (your ruleset files, ids or stacks like
     official+my-rules.yaml) join the bundled rulesets with the files they extend and lead the report.
     Self-contained pages; a failed run leaves the previous report untouched."""
     summary = build(ReportOptions(out=out, games=games, seed=seed, run_check=not no_check,
                                   run_simulation=not no_simulate, check_json=check_json, tables=tables,
-                                  study=study))
+                                  study=study, conform=conform))
     counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items())
     click.echo(f"wrote {len(summary['pages'])} pages to {summary['out']} in {summary['elapsed_s']} s"
                + (f"; led by {', '.join(summary['tables'])}" if summary["tables"] else ""))

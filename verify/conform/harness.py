@@ -5,7 +5,11 @@ A run is cut into independent chunks (``plan``): a picklable ``ChunkSpec``
 how many scenarios) that ``run_chunk`` turns into a JSON-able result, and
 ``merge`` folds the results into one ``ConformResult``. A chunk's result
 depends only on its spec, so a run gives the same result for a seed however
-its chunks are scheduled (in this process, in worker processes, on a cluster).
+its chunks are scheduled: ``conform_campaign`` hands them to the execution
+layer (``verify.execute``: this process, ``--jobs N`` worker processes or a
+Dask cluster, ``--resume``), the one way a run is made, ``run`` included.
+Values supplied with ``--set`` travel in every chunk spec, so a worker
+compiles the same config as the command that checked them.
 
 Inside a chunk, ``hypothesis.find`` searches the scenario strategy for one that
 breaks a rule and shrinks it (keeping the same rule), then a last pass drops
@@ -19,10 +23,13 @@ restarted for the next scenario.
 from __future__ import annotations
 
 import hashlib
+import os
 import random
+import signal
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Iterator
 
 from ..config import EngineConfig
 from ..errors import GameError
@@ -69,6 +76,7 @@ class ChunkSpec:
     max_steps: int = DEFAULT_MAX_STEPS
     shrink_runs: int = DEFAULT_SHRINK_RUNS
     shrink_seconds: float | None = None    # an optional wall-clock cap on top (hit only on a slow engine)
+    settings: tuple = ()                   # (param, value) pairs supplied with --set, sorted by param
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -76,30 +84,39 @@ def chunk_seed(seed: int, index: int) -> int:
     return int.from_bytes(hashlib.sha256(f"conform:{seed}:{index}".encode()).digest()[:8], "big")
 
 
+def settings_key(settings: dict | tuple | None) -> tuple:
+    """``--set`` values as the sorted (param, value) pairs a chunk spec carries."""
+    return tuple(sorted(dict(settings or ()).items()))
+
+
 def plan(engine: EngineSpec, ruleset: str, seed: int, examples: int, max_steps: int = DEFAULT_MAX_STEPS,
-         shrink_runs: int = DEFAULT_SHRINK_RUNS, shrink_seconds: float | None = None) -> list[ChunkSpec]:
+         shrink_runs: int = DEFAULT_SHRINK_RUNS, shrink_seconds: float | None = None,
+         settings: dict | tuple | None = None) -> list[ChunkSpec]:
     out = []
     for i, start in enumerate(range(0, examples, CHUNK_EXAMPLES)):
         out.append(ChunkSpec(engine, ruleset, chunk_seed(seed, i), i, min(CHUNK_EXAMPLES, examples - start),
-                             max_steps, shrink_runs, shrink_seconds))
+                             max_steps, shrink_runs, shrink_seconds, settings_key(settings)))
     return out
 
 
 # ---- one engine, one ruleset ----------------------------------------------------------------------
 
-def load_target(ruleset: str) -> tuple[EngineConfig, list[str]]:
-    from ..spec import load_ruleset
-    r = load_ruleset(ruleset)
+def load_target(ruleset: str, settings: dict | tuple | None = None) -> tuple[EngineConfig, list[str]]:
+    """The compiled config and promised invariants of ``ruleset`` with ``settings`` supplied; an open
+    value still unsupplied is refused (E020: the reference engine cannot play it)."""
+    from ..spec.open_values import playable
+    r = playable(ruleset, dict(settings or ()))
     return EngineConfig.from_ruleset(r), list(r.promised())
 
 
 class Session:
     """An engine under test and the oracle for one ruleset; runs scenarios, restarting after faults."""
 
-    def __init__(self, engine: EngineSpec, ruleset: str):
+    def __init__(self, engine: EngineSpec, ruleset: str, settings: dict | tuple | None = None):
         self.spec = engine
         self.ruleset = ruleset
-        self.config, self.promised = load_target(ruleset)
+        self.settings = dict(settings or ())
+        self.config, self.promised = load_target(ruleset, settings)
         self.config_json = self.config.to_json()
         self.engine = engine.open()
         self.hello: Hello | None = None
@@ -177,9 +194,13 @@ class Session:
 
 # ---- a chunk ----------------------------------------------------------------------------------------
 
-def scenario_doc(ruleset: str, sc: Scenario, v: StepViolation, found: dict | None = None) -> dict:
-    return {"schema": SCENARIO_SCHEMA, "ruleset": ruleset, "origin": sc.origin, "state": sc.state,
-            "actions": sc.actions, "violation": v.to_json(), "found": found or {}}
+def scenario_doc(ruleset: str, sc: Scenario, v: StepViolation, found: dict | None = None,
+                 settings: dict | tuple | None = None) -> dict:
+    doc = {"schema": SCENARIO_SCHEMA, "ruleset": ruleset, "origin": sc.origin, "state": sc.state,
+           "actions": sc.actions, "violation": v.to_json(), "found": found or {}}
+    if settings:
+        doc["set"] = dict(settings)           # --set values: a replay supplies them again
+    return doc
 
 
 def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
@@ -212,21 +233,52 @@ def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
     return sc, v
 
 
+@contextmanager
+def _engines_die_with_worker() -> Iterator[None]:
+    """In a local worker process (``--jobs N``), SIGTERM is how the campaign stops it (Ctrl-C, a lost
+    run): kill the engines' process groups first, so nothing an engine started outlives the run (the
+    worker's default would end it at once, past every ``finally``). The command's own process and
+    Dask's worker threads keep their handlers."""
+    import multiprocessing
+    import threading
+    if multiprocessing.parent_process() is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    from .transport import _kill_all
+
+    def stop(signum, _frame):
+        _kill_all()
+        os._exit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
 def run_chunk(spec: ChunkSpec) -> dict:
     """Run one chunk; a JSON-able result for ``merge``."""
+    with _engines_die_with_worker():
+        return _run_chunk(spec)
+
+
+def _run_chunk(spec: ChunkSpec) -> dict:
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import Flaky, FlakyFailure, NoSuchExample
 
-    session = Session(spec.engine, spec.ruleset)
+    session = Session(spec.engine, spec.ruleset, spec.settings)
     found_at = {"seed": spec.seed, "chunk": spec.index}
     result: dict[str, Any] = {"index": spec.index, "seed": spec.seed, "engine": spec.engine.label,
-                              "ruleset": spec.ruleset, "scenarios": 0, "steps": 0, "violations": [], "log": ""}
+                              "ruleset": spec.ruleset, "set": dict(spec.settings), "scenarios": 0, "steps": 0,
+                              "violations": [], "log": ""}
     try:
         v = session.start()
         if v is not None:
             from ..engine.step import new_game      # a replayable file: the engine fails before any step
             start = new_game(session.config, max(2, session.config.setup.players_min), 0)
-            result["violations"].append(scenario_doc(spec.ruleset, Scenario(start, [], "new game"), v, found_at))
+            result["violations"].append(scenario_doc(spec.ruleset, Scenario(start, [], "new game"), v, found_at,
+                                                     spec.settings))
             result["log"] = session.engine.log_tail()
             return result
         result["engine"] = session.hello.engine
@@ -284,14 +336,14 @@ def run_chunk(spec: ChunkSpec) -> dict:
         for kind, (sc, v) in sorted(faults.items()):
             if kind != "timeout":              # each run of a faulty engine costs a restart
                 sc, v = _reduce(session, ctx, sc, v, min(20, spec.shrink_runs))
-            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
+            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at, spec.settings))
         if first:
             if found is not None and found.key() in best:
                 sc, v = best[found.key()]
             else:
                 sc, v = min(best.values() or [first[0]], key=lambda x: (x[1].step, len(x[0].key())))
             sc, v = _reduce(session, ctx, sc, v, spec.shrink_runs - budget, deadline[0])
-            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at))
+            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at, spec.settings))
         result["log"] = session.engine.log_tail()
     finally:
         session.close()
@@ -308,6 +360,7 @@ class ConformResult:
     steps: int
     violations: list[dict] = field(default_factory=list)     # scenario documents (each with its violation)
     logs: list[str] = field(default_factory=list)
+    settings: dict = field(default_factory=dict)              # values supplied with --set
 
     @property
     def ok(self) -> bool:
@@ -351,26 +404,42 @@ def merge(results: list[dict]) -> ConformResult:
     docs = [d for _, d in sorted(kept.values(), key=lambda x: (x[1]["violation"]["rule"], x[0]))]
     engine = next((r["engine"] for r in results if r.get("engine")), "")
     return ConformResult(engine, results[0]["ruleset"], sum(r["scenarios"] for r in results),
-                         sum(r["steps"] for r in results), docs, [r["log"] for r in results if r.get("log")])
+                         sum(r["steps"] for r in results), docs, [r["log"] for r in results if r.get("log")],
+                         dict(results[0].get("set") or {}))
+
+
+def conform_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 0,
+                     examples: int = DEFAULT_EXAMPLES, settings: dict | tuple | None = None,
+                     max_steps: int = DEFAULT_MAX_STEPS, shrink_runs: int = DEFAULT_SHRINK_RUNS,
+                     shrink_seconds: float | None = None):
+    """A run as the execution layer's ``Campaign`` (``verify.execute``): its chunks, ``run_chunk`` and
+    ``merge``; the identity (what ``--resume`` matches) names everything a chunk's result depends on."""
+    from .. import __version__
+    from ..execute import Campaign
+    chunks = plan(engine, ruleset, seed, examples, max_steps, shrink_runs, shrink_seconds, settings)
+    identity = {"version": __version__, "engine": engine.label, "step_timeout": engine.step_timeout,
+                "ruleset": ruleset, "set": dict(settings_key(settings)), "seed": seed, "examples": examples,
+                "max_steps": max_steps, "shrink_runs": shrink_runs, "shrink_seconds": shrink_seconds}
+    return Campaign("conform", identity, chunks, run_chunk, merge, weights=[c.examples for c in chunks],
+                    unit="scenarios")
 
 
 def run(engine: EngineSpec, ruleset: str = "official", seed: int = 0, examples: int = DEFAULT_EXAMPLES,
         max_steps: int = DEFAULT_MAX_STEPS, shrink_runs: int = DEFAULT_SHRINK_RUNS,
-        progress: Callable[[int, int, dict], None] | None = None) -> ConformResult:
-    """A whole run, its chunks one after the other in this process."""
-    chunks = plan(engine, ruleset, seed, examples, max_steps, shrink_runs)
-    results = []
-    for i, c in enumerate(chunks):
-        results.append(run_chunk(c))
-        if progress is not None:
-            progress(i + 1, len(chunks), results[-1])
-    return merge(results)
+        settings: dict | tuple | None = None) -> ConformResult:
+    """A whole run in this process (the pytest plugin's), through the execution layer like the command's."""
+    from ..execute import InProcess
+    from ..execute import run as execute
+    return execute(conform_campaign(engine, ruleset, seed, examples, settings, max_steps, shrink_runs),
+                   InProcess()).result
 
 
-def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None) -> ConformResult:
-    """Re-run one saved scenario against an engine."""
+def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None,
+           settings: dict | tuple | None = None) -> ConformResult:
+    """Re-run one saved scenario against an engine (``settings``: default the values saved with it)."""
     rid = ruleset or doc["ruleset"]
-    session = Session(engine, rid)
+    settings = dict(doc.get("set") or {}) if settings is None else dict(settings)
+    session = Session(engine, rid, settings)
     try:
         sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "replayed"))
         v, steps = session.run(sc)
@@ -378,9 +447,10 @@ def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None) -> Conform
         log = session.engine.log_tail()
     finally:
         session.close()
-    violations = [scenario_doc(rid, sc.truncated(v.step), v, doc.get("found"))] if v else []
-    return ConformResult(name, rid, 1, steps, violations, [log] if log else [])
+    violations = [scenario_doc(rid, sc.truncated(v.step), v, doc.get("found"), settings)] if v else []
+    return ConformResult(name, rid, 1, steps, violations, [log] if log else [], settings)
 
 
 __all__ = ["ChunkSpec", "ConformResult", "Session", "plan", "chunk_seed", "run_chunk", "merge", "run", "replay",
-           "scenario_doc", "SCENARIO_SCHEMA", "CHUNK_EXAMPLES", "DEFAULT_EXAMPLES"]
+           "conform_campaign", "settings_key", "scenario_doc", "SCENARIO_SCHEMA", "CHUNK_EXAMPLES",
+           "DEFAULT_EXAMPLES"]

@@ -4,6 +4,14 @@ A violation is printed as its shrunk scenario: the loaded state in the board
 lines of ``verify check``'s counterexamples (players, the deeds that are owned,
 built or mortgaged, the bank), then each action in words with what the ruleset
 and the engine did, the broken rule, and the state diff (ruleset vs engine).
+
+``verify conform --html DIR`` writes ``DIR/index.html`` (the report's look),
+the scenario files under ``DIR/scenarios/`` and ``DIR/conform.json``: the run
+as a document (``run_document``, schema ``verify.conform-run/1``) holding each
+violation's step list and scenario, so ``verify report --conform DIR`` shows
+the run on the main report's ``conformance.html`` page (linked from its
+navigation and index) without running or resolving anything again. Both pages
+are the one template ``conform.html`` (``view``).
 """
 
 from __future__ import annotations
@@ -19,11 +27,16 @@ RULE_TEXT = {"legality": "the engine must accept exactly the actions the ruleset
              "protocol": "the engine must answer every request in protocol 1"}
 
 
+def _model(doc: dict):
+    """The board model of a scenario's ruleset, with the values it was run with (``--set``)."""
+    return _model_of(doc["ruleset"], json.dumps(doc.get("set") or {}, sort_keys=True))
+
+
 @lru_cache(maxsize=8)
-def _model(ruleset: str):
+def _model_of(ruleset: str, settings: str):
     from ..smt.model import Model
     from .harness import load_target
-    return Model.from_config(load_target(ruleset)[0])
+    return Model.from_config(load_target(ruleset, json.loads(settings))[0])
 
 
 def _deed_name(m, square: Any) -> str:
@@ -86,7 +99,7 @@ def state_lines(m, s: dict) -> list[str]:
 def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine_arg: str = "") -> str:
     """The violation of a scenario document as a step list (``replay``: the scenario file's path)."""
     v = doc["violation"]
-    m = _model(doc["ruleset"])
+    m = _model(doc)
     acts = doc.get("actions", [])
     head = (f"{v['rule']} broken at step {v['step']} of {len(acts)} after the loaded state "
             f"({doc['ruleset']}{', engine ' + engine if engine else ''})")
@@ -138,31 +151,83 @@ def junit(result, files: list[str | None], engine_arg: str = "") -> str:
             f'failures="{failures}" errors="0">\n' + "\n".join(cases) + "\n</testsuite>\n")
 
 
-def html(result, files: list[str | None], out: Path) -> None:
-    """Write the conformance page (and the scenario files beside it) into ``out``, atomically."""
+RUN_SCHEMA = "verify.conform-run/1"
+RUN_DOC = "conform.json"
+
+
+def run_document(result, files: list[str | None], engine_arg: str = "") -> dict:
+    """A run as ``conform.json``: what the pages show, each violation with its step list and scenario."""
     import datetime as _dt
+    items = []
+    for doc, path in zip(result.violations, files):
+        v = doc["violation"]
+        items.append({"rule": v["rule"], "step": v["step"], "message": v.get("message", ""),
+                      "text": scenario_text(doc, result.engine), "scenario": doc,
+                      "file": f"scenarios/{Path(path).name}" if path else None})
+    return {"schema": RUN_SCHEMA, "engine": result.engine, "engine_arg": engine_arg, "ruleset": result.ruleset,
+            "set": dict(result.settings), "scenarios": result.scenarios, "steps": result.steps,
+            "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "violations": items}
+
+
+def view(runs: list[dict], standalone: bool) -> dict:
+    """The template context of ``conform.html`` for these run documents (a stand-alone page shows one
+    run and links its scenario files; the report's page shows every run, each scenario inline)."""
+    return {"runs": [dict(d, scenario_json=[json.dumps(it["scenario"], indent=1, ensure_ascii=False)
+                                            for it in d["violations"]]) for d in runs],
+            "standalone": standalone}
+
+
+def html(result, files: list[str | None], out: Path, engine_arg: str = "") -> None:
+    """Write the conformance page, ``conform.json`` and the scenario files into ``out``, atomically."""
     import shutil
 
     from ..report.atomic import atomic_dir
-    from ..report.build import environment
+    from ..report.site import environment
 
-    env = environment()
-    items = []
-    for doc, path in zip(result.violations, files):
-        items.append({"rule": doc["violation"]["rule"], "step": doc["violation"]["step"],
-                      "message": doc["violation"].get("message", ""), "text": scenario_text(doc, result.engine),
-                      "file": None, "src": path})
+    doc = run_document(result, files, engine_arg)
+    page = environment().get_template("conform.html").render(page="index.html", generated=doc["generated"],
+                                                             **view([doc], standalone=True))
     with atomic_dir(out, writer="verify conform --html") as tmp:
         (tmp / "scenarios").mkdir()
-        for it in items:
-            if it["src"]:
-                dest = tmp / "scenarios" / Path(it["src"]).name
-                shutil.copyfile(it["src"], dest)
-                it["file"] = f"scenarios/{dest.name}"
-        page = env.get_template("conform.html").render(
-            page="index.html", r=result, items=items,
-            generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+        for src, it in zip(files, doc["violations"]):
+            if src:
+                shutil.copyfile(src, tmp / it["file"])
+        (tmp / RUN_DOC).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         (tmp / "index.html").write_text(page, encoding="utf-8")
 
 
-__all__ = ["scenario_text", "describe", "state_lines", "junit", "html"]
+def load_run(path: Path) -> dict:
+    """A saved run (``conform.json``, or the ``--html`` folder holding one); E026 when it is not one."""
+    from ..errors import Location
+    from . import ConformInputError
+    path = Path(path)
+    if path.is_dir():
+        path = path / RUN_DOC
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConformInputError(f"no {RUN_DOC} here: give a folder written by `verify conform --html DIR` "
+                                "or the conform.json in it", Location(str(path))) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConformInputError(f"cannot read the conformance run: {exc}", Location(str(path))) from None
+    except json.JSONDecodeError as exc:
+        raise ConformInputError(f"the conformance run is not JSON: {exc.msg}",
+                                Location(str(path), exc.lineno)) from None
+    if not isinstance(doc, dict) or doc.get("schema") != RUN_SCHEMA:
+        got = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise ConformInputError(f"not a conformance run (schema {got!r}, expected {RUN_SCHEMA!r}; "
+                                "written by `verify conform --html DIR`)", Location(str(path)))
+    for key, typ in (("engine", str), ("ruleset", str), ("scenarios", int), ("steps", int), ("violations", list),
+                     ("set", dict), ("generated", str)):
+        if not isinstance(doc.get(key), typ):
+            raise ConformInputError(f"the conformance run needs {key!r} ({typ.__name__})", Location(str(path)))
+    for i, it in enumerate(doc["violations"], 1):
+        if not (isinstance(it, dict) and isinstance(it.get("rule"), str) and isinstance(it.get("text"), str)
+                and isinstance(it.get("step"), int) and isinstance(it.get("scenario"), dict)):
+            raise ConformInputError(f"violation {i} needs \"rule\", \"step\", \"text\" and \"scenario\"",
+                                    Location(str(path)))
+    return doc
+
+
+__all__ = ["scenario_text", "describe", "state_lines", "junit", "html", "run_document", "view", "load_run",
+           "RUN_SCHEMA", "RUN_DOC"]

@@ -1,7 +1,8 @@
 """Replayable scenario files: a shrunk failing scenario as a JSON document any engine can be re-run on.
 
 ``{"schema": "verify.conform-scenario/1", "ruleset", "origin", "state", "actions", "violation",
-"found": {"seed", "chunk"}}``: the loaded state (verify.state/1), the actions after it (random
+"found": {"seed", "chunk"}}``, plus ``"set"`` when values were supplied with ``--set`` (a replay
+supplies them again): the loaded state (verify.state/1), the actions after it (random
 fields filled), and the violation it showed when it was saved. ``verify conform --replay FILE``
 loads the state into an engine, applies the actions and checks every step again.
 Files are written atomically (``verify.output``: a temporary file renamed into place).
@@ -53,6 +54,9 @@ def load(path: Path) -> dict:
     for key, typ in (("ruleset", str), ("state", dict), ("actions", list)):
         if not isinstance(doc.get(key), typ):
             raise ConformInputError(f"the scenario file needs {key!r} ({typ.__name__})", Location(name))
+    if not isinstance(doc.get("set", {}), dict):
+        raise ConformInputError("the scenario file's \"set\" (values supplied with --set) must be an object",
+                                Location(name))
     for i, a in enumerate(doc["actions"], 1):
         if not isinstance(a, dict) or not isinstance(a.get("type"), str):
             raise ConformInputError(f"action {i} must be an object with a \"type\"", Location(name))

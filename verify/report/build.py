@@ -56,6 +56,7 @@ class ReportOptions:
     check_json: Path | None = None      # a saved `verify check --json` instead of running it
     tables: tuple[str, ...] = ()        # the user's tables (ids, files, stacks): they lead the report
     study: Path | None = None           # a `verify study` document (study.json) to add as study.html
+    conform: tuple[Path, ...] = ()      # `verify conform --html` folders (or their conform.json): conformance.html
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,7 @@ class Inputs:
     check: CheckRun
     sim: Simulation
     study: dict | None = None           # a `verify study` document, shown as study.html
+    conform: tuple[dict, ...] = ()      # saved conformance runs, shown as conformance.html
 
     @property
     def ids(self) -> list[str]:
@@ -99,6 +101,8 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     if opts.study is not None:                 # a bad study document fails before any work
         from ..study.page import load as load_study
         study = load_study(opts.study)
+    from ..conform.render import load_run        # a bad conformance run fails before any work too
+    conform = tuple(load_run(p) for p in opts.conform)
     reg = load_registry()
     tables = tuple(dict.fromkeys(table_name(reg, t) for t in opts.tables))
     for t in tables:
@@ -143,7 +147,7 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         sim = _simulate(opts, rs, runnable, hooks.get("simulate") or run_simulation)
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
-    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study)
+    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study, conform)
 
 
 def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], run: Callable) -> Simulation:
@@ -275,6 +279,18 @@ def _study_card(x: Inputs) -> Card:
                 f"rulesets in the balance study ({x.study['games']} games each, `verify study`)")
 
 
+def _conformance(x: Inputs):
+    if x.conform:
+        from ..conform.render import view
+        yield "conformance.html", view(list(x.conform), standalone=False)
+
+
+def _conformance_card(x: Inputs) -> Card:
+    bad = sum(len(d["violations"]) for d in x.conform)
+    return Card("conformance.html", str(bad), f"conformance violation{'' if bad == 1 else 's'} in {len(x.conform)} "
+                "engine run(s) (`verify conform`), each shrunk to a replayable scenario")
+
+
 def _findings_card(x: Inputs) -> Card:
     c = x.comparison.counts()
     return Card("contradictions.html", str(sum(c.values())),
@@ -307,6 +323,7 @@ for _page in (
          lambda x: Card("simulation.html", x.sim.status, "simulated games: length and landings"
                         + "".join(f"; {n} not played (open values)" for n in [len(_not_played(x.sim))] if n))),
     Page("study.html", "Balance study", "study.html", _study, _study_card),
+    Page("conformance.html", "Conformance", "conform.html", _conformance, _conformance_card),
     Page("findings-*.html", None, "topic.html", _topic_pages),
     Page("ruleset-*.html", None, "ruleset.html", _ruleset_pages),
 ):
