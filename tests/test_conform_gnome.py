@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("monopoly_simulator", reason="GNOME (monopoly-simulator-test) is not installed; "
-                    "pip install --no-deps --ignore-requires-python monopoly-simulator-test==0.0.9 numpy xlsxwriter")
+                    "pip install --no-deps --ignore-requires-python --only-binary numpy monopoly-simulator-test==0.0.9 numpy xlsxwriter")
 
 from verify.conform import Illegal  # noqa: E402
 from verify.conform.adapters.gnome import (ACTIONS, COMPARE, GnomeAuctionEngine, GnomeEngine,  # noqa: E402
@@ -119,7 +119,7 @@ def test_a_state_gnome_cannot_hold_is_refused_with_the_reason(target):
 def test_without_gnome_the_error_says_how_to_install_it(monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "monopoly_simulator", None)
-    with pytest.raises(AdapterError, match="pip install --no-deps --ignore-requires-python monopoly-simulator-test"):
+    with pytest.raises(AdapterError, match="pip install --no-deps --ignore-requires-python --only-binary numpy monopoly-simulator-test"):
         GnomeEngine()
 
 

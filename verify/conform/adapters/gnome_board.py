@@ -35,7 +35,7 @@ from ...errors import AdapterError
 
 PACKAGE = "monopoly-simulator-test"
 VERSION = "0.0.9"
-INSTALL = (f"pip install --no-deps --ignore-requires-python {PACKAGE}=={VERSION} numpy xlsxwriter")
+INSTALL = (f"pip install --no-deps --ignore-requires-python --only-binary numpy {PACKAGE}=={VERSION} numpy xlsxwriter")
 SCHEMA_FILE = "monopoly_game_schema_v1-2.json"
 #: cash a GNOME ``Bank()`` starts with (bank.py); the canonical ledger starts at 0
 BANK_START = 10000.0
