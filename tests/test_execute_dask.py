@@ -94,8 +94,8 @@ if __name__ == "__main__":  # pragma: no cover
 
 def test_a_conformance_run_on_the_cluster_finds_what_one_process_finds(cluster, tmp_path):
     """`verify conform` on Dask: the same verdict as --jobs 1; the counts and the shrunk scenario need not be
-    the same (a known limit, see verify/conform/README.md: hypothesis's search is perturbed by the other
-    threads of a Dask worker; --jobs N gives the identical result, tests/test_conform_execute.py)."""
+    the same (a known limit, see verify/conform/README.md: the search is not yet reproducible across
+    threads of a Dask worker or the load of the machine; see the Limits there)."""
     args = ["conform", "--engine", "tests.conform_engines.faults:UnevenBuilder", "--examples", "60", "--seed", "3",
             "--json"]
     runs = []
