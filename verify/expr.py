@@ -280,6 +280,14 @@ _COMPILED_MAX = 4096
 _MISSING = object()
 
 
+def _unbind(env: dict, var: str, saved: Any) -> None:
+    """Give a comprehension's variable back the value it had before the loop (or none)."""
+    if saved is _MISSING:
+        env.pop(var, None)
+    else:
+        env[var] = saved
+
+
 def compile_expr(expr: Any, constants: dict[str, Any] | None = None,
                  memo: bool = False) -> Callable[[dict, dict | None], Any]:
     """``expr`` as a closure ``f(env, old_env)`` (what ``evaluate`` runs), with the free names found in
@@ -756,10 +764,7 @@ def _single_loop(func: str, var: str, iterable: Callable, passes: Callable | Non
                         return wanted
                 return not wanted
             finally:
-                if saved is _MISSING:
-                    env.pop(var, None)
-                else:
-                    env[var] = saved
+                _unbind(env, var, saved)
         return search1
     reduce = _REDUCE[func]
 
@@ -772,10 +777,7 @@ def _single_loop(func: str, var: str, iterable: Callable, passes: Callable | Non
                 if passes is None or passes(env, old):
                     values.append(elt(env, old))
         finally:
-            if saved is _MISSING:
-                env.pop(var, None)
-            else:
-                env[var] = saved
+            _unbind(env, var, saved)
         return reduce(values)
     return collect1
 
@@ -880,8 +882,5 @@ def _memoised(agg: Aggregate, bound: frozenset, consts: dict[str, Any]) -> Calla
             last[0] = items if type(items) is list else ()
             return not wanted
         finally:
-            if saved is _MISSING:
-                env.pop(var, None)
-            else:
-                env[var] = saved
+            _unbind(env, var, saved)
     return memoised

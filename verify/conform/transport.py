@@ -28,6 +28,7 @@ import tempfile
 import time
 import traceback
 import weakref
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,25 +83,30 @@ class EngineSpec:
         return Subprocess(self.cmd, self.step_timeout) if self.cmd is not None else InProcess(self.target)
 
 
-class Engine:
-    """An engine under test, behind one transport."""
+class Engine(ABC):
+    """An engine under test, behind one transport (each transport implements every method)."""
 
     label = "engine"
 
-    def start(self) -> Hello:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def start(self) -> Hello:
+        ...
 
-    def load(self, config: dict, state: dict) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def load(self, config: dict, state: dict) -> None:
+        ...
 
-    def apply(self, action: dict) -> tuple[str, Any]:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def apply(self, action: dict) -> tuple[str, Any]:
+        ...
 
-    def state(self) -> dict:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def state(self) -> dict:
+        ...
 
-    def close(self) -> None:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None:
+        ...
 
     def log_tail(self) -> str:
         return ""

@@ -22,6 +22,7 @@ import os
 from contextlib import contextmanager
 import signal
 import time
+from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterator
 
 
@@ -29,7 +30,7 @@ class BackendUnavailable(Exception):
     """The chosen backend cannot start (Dask not installed, scheduler unreachable)."""
 
 
-class Backend:
+class Backend(ABC):
     """Runs chunk functions; ``slots`` is how many chunks the runner keeps in flight."""
 
     name = "backend"
@@ -40,11 +41,12 @@ class Backend:
         """Started by the caller (``with backend:``): the runner then leaves it open for the next campaign."""
         return False
 
-    def start(self) -> None:
-        pass
+    def start(self) -> None:  # noqa: B027 - a backend with nothing to start keeps this default
+        """Start workers (default: nothing to start)."""
 
-    def submit(self, fn: Callable[[Any], Any], arg: Any) -> cf.Future:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abstractmethod
+    def submit(self, fn: Callable[[Any], Any], arg: Any) -> cf.Future:
+        ...
 
     def is_lost(self, exc: BaseException) -> bool:
         """Did this exception come from the worker dying (rather than from the chunk's own code)?"""
@@ -55,8 +57,8 @@ class Backend:
         flight is lost too (so the runner submits them all again)."""
         return False
 
-    def close(self, interrupted: bool = False) -> None:
-        pass
+    def close(self, interrupted: bool = False) -> None:  # noqa: B027 - default: nothing to stop
+        """Stop workers (default: nothing to stop)."""
 
     def __enter__(self) -> "Backend":
         self.start()
