@@ -73,3 +73,21 @@ def test_reading_and_replay_options(tmp_path):
     assert r.exit_code == 1 and "[E021]" in r.output
     r = CliRunner().invoke(main, ["conform", *REF, "--replay", str(tmp_path / "x.json"), "--jobs", "2"])
     assert r.exit_code == 2 and "--replay" in r.output
+
+
+def test_a_chunk_does_not_depend_on_the_modules_loaded(tmp_path, monkeypatch):
+    """Hypothesis mixes constants from every local module in sys.modules into its draws; a chunk's
+    scenarios must not change because the process imported another module (the CLI, a Dask worker's,
+    the engine under test)."""
+    import importlib
+
+    from verify.conform.harness import plan, run_chunk
+    from verify.conform.transport import EngineSpec
+
+    spec = plan(EngineSpec(target="tests.conform_engines.faults:UnevenBuilder"), "official", 3, 60)[1]
+    before = run_chunk(spec)
+    (tmp_path / "house_numbers.py").write_text(
+        "PRICES = [" + ", ".join(str(v) for v in range(100, 3000, 3)) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("house_numbers")
+    assert run_chunk(spec) == before

@@ -11,7 +11,8 @@ Dask cluster, ``--resume``), the one way a run is made, ``run`` included.
 Values supplied with ``--set`` travel in every chunk spec, so a worker
 compiles the same config as the command that checked them.
 
-Inside a chunk, ``hypothesis.find`` searches the scenario strategy for one that
+Inside a chunk, ``hypothesis.find`` (under ``seeded``: draws that depend on the seed, not on the modules
+the process has loaded) searches the scenario strategy for one that
 breaks a rule and shrinks it (keeping the same rule), then a last pass drops
 single steps while the rule still breaks. Shrinking is bounded in engine runs
 (not time, so a busy machine gives the same result); an engine that hangs is
@@ -36,6 +37,7 @@ from ..errors import GameError
 from .oracle import ACCEPT, REFUSE, Oracle, StepViolation, expect, fault_violation
 from .protocol import EngineFault, Hello
 from .scenarios import Context, Scenario, scenarios, simplifications
+from .seeded import seeded
 from .transport import EngineSpec
 
 SCENARIO_SCHEMA = "verify.conform-scenario/1"
@@ -328,7 +330,8 @@ def _run_chunk(spec: ChunkSpec) -> dict:
                        suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
                        report_multiple_bugs=False)
         try:
-            found = find(scenarios(ctx), condition, settings=cfg, random=random.Random(spec.seed))
+            with seeded():                     # draws depend on the seed, not on the modules loaded
+                found = find(scenarios(ctx), condition, settings=cfg, random=random.Random(spec.seed))
         except NoSuchExample:
             found = None
         except (Flaky, FlakyFailure, _Stop):   # out of shrinking runs, too many faults, or an engine whose
