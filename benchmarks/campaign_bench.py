@@ -1,10 +1,13 @@
 """Campaign throughput on the execution layer: one process, two local processes and a two-worker Dask
 LocalCluster, side by side in one run, on the same seeded campaign (and the same merged result).
 
-    python benchmarks/campaign_bench.py [--ruleset official] [--games 2000] [--rounds 3] [--json]
+    python benchmarks/campaign_bench.py [--ruleset official] [--games 2000] [--rounds 6] [--json]
 
-Each configuration runs ``--rounds`` times, interleaved (1 process, 2 processes, Dask, 1 process, ...),
-and the best wall time of each is kept, so a burst of load from other programs hurts all three alike.
+Each configuration runs ``--rounds`` times, interleaved, the order turning each round (1 process, local,
+Dask; then local, Dask, 1 process; ...): this machine's speed drifts by 20 % within minutes, and a fixed
+order let one configuration always run in the same phase of it (Dask after local measured 1.17-1.22x in
+one order and 0.97x in the other). The table keeps each configuration's best round; the ratios are the
+median of the per-round ratios (each from two runs back to back), which drift cannot bias.
 Backends are started and warmed up before timing (a local pool forks in milliseconds; a LocalCluster
 takes seconds to start, reported apart). Besides wall-clock rates the table gives the CPU seconds the
 workers spent in the games (each chunk measures its own process time) and all the CPU the campaign
@@ -20,6 +23,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -66,7 +70,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -89,36 +93,46 @@ def main(argv=None) -> int:
     names = ["1 process", f"{args.workers} local processes", f"Dask LocalCluster, {args.workers} workers"]
     backends = [InProcess(), local, dask]
     best: dict[str, dict] = {}
-    for _ in range(args.rounds):
-        for name, backend in zip(names, backends):
+    rounds: list[dict[str, dict]] = []
+    for r in range(args.rounds):
+        this: dict[str, dict] = {}
+        for k in range(len(names)):
+            name, backend = names[(r + k) % len(names)], backends[(r + k) % len(names)]
             m = measure(campaign, backend)
+            this[name] = m
             if name not in best or m["elapsed_s"] < best[name]["elapsed_s"]:
                 best[name] = m
+        rounds.append(this)
     dask.close()
     local.close()
     load_after = _load()
 
-    results = [m.pop("result") for m in best.values()]
+    results = [m["result"] for this in rounds for m in this.values()]
     identical = all(r == results[0] for r in results)
-    one = best[names[0]]
+
+    def ratio(a: str, b: str, key: str) -> float:
+        """The median over rounds of configuration a's figure divided by b's in the same round."""
+        return round(statistics.median(this[a][key] / this[b][key] for this in rounds), 3)
+
     rows = []
     for name in names:
         m = best[name]
         rows.append({"backend": name, "elapsed_s": round(m["elapsed_s"], 3),
                      "games_per_s": round(m["games"] / m["elapsed_s"], 1),
                      "player_turns_per_s": round(m["player_turns"] / m["elapsed_s"]),
-                     "speedup_vs_1_process": round(one["elapsed_s"] / m["elapsed_s"], 2),
+                     "speedup_vs_1_process": round(1 / ratio(name, names[0], "elapsed_s"), 2),
                      "game_cpu_s": round(m["game_cpu_s"], 3), "total_cpu_s": round(m["total_cpu_s"], 3),
                      "player_turns_per_cpu_s": round(m["player_turns"] / m["total_cpu_s"]),
-                     "cpu_vs_1_process": round(m["total_cpu_s"] / one["total_cpu_s"], 3)})
-    dask_vs_local = round(best[names[2]]["elapsed_s"] / best[names[1]]["elapsed_s"], 3)
-    dask_cpu_vs_local = round(best[names[2]]["total_cpu_s"] / best[names[1]]["total_cpu_s"], 3)
+                     "cpu_vs_1_process": ratio(name, names[0], "total_cpu_s")})
+    dask_vs_local = ratio(names[2], names[1], "elapsed_s")
+    dask_cpu_vs_local = ratio(names[2], names[1], "total_cpu_s")
+    per_round = [round(this[names[2]]["elapsed_s"] / this[names[1]]["elapsed_s"], 3) for this in rounds]
     doc = {"ruleset": args.ruleset, "games": args.games, "players": args.players, "rounds": args.rounds,
            "python": platform.python_version(), "cores": os.cpu_count(), "load_before": round(load_before, 2),
            "load_after": round(load_after, 2), "startup_s": {"local": round(local_start, 3),
                                                              "dask_local_cluster": round(dask_start, 3)},
            "identical_results": identical, "rows": rows, "dask_time_vs_local": dask_vs_local,
-           "dask_cpu_vs_local": dask_cpu_vs_local}
+           "dask_time_vs_local_per_round": per_round, "dask_cpu_vs_local": dask_cpu_vs_local}
     if args.json:
         print(json.dumps(doc))
         return 0 if identical else 1
@@ -126,12 +140,15 @@ def main(argv=None) -> int:
           f"{args.rounds} interleaved rounds; Python {platform.python_version()}, {os.cpu_count()} cores")
     print(f"load average {load_before:.2f} before, {load_after:.2f} after (wall-clock rates drop under load; "
           f"the CPU columns do not)")
-    print(f"{'backend':<34} {'elapsed s':>9} {'games/s':>8} {'player-turns/s':>15} {'x 1 process':>11} "
+    print(f"{'backend (best round)':<34} {'elapsed s':>9} {'games/s':>8} {'player-turns/s':>15} {'x 1 process':>11} "
           f"{'game CPU s':>10} {'all CPU s':>9} {'CPU x 1 process':>15}")
     for r in rows:
         print(f"{r['backend']:<34} {r['elapsed_s']:>9} {r['games_per_s']:>8} {r['player_turns_per_s']:>15,} "
               f"{r['speedup_vs_1_process']:>11} {r['game_cpu_s']:>10} {r['total_cpu_s']:>9} {r['cpu_vs_1_process']:>15}")
-    print(f"Dask / local processes at {args.workers} workers: {dask_vs_local}x the time (target <= 1.15), "
+    print("x 1 process, CPU x 1 process and the ratios below: the median of the rounds' ratios (each round runs "
+          "all three back to back, in a turning order)")
+    print(f"Dask / local processes at {args.workers} workers: {dask_vs_local}x the time (target <= 1.15; rounds: "
+          f"{', '.join(str(x) for x in per_round)}), "
           f"{dask_cpu_vs_local}x the CPU; --jobs {args.workers} / 1 process: {rows[1]['speedup_vs_1_process']}x "
           f"the speed (target >= 1.8)")
     print(f"startup: local pool {local_start:.3f} s, Dask LocalCluster {dask_start:.1f} s (not in the times above); "
