@@ -2,10 +2,12 @@
 
     python benchmarks/speed_targets.py [--games 2000] [--rounds 6] [--json]
 
-Runs ``engine_bench.py`` (one core, unchecked and checked) and then
-``campaign_bench.py`` (one process, ``--jobs 2`` and a two-worker Dask
-LocalCluster, rounds in a turning order) back to back in this process and
-prints one table: the figure, the target, met or not. The two scripts remain
+Runs ``engine_bench.py`` (one core, unchecked and checked), ``campaign_bench.py``
+(one process, ``--jobs 2`` and a two-worker Dask LocalCluster, rounds in a
+turning order) and ``open_engine_bench.py`` (the reference engine beside GNOME,
+the open engine installed for conformance; the issue's "three times the
+fastest open peer") back to back in this process and prints one table: the
+figure, the target, met or not. The two scripts remain
 the place for their own details (``--help`` on each).
 """
 
@@ -24,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import campaign_bench  # noqa: E402
 import engine_bench  # noqa: E402
+import open_engine_bench  # noqa: E402
 
 
 def _json_of(main, argv: list[str]) -> dict:
@@ -39,11 +42,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--gnome-games", type=int, default=200)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     engine = _json_of(engine_bench.main, ["--games", str(args.games)])
     camp = _json_of(campaign_bench.main, ["--games", str(args.games), "--rounds", str(args.rounds)])
+    peer = _json_of(open_engine_bench.main, ["--games", str(args.games // 2), "--gnome-games", str(args.gnome_games)])
     unchecked, checked = engine["results"]
     rows = [
         ("player-turns per CPU-second, one core, official, 4 heuristic players",
@@ -54,8 +59,10 @@ def main(argv=None) -> int:
          camp["rows"][1]["speedup_vs_1_process"] >= 1.8),
         ("Dask LocalCluster / --jobs 2 at 2 workers, time", camp["dask_time_vs_local"], "<= 1.15",
          camp["dask_time_vs_local"] <= 1.15),
+        ("reference engine / GNOME (the open engine installed here), player-turns per CPU-second",
+         peer["reference_vs_gnome"], ">= 3", peer["reference_vs_gnome"] >= 3),
     ]
-    doc = {"load_before": round(load, 2), "engine": engine, "campaign": camp,
+    doc = {"load_before": round(load, 2), "engine": engine, "campaign": camp, "open_engine": peer,
            "targets": [{"figure": f, "value": v, "target": t, "met": m} for f, v, t, m in rows]}
     if args.json:
         print(json.dumps(doc))
@@ -65,7 +72,7 @@ def main(argv=None) -> int:
           f"{'yes' if camp['identical_results'] else 'NO'})")
     for figure, value, target, met in rows:
         shown = f"{value:,}" if isinstance(value, int) else f"{value}"
-        print(f"  {figure:<72} {shown:>9}  target {target:<10} {'met' if met else 'NOT MET'}")
+        print(f"  {figure:<84} {shown:>9}  target {target:<10} {'met' if met else 'NOT MET'}")
     print(f"  (Dask/local per round: {', '.join(str(x) for x in camp['dask_time_vs_local_per_round'])})")
     return 0
 
