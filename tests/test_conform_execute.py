@@ -84,7 +84,7 @@ def test_a_chunk_does_not_depend_on_the_modules_loaded(tmp_path, monkeypatch):
     from verify.conform.harness import plan, run_chunk
     from verify.conform.transport import EngineSpec
 
-    spec = plan(EngineSpec(target="tests.conform_engines.faults:UnevenBuilder"), "official", 3, 60)[1]
+    spec = plan(EngineSpec(target="tests.conform_engines.faults:UnevenBuilder"), "official", 3, 35)[1]
     before = run_chunk(spec)
     (tmp_path / "house_numbers.py").write_text(
         "PRICES = [" + ", ".join(str(v) for v in range(100, 3000, 3)) + "]\n")
