@@ -1,11 +1,11 @@
 """Hypothesis draws that depend on the seed alone, not on what else the process has imported.
 
-Hypothesis (6.13x and later) sometimes draws a "constant" instead of a random
+Hypothesis (recent releases: 6.155 and 6.170 seen here) sometimes draws a "constant" instead of a random
 value, and takes those constants partly from the source of every *local*
 module in ``sys.modules`` (code outside site-packages and the standard
 library), re-scanned whenever a module is imported. So the same seed drew
-different scenarios in ``verify conform``, in a ``--jobs`` worker, on a Dask
-worker and in a plain ``run_chunk`` call: each had imported other modules
+different scenarios in ``verify conform``, on a Dask worker and in a plain
+``run_chunk`` call: each had imported other modules
 (the CLI, z3 after the first chunk, the engine under test), and an editable
 install of this package counts as local where a normal one does not. A
 chunk's result must depend only on its spec, so while ``seeded()`` is active
