@@ -37,9 +37,15 @@ class Target:
         return cls(r.id, EngineConfig.from_ruleset(r), extras_of(r), tuple(r.promised()), r)
 
     def fingerprint(self) -> str:
-        text = json.dumps([self.config.to_json(), sorted(self.extras.items()), self.promised], sort_keys=True,
-                          default=str)
-        return hashlib.sha256(text.encode()).hexdigest()
+        """A hash of everything a check of this target depends on; computed once (every result row of a
+        check carries it, and serialising the whole config per row was a sixth of a full check's CPU)."""
+        fp = self.__dict__.get("_fingerprint")
+        if fp is None:
+            text = json.dumps([self.config.to_json(), sorted(self.extras.items()), self.promised], sort_keys=True,
+                              default=str)
+            fp = hashlib.sha256(text.encode()).hexdigest()
+            object.__setattr__(self, "_fingerprint", fp)       # frozen: a cache, not a field
+        return fp
 
 
 def config_hash(r) -> str:
