@@ -150,5 +150,5 @@ def test_the_main_report_links_the_study_page(study, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"schema": "something else"}')
     from verify.errors import VerifyError
-    with pytest.raises(VerifyError, match="not a verify.study/1 document"):
+    with pytest.raises(VerifyError, match="not a study document: expected a verify.study/1 document"):
         build(ReportOptions(out=tmp_path / "r2", study=bad, run_check=False, run_simulation=False))

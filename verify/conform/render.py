@@ -198,34 +198,18 @@ def html(result, files: list[str | None], out: Path, engine_arg: str = "") -> No
 
 def load_run(path: Path) -> dict:
     """A saved run (``conform.json``, or the ``--html`` folder holding one); E026 when it is not one."""
-    from ..errors import Location
+    from ..jsondoc import read_doc
     from . import ConformInputError
-    path = Path(path)
-    if path.is_dir():
-        path = path / RUN_DOC
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConformInputError(f"no {RUN_DOC} here: give a folder written by `verify conform --html DIR` "
-                                "or the conform.json in it", Location(str(path))) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConformInputError(f"cannot read the conformance run: {exc}", Location(str(path))) from None
-    except json.JSONDecodeError as exc:
-        raise ConformInputError(f"the conformance run is not JSON: {exc.msg}",
-                                Location(str(path), exc.lineno)) from None
-    if not isinstance(doc, dict) or doc.get("schema") != RUN_SCHEMA:
-        got = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
-        raise ConformInputError(f"not a conformance run (schema {got!r}, expected {RUN_SCHEMA!r}; "
-                                "written by `verify conform --html DIR`)", Location(str(path)))
+    doc, where = read_doc(path, "conformance run", RUN_SCHEMA, ConformInputError, in_folder=RUN_DOC,
+                          written_by="`verify conform --html DIR`")
     for key, typ in (("engine", str), ("ruleset", str), ("scenarios", int), ("steps", int), ("violations", list),
                      ("set", dict), ("generated", str)):
         if not isinstance(doc.get(key), typ):
-            raise ConformInputError(f"the conformance run needs {key!r} ({typ.__name__})", Location(str(path)))
+            raise ConformInputError(f"the conformance run needs {key!r} ({typ.__name__})", where)
     for i, it in enumerate(doc["violations"], 1):
         if not (isinstance(it, dict) and isinstance(it.get("rule"), str) and isinstance(it.get("text"), str)
                 and isinstance(it.get("step"), int) and isinstance(it.get("scenario"), dict)):
-            raise ConformInputError(f"violation {i} needs \"rule\", \"step\", \"text\" and \"scenario\"",
-                                    Location(str(path)))
+            raise ConformInputError(f"violation {i} needs \"rule\", \"step\", \"text\" and \"scenario\"", where)
     return doc
 
 

@@ -15,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import Location
+from ..jsondoc import read_doc
 from ..output import write_text
 from . import ConformInputError
 from .harness import SCENARIO_SCHEMA
@@ -38,30 +38,19 @@ def save(doc: dict, folder: Path) -> Path:
 
 def load(path: Path) -> dict:
     """Read and check a scenario file; a malformed one is E026 naming the file (and line)."""
-    name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConformInputError(f"cannot read the scenario file: {exc}", Location(name)) from None
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConformInputError(f"the scenario file is not JSON: {exc.msg}", Location(name, exc.lineno)) from None
-    if not isinstance(doc, dict) or doc.get("schema") != SCENARIO_SCHEMA:
-        got = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
-        raise ConformInputError(f"not a scenario file (schema {got!r}, expected {SCENARIO_SCHEMA!r})",
-                                Location(name, 1))
+    doc, where = read_doc(path, "scenario file", SCENARIO_SCHEMA, ConformInputError,
+                          written_by="`verify conform` (on a violation)")
     for key, typ in (("ruleset", str), ("state", dict), ("actions", list)):
         if not isinstance(doc.get(key), typ):
-            raise ConformInputError(f"the scenario file needs {key!r} ({typ.__name__})", Location(name))
+            raise ConformInputError(f"the scenario file needs {key!r} ({typ.__name__})", where)
     if not isinstance(doc.get("set", {}), dict):
         raise ConformInputError("the scenario file's \"set\" (values supplied with --set) must be an object",
-                                Location(name))
+                                where)
     for i, a in enumerate(doc["actions"], 1):
         if not isinstance(a, dict) or not isinstance(a.get("type"), str):
-            raise ConformInputError(f"action {i} must be an object with a \"type\"", Location(name))
+            raise ConformInputError(f"action {i} must be an object with a \"type\"", where)
     if doc["state"].get("schema") != "verify.state/1":
-        raise ConformInputError("the scenario's state is not a verify.state/1 state", Location(name))
+        raise ConformInputError("the scenario's state is not a verify.state/1 state", where)
     return doc
 
 

@@ -9,7 +9,6 @@ be one page of the main report (``verify report --study study.json``).
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from pathlib import Path
 
 import jinja2
@@ -65,16 +64,12 @@ def write_study(doc: dict, out: Path) -> tuple[Path, Path]:
 def load(path: Path) -> dict:
     """A saved study document (a study.json, or the folder holding one)."""
     from ..errors import SpecError
-    path = Path(path)
-    if path.is_dir():
-        path = path / DOC
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SpecError("E009", f"cannot read the study document: {exc}", None) from None
+    from ..jsondoc import read_doc
     from .analysis import SCHEMA
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or not isinstance(doc.get("rows"), list):
-        raise SpecError("E009", f"{path} is not a {SCHEMA} document (write one with `verify study`)")
+    doc, where = read_doc(path, "study document", SCHEMA, lambda message, at: SpecError("E009", message, at),
+                          in_folder=DOC, written_by="`verify study`")
+    if not isinstance(doc.get("rows"), list):
+        raise SpecError("E009", "the study document needs \"rows\" (a list)", where)
     return doc
 
 
