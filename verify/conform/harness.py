@@ -117,7 +117,6 @@ class Session:
     def __init__(self, engine: EngineSpec, ruleset: str, settings: dict | tuple | None = None):
         self.spec = engine
         self.ruleset = ruleset
-        self.settings = dict(settings or ())
         self.config, self.promised = load_target(ruleset, settings)
         self.config_json = self.config.to_json()
         self.engine = engine.open()

@@ -144,18 +144,18 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
                                          for r in check.results))
     if opts.run_simulation:
-        sim = _simulate(opts, rs, runnable, hooks.get("simulate") or run_simulation)
+        sim = _simulate(opts, rs, runnable, back, hooks.get("simulate") or run_simulation)
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
     return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study, conform)
 
 
-def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], run: Callable) -> Simulation:
+def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], back: dict[str, str],
+              run: Callable) -> Simulation:
     """Simulate every ruleset that can be played; one with an open value nobody supplied is not played
     (never at a value its rulebook does not give) and its row says why (``open_values.not_played``)."""
     unplayed = {r.id: why for r in rs if (why := not_played(r))}
     sim = run([(runnable[r.id], _players(r)) for r in rs if r.id not in unplayed], opts.games, opts.seed)
-    back = {v: k for k, v in runnable.items()}
     ran = {back.get(one.ruleset, one.ruleset): one for one in sim.runs}
     return replace(sim, runs=tuple(SimRun(r.id, "not played", reason=unplayed[r.id]) if r.id in unplayed
                                    else replace(ran[r.id], ruleset=r.id) for r in rs if r.id in unplayed or r.id in ran))

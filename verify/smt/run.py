@@ -171,7 +171,8 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
         if leader is not t:
             from . import constraints
             mine += constraints.check(t.ruleset)
-        out += [replace(r, config=t.fingerprint()[:16]) for r in mine]
+        config = t.fingerprint()[:16]
+        out += [replace(r, config=config) for r in mine]
     order = {t.id: i for i, t in enumerate(targets)}
     out.sort(key=lambda r: order.get(r.ruleset, 0))
     return out
