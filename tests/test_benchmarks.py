@@ -29,8 +29,8 @@ def test_speed_targets_runs_every_benchmark_and_judges_each_figure_against_its_t
     assert targets[">= 250,000"]["value"] == unchecked["player_turns_per_cpu_s"] > 0
     assert targets[">= 250,000"]["met"] == (unchecked["player_turns_per_cpu_s"] >= 250_000)
     assert checked["checked"] and not unchecked["checked"]
-    ours, gnome = doc["open_engine"]["rows"]
+    (gnome,) = doc["open_engine"]["rows"]
     assert gnome["engine"].startswith("GNOME") and gnome["player_turns"] > 0
-    ratio = ours["player_turns_per_cpu_s"] / gnome["player_turns_per_cpu_s"]
+    ratio = unchecked["player_turns_per_cpu_s"] / gnome["player_turns_per_cpu_s"]
     assert targets[">= 3"]["value"] == round(ratio, 1)
     assert targets["<= 1.15"]["value"] == doc["campaign"]["dask_time_vs_local"]
