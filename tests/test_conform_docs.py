@@ -1,4 +1,4 @@
-"""The README's conformance examples are the ones that run: the stand-alone script engine passes
+"""The conformance page's examples are the ones that run: the stand-alone script engine passes
 `verify conform` over the subprocess transport, and the plugin example is the one pytester runs."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ SCRIPT = ROOT / "docs" / "examples" / "conform_engine.py"
 
 
 def test_the_readme_shows_the_example_engine_and_plugin_verbatim():
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "conformance.md").read_text()
     assert "```python\n" + SCRIPT.read_text() + "```" in readme
     from tests.test_conform_plugin import EXAMPLE
     assert EXAMPLE.strip() in readme
