@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..invariants import load_invariants, param_value
+from ..config import EngineConfig
 
 #: Catalogue parameters the model reads beside the EngineConfig (with the value when absent).
 EXTRA_PARAMS = {
@@ -49,7 +50,6 @@ class Model:
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "Model":
-        from ..config import EngineConfig
         return cls.from_config(EngineConfig.from_ruleset(ruleset), extras_of(ruleset))
 
     @classmethod
