@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from .config.parameters import read_param
 from .expr import Aggregate, BoolOp, compile_expr, evaluate, names
-from .spec import load_catalogue
 from .spec.invariants import Invariant, by_id, invariant_ids, load_invariants
 from .state_view import (BANK_SLICES, NOBODY, PLAYER_SLICES, PROPERTY_SLICES, SLICE_OF_FIELD, Record, ViewCache,
                          ViewEnv, board_facts, share, state_slices, view_env)
@@ -38,41 +38,19 @@ class Violation:
 
 # ---- rule parameters read from an EngineConfig ----------------------------------
 
-#: Catalogue ids whose EngineConfig field is not simply ``<area>.<name>``.
-_CONFIG_FIELD = {
-    "bankruptcy.threshold": ("debt", "threshold"),
-    "bankruptcy.mortgage_interest_base": ("debt", "transfer_interest_base"),
-    "mortgage.value": ("mortgage", "value_ratio"),
-    "rent.mortgaged": ("rent", "mortgaged_collects"),
-}
-_AREA = {"bankruptcy": "debt", "free_parking": "taxes", "tax": "taxes", "dice": "movement", "go": "movement",
-         "auction": "purchase", "timer": "clock"}
-
-
 def param_value(config: Any, pid: str) -> Any:
     """The value of rule parameter ``pid`` (catalogue id) in ``config``.
 
-    ``config`` is an EngineConfig (symbols such as ``unlimited`` come back from
-    its ``None``), a resolved Ruleset, or a plain ``{id: value}`` mapping.
+    ``config`` is an EngineConfig (read through the one declaration of where each parameter goes,
+    ``verify.config.parameters``: a symbol such as ``unlimited`` comes back from its ``None``, and a
+    parameter the config does not carry is an error), a resolved Ruleset, or a plain ``{id: value}``
+    mapping.
     """
     if isinstance(config, dict):
         return config[pid]
     if hasattr(config, "catalogue") and hasattr(config, "value"):
         return config.value(pid)
-    area, _, name = pid.partition(".")
-    section, attr = _CONFIG_FIELD.get(pid, (_AREA.get(area, area), name))
-    sec = getattr(config, section, None)
-    if sec is None or not hasattr(sec, attr):
-        extra = getattr(config, "extra", None)
-        if isinstance(extra, dict) and pid in extra:
-            return extra[pid]
-        return load_catalogue()[pid].fallback
-    value = getattr(sec, attr)
-    if value is None:
-        p = load_catalogue()[pid]
-        if p.symbols:
-            return p.symbols[0]
-    return value
+    return read_param(config, pid)
 
 
 # ---- the view of a state (verify/state_view.py) ------------------------------------

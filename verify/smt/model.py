@@ -54,14 +54,7 @@ class Model:
 
     @classmethod
     def from_config(cls, cfg, extras: dict | None = None) -> "Model":
-        merged = dict(EXTRA_PARAMS)
-        for pid in EXTRA_PARAMS:           # once the EngineConfig carries them, it wins
-            sec, _, name = pid.partition(".")
-            holder = getattr(cfg, {"bankruptcy": "debt"}.get(sec, sec), None)
-            if holder is not None and hasattr(holder, name):
-                merged[pid] = getattr(holder, name)
-        merged.update(extras or {})
-        extras = merged
+        extras = {**{pid: param_value(cfg, pid) for pid in EXTRA_PARAMS}, **(extras or {})}
         board = cfg.board
         deeds = tuple(board.deeds)
         all_groups = tuple((g.name, tuple(i for i, d in enumerate(deeds) if d.group == gi))
