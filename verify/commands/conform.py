@@ -57,7 +57,7 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     from ..conform.render import html, junit, scenario_text
     from ..conform.scenario_file import load, save
     from ..conform.transport import EngineSpec
-    from ..engine.rules import rules_for
+    from ..engine.engines import rules_for
     from ..spec.readings import with_readings
 
     if (engine is None) == (engine_cmd is None):

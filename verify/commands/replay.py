@@ -35,7 +35,7 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
     the cut are checked, and the exit status is 1, without calling the missing part a violation.
     """
     from ..config import EngineConfig
-    from ..engine.rules import rules_for
+    from ..engine.engines import rules_for
     from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
     from ..spec import load_ruleset
     from ..spec.open_values import require_supplied, supply

@@ -73,7 +73,7 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
             raise click.UsageError("--trace writes one file from this process; drop --jobs/--scheduler/--resume")
         doc, elapsed = _traced(r.id, spec, games, trace, dict(r.supplied))
     else:
-        from ..engine.rules import rules_for
+        from ..engine.engines import rules_for
         rules_for(cfg)                     # refuse an unplayable ruleset before starting workers
         out = execute(games_campaign([Row(r.id, spec, games)]), jobs, scheduler, resume)
         doc, elapsed = out.result[0], out.elapsed_s
@@ -96,7 +96,7 @@ def _traced(rid: str, spec, games: int, trace: Path, supplied: dict) -> tuple[di
 
     from ..engine.campaign import Tally
     from ..engine.policies import make_policies
-    from ..engine.rules import rules_for
+    from ..engine.engines import rules_for
     from ..engine.simulate import game_seed, play_game
     from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
 

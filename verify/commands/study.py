@@ -38,7 +38,7 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
     from ..config import EngineConfig
     from ..engine.campaign import CampaignSpec, Row, Tally, by_row, games_campaign
     from .options import players_for
-    from ..engine.rules import rules_for
+    from ..engine.engines import rules_for
     from ..spec import DEFAULT_RULESET, load_ruleset
     from ..study import analysis
     from ..study.collect import StudyCollector, merge_collected

@@ -29,7 +29,7 @@ from ..config import EngineConfig
 from ..errors import GameError
 from ..execute.tally import Histogram, add_counts, add_lists
 from .policies import make_policies
-from .rules import rules_for
+from .engines import rules_for
 from .simulate import DEFAULT_MAX_TURNS, GameResult, game_seed, play_game
 
 #: games per chunk: enough to amortise shipping a chunk, small enough to balance and to resume finely
