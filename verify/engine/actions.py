@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .rules import auctions, building, debts, extras, flow, mortgages, movement, trades
+from .static import refusals_reached
 from .state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, POST_ROLL, PRE_ROLL, TRIPLES,
                     GameState)
 
@@ -421,7 +422,6 @@ def awaited(g: GameState) -> int:
 # ---------------------------------------------------------------------------- refusals
 def refusals_of(action: Action) -> list:
     """The refusals its guard can give (found in the guard's source and the rule functions it calls)."""
-    from .static import refusals_reached
     return refusals_reached(action.guard)
 
 

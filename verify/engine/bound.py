@@ -23,6 +23,7 @@ from functools import partial
 from typing import Callable
 
 from ..config import EngineConfig
+from .actions import ACTIONS
 from .rules import FAMILIES
 from .tables import TABLE_FIELDS, Tables
 
@@ -40,7 +41,6 @@ class Engine:
             raise AssertionError(f"rule functions named like tables: {sorted(clash)}")
         for name, fn in functions.items():
             setattr(self, name, fn)
-        from .actions import ACTIONS
         #: action type -> (guard, effect), each called as (g, seat, *the action's fields)
         self.dispatch: dict[str, tuple[Callable, Callable]] = {
             a.name: (getattr(self, a.guard.__name__), getattr(self, a.effect.__name__)) for a in ACTIONS.values()}

@@ -10,6 +10,8 @@ declarations in ``verify.engine.actions``.
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
 
 from .actions import _DECLARED, refusals_of
@@ -51,8 +53,6 @@ def markdown_table() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import json
-    import sys
     args = sys.argv[1:] if argv is None else argv
     if args == ["--schema"]:
         print(json.dumps(action_schema(), indent=1))
