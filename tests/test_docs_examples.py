@@ -92,3 +92,11 @@ def test_the_matcher_elides_and_compares():
     assert matches(["a", "b..."], ["a", "bcd"])
     assert not matches(["a", "b"], ["a", "c"])
     assert not matches(["a"], ["a", "b"])
+
+
+def test_the_commands_page_lists_every_error_code_once():
+    from verify.errors import CODES
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if re.match(r"\| E\d{3}", line)]
+    listed = [code for row in rows for code in re.findall(r"E\d{3}", row.split("|")[1])]
+    assert sorted(listed) == sorted(CODES) and len(listed) == len(set(listed))

@@ -194,7 +194,7 @@ def test_saved_check_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(bad)])
-    assert res.exit_code == 1 and "[E009]" in res.output
+    assert res.exit_code == 1 and "[E030]" in res.output
     assert "dead rule: mortgages never expire" in (out / "matrix.html").read_text(encoding="utf-8")   # left intact
 
 
@@ -228,7 +228,7 @@ def test_a_saved_check_of_a_table_since_changed_is_refused(tmp_path):
                                     str(saved)])
     assert res.exit_code == 1
     line, = res.output.strip().splitlines()
-    assert line.startswith(f"{saved}: [E009] stale") and "ruleset 'kitchen-stale'" in line, line
+    assert line.startswith(f"{saved}: [E031] stale") and "ruleset 'kitchen-stale'" in line, line
     assert "the ruleset changed since" in line
     assert (out / "index.html").read_bytes() == before          # the earlier report is left as it was
 

@@ -132,7 +132,7 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     pl = plan(rs, load_declared())
     runnable = {r.id: _runnable(reg, r.id) for r in rs}
     back = {v: k for k, v in runnable.items()}
-    if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E009
+    if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E030 or E031
         from ..smt.run import config_hash
         now = {r.id: config_hash(r) for r in rs}
         check = load_check_json(opts.check_json, [r.id for r in rs] + list(back),

@@ -104,17 +104,22 @@ def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, 
 
     Its shape is checked, every result must be for one of ``rulesets``, and, given ``configs``
     (ruleset -> ``verify.smt.run.config_hash`` now), computed for the ruleset as it is now: an
-    empty, fake, foreign or stale file is an error (E009), never shown as results."""
+    empty, fake, foreign or stale file is an error (E030; E031 when stale or saved for other rulesets), never shown as results."""
     from ..errors import Location, SpecError
     from ..smt.verdict import StaleCheck, results_from_json
     from ..spec.yamlsafe import read_text
     try:
-        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), rulesets, configs)
+        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), None, configs)
     except StaleCheck as exc:
-        raise SpecError("E009", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
+        raise SpecError("E031", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
     except ValueError as exc:
-        raise SpecError("E009", f"not a usable `verify check --json` document: {exc}",
+        raise SpecError("E030", f"not a usable `verify check --json` document: {exc}",
                         Location(str(path))) from None
+    foreign = next((i for i, r in enumerate(results, 1) if rulesets is not None and r["ruleset"] not in rulesets),
+                   None)
+    if foreign is not None:
+        raise SpecError("E031", f"result {foreign} is for ruleset {results[foreign - 1]['ruleset']!r}, which this "
+                        "report does not include (the check was saved for other rulesets)", Location(str(path)))
     return CheckRun("ran", results, reason=f"read from {path}")
 
 

@@ -140,7 +140,7 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     from .actions import BY_NAME
     for a in actions:
         if a not in BY_NAME:
-            raise SpecError("E009", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
+            raise SpecError("E032", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
     targets = resolve(list(names) if names else default_names(), settings)
     groups: dict[str, list[Target]] = {}
     for t in targets:
