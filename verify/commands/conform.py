@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ..execute.options import campaign_options, execute
+from .options import output_path_callback
 from .ruleset_options import reading_option, set_option
 
 
@@ -34,7 +35,7 @@ from .ruleset_options import reading_option, set_option
 @click.option("--step-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds an engine may take to answer one request.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), callback=output_path_callback,
               help="Write a JUnit XML report (for CI).")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write an HTML report and conform.json into this folder (replaced as a whole); "
@@ -134,6 +135,4 @@ def _given(name: str) -> bool:
 
 def _write(path: Path, text: str) -> None:
     from ..output import write_text
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, text)
+    write_text(path, text, make_parents=True)

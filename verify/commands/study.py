@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from ..execute.options import campaign_options, execute
+from .options import output_files_callback
 
 
 @click.command()
@@ -29,6 +30,7 @@ from ..execute.options import campaign_options, execute
               help="A game still running after this many player-turns counts as stalled.")
 @campaign_options()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True,
+              callback=output_files_callback("study.json", "study.html"), is_eager=False,
               help="Folder for study.json and study.html (each written atomically).")
 @click.option("--json", "as_json", is_flag=True, help="Print the study document on stdout.")
 def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, resume, out, as_json):
@@ -40,6 +42,8 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
     from .options import players_for
     from ..engine.rules import rules_for
     from ..spec import DEFAULT_RULESET, load_ruleset
+    from ..spec.open_values import require_supplied
+    from ..spec.played import announce
     from ..study import analysis
     from ..study.collect import StudyCollector, merge_collected
     from ..study.page import write_study
@@ -49,6 +53,9 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
         r = load_ruleset(name)
         if r.is_overlay:
             r = load_ruleset(f"{DEFAULT_RULESET}+{name}")
+        require_supplied(r, "play")             # an open value is never played silently (E020)
+        if not as_json:
+            announce(r)                         # nor a fallback without a word
         if r.id in titles:
             raise click.UsageError(f"{r.id} is named twice")
         cfg = EngineConfig.from_ruleset(r)
