@@ -50,9 +50,15 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
         for a in ACTIONS:
             click.echo(f"{a.name:24s} {a.title}")
         return
+    _known("--action", actions, [a.name for a in ACTIONS])
     if invariants:
-        from ..invariants import by_id
-        by_id(invariants)          # unknown ids: E013 with a suggestion
+        from ..invariants import load_invariants
+        _known("--invariant", invariants, [i.id for i in load_invariants()])
+    named = _named(rulesets, settings)
+    if not as_json:
+        from ..spec.played import announce
+        for r in named:
+            announce(r, checking=True)
     t0 = time.perf_counter()
     with cli_errors():
         results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings,
@@ -60,7 +66,8 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     if invariants:
         results = [r for r in results if r.invariant in invariants]
     elapsed = time.perf_counter() - t0
-    failed = [r for r in results if r.promised and r.verdict.value != "PROVED"]
+    from ..report.matrix import build_matrix
+    failed = build_matrix([r.to_json() for r in results]).promised_failures()
     if as_json:
         click.echo(json.dumps({"results": [r.to_json() for r in results],
                                "summary": {"checks": len(results), "promised_failed": len(failed),
@@ -68,4 +75,40 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     else:
         from ..report.terminal import print_check
         print_check([r.to_json() for r in results], elapsed, matrix, all_counterexamples)
+        _promise_notes(named, failed)
     sys.exit(1 if failed else 0)
+
+
+def _known(option: str, given, known: list[str]) -> None:
+    """A name the option does not know is a usage error (exit 2) naming the option, with a suggestion."""
+    import difflib
+    for name in given:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise click.BadParameter(f"unknown name {name!r}{hint}; one of: {', '.join(known)}",
+                                     param_hint=option)
+
+
+def _named(names, settings: dict) -> list:
+    """The rulesets named on the command line, resolved as the check resolves them."""
+    from ..spec import DEFAULT_RULESET, load_ruleset
+    from ..spec.open_values import supply
+    out = []
+    for name in names:
+        r = load_ruleset(name)
+        out.append(supply(load_ruleset(f"{DEFAULT_RULESET}+{name}") if r.is_overlay else r, settings))
+    return out
+
+
+def _promise_notes(named: list, failed: list[dict]) -> None:
+    """For each failed promise a ruleset inherits, where it comes from and how a table drops it."""
+    from ..spec.registry import registry
+    reg = registry()
+    for r in named:
+        own = reg.files.get(r.chain[-1])
+        path = str(own.path) if own is not None and not reg.is_bundled(own.id) else None
+        for inv in dict.fromkeys(f["invariant"] for f in failed if f["ruleset"] == r.id):
+            note = r.promise_note(inv, path)
+            if note:
+                click.echo(note)

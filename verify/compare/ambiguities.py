@@ -20,7 +20,7 @@ from .values import normalize, show
 
 
 def ambiguous_findings(ctx, rs: list[Ruleset]) -> list[Finding]:
-    from .from_rulesets import primary_source
+    from .from_rulesets import primary_source, stated_by
     out: dict[str, Finding] = {}
     for r in rs:
         for pid, e in r.entries.items():
@@ -29,8 +29,7 @@ def ambiguous_findings(ctx, rs: list[Ruleset]) -> list[Finding]:
             fid = f"ambiguous:{e.ruleset}:{pid}"
             if fid in out:
                 continue
-            host = next((x for x in rs if x.chain[-1] == e.ruleset and x.entries.get(pid) == e), r)
-            out[fid] = _finding(ctx, fid, host, pid, rs, primary_source)
+            out[fid] = _finding(ctx, fid, stated_by(ctx, r, [e], rs), pid, rs, primary_source)
     return list(out.values())
 
 

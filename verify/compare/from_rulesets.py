@@ -177,7 +177,7 @@ class _Ctx:
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
         gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
-            gloss = f"open ({e.reason}): {e.gloss}"
+            gloss = f"open ({e.reason}): {e.gloss}" if e.gloss else f"open: {e.reason}"
         value = e.value if e.has_value else None
         return Side(r.id, source, e.quotes[0] if e.quotes else None, gloss, value, kind=e.kind,
                     quotes=tuple(e.quotes), normalized=normalize(self.cat[pid], value, scale) if e.has_value
@@ -309,13 +309,43 @@ def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
     return sorted(out, key=lambda r: primary_source(r) or "")
 
 
+def stated_by(ctx: _Ctx, r: Ruleset, entries: list[Entry], rs: list[Ruleset] = ()) -> Ruleset:
+    """The ruleset a finding about ``entries`` (as ``r`` resolves them) is credited to: the one whose own
+    file states them — the latest file of ``r``'s chain among those that set them — never a table or a
+    stack that merely inherits them. Taken from ``rs`` when there, else resolved; ``r`` itself when the
+    file is ``r``'s own or an overlay (an overlay alone is no game). The same whatever the order of ``rs``."""
+    files = {e.ruleset for e in entries}
+    if not files <= set(r.chain):
+        return r
+    last = max(files, key=r.chain.index)
+    if last == r.chain[-1]:
+        return r
+    for x in rs:
+        if x.id == last:
+            return x
+    f = ctx.reg.files.get(last)
+    if f is None or f.kind == "overlay":
+        return r
+    try:
+        return ctx.reg.resolve(last)
+    except VerifyError:
+        return r
+
+
+def _by_chain(rs: list[Ruleset]) -> list[Ruleset]:
+    """Rulesets closest to a base first, then by id: which of two rulesets stating the same words is
+    credited does not depend on the order they were named in."""
+    return sorted(rs, key=lambda r: (len(r.chain), r.id))
+
+
 def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
     out: dict[str, Finding] = {}
-    for r in rs:
+    for named in _by_chain(rs):
         for pair in declared.same_quantity:
-            ea, eb = r.entries.get(pair.a.param), r.entries.get(pair.b.param)
+            ea, eb = named.entries.get(pair.a.param), named.entries.get(pair.b.param)
             if not (ea and eb and ea.kind == "cited" and eb.kind == "cited" and ea.source == eb.source):
                 continue
+            r = stated_by(ctx, named, [ea, eb], rs)
             target = pair.b.as_param or pair.b.param
             ma, mb = pair.a.meaning(ea.value), pair.b.meaning(eb.value)
             scale = r.money_scale
@@ -340,10 +370,13 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
 def redundancy_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
     out: dict[str, Finding] = {}
     for red in declared.redundancies:
-        for r in rs:
-            entries = [r.entries.get(p) for p in red.premise]
+        for named in _by_chain(rs):
+            entries = [named.entries.get(p) for p in red.premise]
             if not all(e is not None and e.kind == "cited" for e in entries):
                 continue
+            stating = entries + [e for e in [named.entries.get(red.conclusion_param)] if e is not None] \
+                if red.conclusion_param else entries
+            r = stated_by(ctx, named, stating, rs)
             src = red.source or entries[0].source
             if red.source and any(e.source != red.source for e in entries):
                 continue
