@@ -177,7 +177,7 @@ class _Ctx:
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
         gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
-            gloss = f"open ({e.reason}): {e.gloss}" if e.gloss else f"open: {e.reason}"
+            gloss = f"open ({e.reason}): {e.gloss}" if e.gloss else e.reason     # a table's own words
         value = e.value if e.has_value else None
         return Side(r.id, source, e.quotes[0] if e.quotes else None, gloss, value, kind=e.kind,
                     quotes=tuple(e.quotes), normalized=normalize(self.cat[pid], value, scale) if e.has_value

@@ -25,12 +25,13 @@ from ..compare.declared import load_declared
 from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_registry, ordered, plan
 from ..compare.model import KINDS, Comparison
 from ..compare.questions import load_questions
-from ..compare.table import compare_table, table_name
+from ..compare.table import compare_table, diff_table, table_name
 from ..spec.open_values import not_played
+from ..spec.played import table_values
 from ..spec.registry import Registry
 from ..spec.ruleset import Ruleset
 from ..spec.sources import LANGUAGES
-from . import charts, findings, matrix, questions
+from . import charts, findings, matrix, questions, sample
 from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
 from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_simulation
@@ -143,6 +144,9 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         check = CheckRun("not run", reason="skipped (--no-check)")
     check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
                                          for r in check.results))
+    if check.status == "ran":              # a saved check may cover fewer rulesets: the others say "not run"
+        checked = {r.get("ruleset") for r in check.results}
+        check = replace(check, not_run=tuple(r.id for r in rs if r.id not in checked))
     if opts.run_simulation:
         sim = _simulate(opts, rs, runnable, back, hooks.get("simulate") or run_simulation)
     else:
@@ -169,12 +173,28 @@ def _index(x: Inputs):
     for t in x.tables:
         mine = [f for f in x.comparison.findings if t in findings.side_rulesets(f)]
         r = next(r for r in x.rulesets if r.id == t)
+        # what it changes is what `verify diff` lists: values it decides otherwise, and values it leaves
+        # silent or open where its base decides them
+        changes = [c.finding for c in diff_table(x.reg, t).changes] if x.reg.base_of(t) is not None else \
+            [f for f in mine if f.kind == "variant"]
         table_views.append({"id": t, "slug": slug(t), "title": r.title, "chain": list(r.chain),
-                            "changes": [findings.line(f, cat) for f in mine if f.kind == "variant"],
-                            "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"]})
+                            "changes": [findings.line(f, cat) for f in changes],
+                            "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"],
+                            "undecided": [{"param": v.param, "text": v.text()} for v in table_values(r)],
+                            "length": _length_verdict(x, t)})
     yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
                          "equivalent": x.comparison.equivalent,
                          "top": findings.matters_most(x.comparison.findings, cat, x.tables)}
+
+
+def _length_verdict(x: Inputs, table: str) -> str | None:
+    """Whether the report's games show the table playing longer or shorter than its base, or cannot tell."""
+    base = x.reg.base_of(table)
+    if base is None or x.sim.status != "ran":
+        return None
+    runs = {r.ruleset: r.data for r in x.sim.runs if r.status == "ran"}
+    v = sample.compare_lengths(table, base.id, runs, _runnable(x.reg, table))
+    return v.text if v is not None else None
 
 
 def _findings_index(x: Inputs):
@@ -245,7 +265,7 @@ def _matrix(x: Inputs):
         return
     m = matrix.view(x.check.results, x.ids)
     yield "matrix.html", {"m": dict(m, status="ran", elapsed=x.check.elapsed_s, source=x.check.reason,
-                                    slugs={rid: slug(rid) for rid in x.ids})}
+                                    not_run=list(x.check.not_run), slugs={rid: slug(rid) for rid in x.ids})}
 
 
 def _simulation(x: Inputs):
@@ -258,6 +278,9 @@ def _simulation(x: Inputs):
         "status": "ran", "games": sim.games, "seed": sim.seed, "players": sim.players, "elapsed": sim.elapsed_s,
         "not_played": _not_played(sim),
         "lengths": charts.game_lengths(ok),
+        "intervals": {r.ruleset: sample.mean_interval(r.data["turns"], int(r.data["games"]))
+                      for r in sim.runs if r.status == "ran"},
+        "verdicts": [v for v in (_length_verdict(x, t) for t in x.tables) if v],
         "runs": [{"ruleset": r.ruleset, "slug": slug(r.ruleset), "status": r.status, "reason": r.reason,
                   "data": r.data, "landings": charts.landings(r.data.get("landings"), r.ruleset)
                   if r.status == "ran" else None} for r in sim.runs]}}
@@ -302,9 +325,10 @@ def _matrix_card(x: Inputs) -> Card:
         return Card("matrix.html", x.check.status, "verification matrix (`verify check`)")
     m = matrix.build_matrix(x.check.results)
     failed = len(m.promised_failures())
+    missing = f"; {len(x.check.not_run)} not run" if x.check.not_run else ""
     return Card("matrix.html", "all proved" if not failed else f"{failed} failed",
-                f"promised checks of {len(m.rulesets)} rulesets; {sum(len(v) for v in m.dead_rules().values())} "
-                "dead rules flagged; unpromised checks apart")
+                f"promised checks of {len(m.rulesets)} rulesets{missing}; "
+                f"{sum(len(v) for v in m.dead_rules().values())} dead rules flagged; unpromised checks apart")
 
 
 for _page in (
@@ -362,6 +386,6 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")
-    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.status,
+    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.summary,
             "simulation": x.sim.status, "not_played": _not_played(x.sim), "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}
