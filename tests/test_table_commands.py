@@ -189,3 +189,115 @@ rules:
                  + "promises: {even-build: false}\n")
     res = CliRunner().invoke(main, ["check", str(kept), "--jobs", "1", "--action", "build-house"])
     assert res.exit_code == 0, res.output
+
+
+OWN = """id: our-table
+title: Our kitchen-table rules
+extends: official
+rules:
+  free_parking.pot:
+    value: true
+    assumed: "taxes and fines go to the middle"
+  setup.starting_cash:
+    open: "we agree on it before each game"
+  rent.jailed_owner_collects:
+    silent: "we never agreed on it"
+  mortgage.others_may_lift:
+    silent: "nobody ever asked"
+"""
+
+
+def test_a_table_leaves_a_value_open_in_its_own_words(tmp_path):
+    f = table(tmp_path, "own", OWN)
+    assert run("lint", f).exit_code == 0
+    named = table(tmp_path, "named", OWN.replace("rules:", "source: 000_91979e7e1d6b8ee6.txt\nrules:")
+                  .replace("our-table", "named-table"))
+    res = run("lint", named)
+    assert res.exit_code == 1 and f"{named}:9: [E027] setup.starting_cash: an open entry of a rulebook" in res.output
+    own_source = table(tmp_path, "own-source", OWN.replace("rules:", "source: table\nrules:")
+                       .replace("our-table", "own-source"))
+    assert run("lint", own_source).exit_code == 0
+
+
+def test_commands_say_what_they_played_for_a_tables_undecided_values(tmp_path):
+    f = table(tmp_path, "own", OWN)
+    res = run("simulate", f, "--games", "1")
+    assert res.exit_code == 1 and "[E020]" in res.output and "setup.starting_cash" in res.output
+    res = run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200")
+    assert res.exit_code == 0, res.output
+    assert "setup.starting_cash = 1200: supplied with --set" in res.output
+    assert ("rent.jailed_owner_collects = True: the catalogue's fallback, because your table our-table is "
+            "silent (we never agreed on it)") in res.output
+    doc = json.loads(run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200", "--json").output)
+    assert {v["param"]: v["how"] for v in doc["table_values"]} == {
+        "setup.starting_cash": "set", "rent.jailed_owner_collects": "fallback", "mortgage.others_may_lift": "fallback"}
+
+
+def test_a_tables_findings_have_distinct_ids_and_ask_has_a_question_for_each_value(tmp_path):
+    f = table(tmp_path, "own", OWN)
+    doc = json.loads(run("contradictions", f, "--json").output)
+    ids = [x["id"] for x in doc["findings"]]
+    assert len(ids) == len(set(ids)) and "silent:our-table:rent.jailed_owner_collects" in ids
+    res = run("ask", "may", "others", "lift", "a", "mortgage", f, "--json")
+    questions = json.loads(res.output)["questions"]
+    mine = next(q for q in questions if q["params"] == ["mortgage.others_may_lift"])
+    assert mine["answers"][0]["table"] and mine["answers"][0]["status"] == "silent"
+
+
+def test_the_reports_what_it_changes_lists_a_tables_undecided_values(tmp_path):
+    f = table(tmp_path, "own", OWN)
+    out = tmp_path / "reports"
+    assert run("report", f, "--out", out, "--no-check", "--no-simulate").exit_code == 0
+    html = (out / "index.html").read_text(encoding="utf-8")
+    mine = html[html.index('class="yours"'):html.index('id="top"')]
+    changes = mine[mine.index("What it changes"):mine.index("Where the rulebooks")]
+    assert "What it changes (4)" in changes and "Does an owner in jail still collect rent?" in changes
+    assert "Values it does not state (3)" in mine
+    assert "setup.starting_cash: open in your table our-table (we agree on it before each game)" in mine
+
+
+def test_a_check_saved_for_one_table_shows_the_others_as_not_run(tmp_path):
+    f = table(tmp_path, "rich", RICH)
+    saved = tmp_path / "check.json"
+    res = run("check", f, "--jobs", "1", "--action", "buy", "--json", "-o", saved)
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "reports"
+    res = run("report", f, "--out", out, "--no-simulate", "--check-json", saved)
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.startswith("findings:"))
+    assert "check: ran for 1 of " in line and " not run)" in line and "check: ran;" not in line
+    html = (out / "matrix.html").read_text(encoding="utf-8")
+    assert html.count('class="not-run"') >= 17 and "not run: the saved check holds no result" in html
+    assert 'ruleset-official.html">official</a></th><td colspan' in html
+
+
+def test_the_reports_few_games_never_claim_a_sign_they_cannot_tell(tmp_path):
+    from verify.report import ReportOptions, build
+    from verify.report.runs import CheckRun, SimRun, Simulation
+    from verify.report.sample import compare_lengths
+
+    noisy = {"official": {"games": 30, "turns": {"mean": 200, "sd": 90}},
+             "t": {"games": 30, "turns": {"mean": 190, "sd": 90}}}
+    v = compare_lengths("t", "official", noisy)
+    assert v.sign == "cannot tell" and v.lo < 0 < v.hi
+    assert v.text.startswith("30 games of each cannot tell whether t plays longer or shorter than official")
+    clear = {"official": {"games": 5000, "turns": {"mean": 200, "sd": 90}},
+             "t": {"games": 5000, "turns": {"mean": 220, "sd": 90}}}
+    assert compare_lengths("t", "official", clear).sign == "longer"
+
+    f = table(tmp_path, "rich", RICH)
+    means = {"official": 200, str(f): 185}                 # a table is simulated by its file's path
+
+    def sim(targets, games, seed):
+        return Simulation("ran", games, "4", seed, tuple(SimRun(rid, "ran", {
+            "games": games, "finished": games, "turns": {"mean": means.get(rid, 150), "median": 150, "p90": 300,
+                                                         "sd": 95},
+            "landings": [1] * 40, "elapsed_s": 0.1}) for rid, _p in targets))
+    out = tmp_path / "rep"
+    build(ReportOptions(out=out, games=30, tables=(str(f),)),
+          hooks={"check": lambda names: CheckRun("not run", reason="test"), "simulate": sim})
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "30 games of each cannot tell whether rich-table plays longer or shorter than official" in index
+    page = (out / "simulation.html").read_text(encoding="utf-8")
+    assert "95 % interval of the mean" in page and "cannot tell" in page
+    assert "rich-table plays shorter than" not in page and f"verify study official {f} --games 5000" in page

@@ -29,6 +29,15 @@ class CheckRun:
     results: tuple[dict, ...] = ()
     reason: str | None = None
     elapsed_s: float = 0.0
+    not_run: tuple[str, ...] = ()     # rulesets of the report with no result (a saved check of fewer rulesets)
+
+    @property
+    def summary(self) -> str:
+        """One line for the command's output: ``ran``, or how many rulesets it covers when not all."""
+        if self.status != "ran" or not self.not_run:
+            return self.status
+        ran = len({r.get("ruleset") for r in self.results})
+        return f"ran for {ran} of {ran + len(self.not_run)} rulesets ({len(self.not_run)} not run)"
 
 
 @dataclass(frozen=True)
