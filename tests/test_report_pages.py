@@ -161,7 +161,38 @@ def test_the_rulings_sheet_offers_every_reading(tabled):
     sec = sec[:sec.index("</section>")]
     assert "data-values='[\"printed_price\"]'" in sec and "data-values='[10]'" in sec
     assert 'data-param="auction.opening_bid"' in sec and 'value="printed_price"' in sec
-    assert '<option value="platform-classic">' in html and "@media print" in html
+    assert '<option value="platform-classic" data-extends="platform-classic" data-table="no">' in html
+    assert "@media print" in html
+
+
+def test_the_rulings_sheet_starts_from_the_users_table(tabled):
+    out, _, _ = tabled
+    html = page(out, "rulings.html")
+    assert re.search(r'<option value="summer-table" data-extends="summer-table.yaml" data-table="yes" selected>', html)
+    assert 'id="t-id" value="summer-table-rulings"' in html                   # a name of its own
+    sec = html[html.index('id="r-auction-opening-bid"'):]
+    sec = sec[:sec.index("</section>")]
+    # the table's own ruling is shown and preset (as the base when the base is the table, the reading else)
+    assert "(your table summer-table: printed price)" in sec
+    at = re.search(r'data-table-reading="(\d+)"', sec).group(1)
+    assert re.search(rf'data-reading="{at}" data-values=\'\["printed_price"\]\'> <strong>printed price</strong> '
+                     r'<span class="who">— your table\'s ruling', sec)
+
+
+def test_a_sheet_saved_on_a_table_extends_the_table(tmp_path):
+    """What the sheet writes when the base is the user's table: an overlay extending it by file name."""
+    import shutil
+    folder = tmp_path / "tables"
+    shutil.copytree(FIX, folder)
+    sheet = folder / "rulings" / "summer-table-rulings.yaml"
+    sheet.write_text('id: "summer-table-rulings"\ntitle: "Rulings for summer-table"\nkind: overlay\n'
+                     'extends: "summer-table.yaml"\nrules:\n  jail.fine:\n    value: 20\n'
+                     '    assumed: "ruled by our table (rulings sheet)"\n', encoding="utf-8")
+    import importlib
+    reg = importlib.import_module("verify.spec.registry").Registry.load()
+    r = reg.resolve(str(sheet))
+    assert r.chain == ("official", "kitchen-base", "summer-table", "summer-table-rulings")
+    assert r.value("jail.fine") == 20 and r.value("go.salary") == 400
 
 
 def test_a_file_in_the_sheets_format_loads_and_diffs():

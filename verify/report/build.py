@@ -255,8 +255,14 @@ def _ambiguities(x: Inputs):
 
 
 def _rulings(x: Inputs):
-    yield "rulings.html", {"rows": x.question_rows, "bases": questions.sheet_bases(x.reg, x.rulesets),
-                           "default_base": x.plan.base_games[0] if x.plan.base_games else "official"}
+    """The rulings sheet starts from the user's first table (a file): each question set to the table's own
+    ruling, saved as an overlay on that table under a name of its own."""
+    bases = questions.sheet_bases(x.reg, x.rulesets, x.tables)
+    table = next((b["id"] for b in bases if b["table"]), None)
+    default = table or (x.plan.base_games[0] if x.plan.base_games else "official")
+    yield "rulings.html", {"rows": x.question_rows, "bases": bases, "default_base": default, "table": table,
+                           "presets": questions.table_presets(x.question_rows, table) if table else {},
+                           "sheet_id": f"{table}-rulings" if table else "our-table"}
 
 
 def _matrix(x: Inputs):
