@@ -153,7 +153,7 @@ def test_index_and_findings_search(report_dir, server, browser):
     href = first.get_attribute("href")
     first.click()
     page.wait_for_load_state()
-    assert page.url.endswith(href) and page.locator("#" + href.split("#")[1]).is_visible()
+    assert page.url.endswith(href) and page.locator(f'[id="{href.split("#")[1]}"]').is_visible()
 
     page.goto(server + "contradictions.html")
     lines = page.locator("ul.lines li")

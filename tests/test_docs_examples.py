@@ -100,3 +100,45 @@ def test_the_commands_page_lists_every_error_code_once():
     rows = [line for line in text.splitlines() if re.match(r"\| E\d{3}", line)]
     listed = [code for row in rows for code in re.findall(r"E\d{3}", row.split("|")[1])]
     assert sorted(listed) == sorted(CODES) and len(listed) == len(set(listed))
+
+
+def _readme_file(name: str) -> str:
+    """The YAML block of the README that starts with ``# NAME``."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = next(b.group(1) for b in FENCE.finditer(text) if b.group(1).startswith(f"# {name}\n"))
+    return block
+
+
+def _readme_commands(after: str) -> list[list[str]]:
+    """The ``verify`` commands of the first sh block after the heading ``after``."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = text[text.index(after):]
+    block = next(b.group(1) for b in FENCE.finditer(text) if b.group(0).startswith("```sh"))
+    return [shlex.split(line.split("  #")[0]) for line in block.splitlines() if line.startswith("verify ")]
+
+
+def _run(tmp_path, argv):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
+    return subprocess.run([sys.executable, "-m", "verify", *argv[1:]], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_the_readmes_table_walk_through_runs(tmp_path):
+    (tmp_path / "our-table.yaml").write_text(_readme_file("our-table.yaml"), encoding="utf-8")
+    commands = _readme_commands("## Walk-through: a table of house rules")
+    assert [c[1] for c in commands] == ["lint", "diff", "ask", "simulate", "report"]
+    for argv in commands[:4]:
+        if argv[1] == "simulate":
+            argv = argv[:argv.index("--games")] + ["--games", "3"]
+        res = _run(tmp_path, argv)
+        assert res.returncode == 0, (argv, res.stdout, res.stderr)
+    assert "setup.starting_cash = 2000: supplied with --set" in res.stderr
+
+
+def test_the_readmes_variant_walk_through_says_what_it_says(tmp_path):
+    (tmp_path / "quick-hotels.yaml").write_text(_readme_file("quick-hotels.yaml"), encoding="utf-8")
+    [argv] = _readme_commands("## Walk-through: a variant designer's check")
+    res = _run(tmp_path, argv + ["--jobs", "1", "--action", "build-hotel"])
+    assert res.returncode == 1
+    assert "quick-hotels: hotel-after-full-houses VIOLATED by build-hotel" in res.stdout
+    assert "hotel-after-full-houses is promised by official, which quick-hotels builds on" in res.stdout

@@ -301,3 +301,51 @@ def test_the_reports_few_games_never_claim_a_sign_they_cannot_tell(tmp_path):
     page = (out / "simulation.html").read_text(encoding="utf-8")
     assert "95 % interval of the mean" in page and "cannot tell" in page
     assert "rich-table plays shorter than" not in page and f"verify study official {f} --games 5000" in page
+
+
+def test_the_report_says_which_part_it_is_in(tmp_path):
+    """The README's first command is no silent wait: each part of the report is named on stderr (a plain
+    line in a log; on a terminal the parts with many steps add a bar)."""
+    from tests.cli_process import run_verify
+    res = run_verify("report", "--out", tmp_path / "reports", "--no-check", "--games", "1", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    parts = [line for line in res.stderr.splitlines() if line.startswith("report: ")]
+    assert parts[0].startswith("report: comparing 17 rulesets")
+    assert [p.split(":")[1].strip() for p in parts[1:]][:2] == ["simulation", "pages"]
+    assert "wrote" in res.stdout
+
+
+def test_progress_lines_name_the_item_under_way():
+    import io
+
+    from verify.execute.progress import Progress
+    out = io.StringIO()
+    bar = Progress(3, "rulesets", "report: simulation", stream=out, mode="lines", interval=0)
+    bar.start()
+    for rid in ("official", "classic-pl", "online-vn"):
+        bar.describe(rid)
+        bar.advance(1)
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("report: simulation: 1/3 rulesets (33%), now official,")
+    assert lines[-1].startswith("report: simulation: 3/3 rulesets in ")
+
+
+def test_a_counterexample_is_minimised_by_work_not_by_wall_time(monkeypatch):
+    """On a busy machine a wall-clock limit of a second left the whole 27-street board in the counterexample;
+    the minimisation's budget is counted in z3's resource units, so a loaded machine gets the same scenario."""
+    import z3
+
+    from verify.smt import scenario
+    seen = []
+    original = z3.Optimize.set
+
+    def record(self, *args, **kw):
+        seen.append(args)
+        return original(self, *args, **kw)
+    monkeypatch.setattr(z3.Optimize, "set", record)
+    res = run("check", Path(__file__).parent / "fixtures" / "negative" / "supply-never-decremented.yaml",
+              "--jobs", "1", "--action", "build-house")
+    assert res.exit_code == 1 and "Mediterranean Avenue" in res.output
+    assert ("rlimit", scenario.MINIMISE_RLIMIT) in seen
+    assert all(ms >= 60_000 for key, ms in seen if key == "timeout")

@@ -116,6 +116,8 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
                 extra.append(part)
     bundled = [n for n in default_members(reg) if all(reg.is_bundled(p) for p in n.split("+"))]
     names = list(dict.fromkeys(extra + list(tables) + bundled))
+    say = hooks.get("say") or _say
+    say(f"comparing {len(names)} rulesets (findings and their z3 witnesses)")
     rs = ordered(reg, names)
     if tables:
         rank = {t: i for i, t in enumerate(tables)}
@@ -139,6 +141,7 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         check = load_check_json(opts.check_json, [r.id for r in rs] + list(back),
                                 {**now, **{name: now[rid] for name, rid in back.items()}})
     elif opts.run_check:
+        say(f"check: every invariant of {len(rs)} rulesets with z3")
         check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs])
     else:
         check = CheckRun("not run", reason="skipped (--no-check)")
@@ -148,10 +151,17 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         checked = {r.get("ruleset") for r in check.results}
         check = replace(check, not_run=tuple(r.id for r in rs if r.id not in checked))
     if opts.run_simulation:
+        say(f"simulation: {opts.games} games of each playable ruleset")
         sim = _simulate(opts, rs, runnable, back, hooks.get("simulate") or run_simulation)
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
     return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study, conform)
+
+
+def _say(text: str) -> None:
+    """One plain line on stderr naming the part of the report under way (a bar follows where it has one)."""
+    import click
+    click.echo(f"report: {text}", err=True)
 
 
 def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], back: dict[str, str],
@@ -366,6 +376,7 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     t0 = time.perf_counter()
     x = _gather(opts, hooks)
     env = environment()
+    (hooks.get("say") or _say)(f"pages: writing the report into {opts.out}")
     rendered: list[tuple[Page, list[tuple[str, dict]]]] = [(p, list(p.files(x))) for p in PAGES]
     common = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -378,14 +389,20 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         "tables": list(x.tables),
     }
     written = []
+    from ..execute.progress import Progress
+    bar = Progress(sum(len(files) for _, files in rendered), "pages", "report: pages")
+    bar.start()
     with atomic_dir(opts.out) as tmp:
         for page, files in rendered:
             for name, ctx in files:
+                bar.describe(name)
                 html = env.get_template(page.template).render(page=name, **{**common, **ctx})
                 (tmp / name).write_text(html, encoding="utf-8")
                 written.append(name)
+                bar.advance(1)
                 if "after_page" in hooks:
                     hooks["after_page"](name)
+        bar.close()
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")

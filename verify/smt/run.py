@@ -127,12 +127,14 @@ def _families(leaders: list[Target]) -> list[list[Target]]:
 
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
           bounded_k: int = 3, actions: tuple[str, ...] = (), settings: dict | None = None,
-          scheduler: str | None = None, resume=None, progress: bool = False) -> list[CheckResult]:
+          scheduler: str | None = None, resume=None, progress: bool = False,
+          label: str = "check") -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
 
     ``actions`` restricts the inductive checks to those actions (and skips the bounded runs);
     ``settings`` are ``--set`` values given to every ruleset; ``jobs``, ``scheduler`` and ``resume``
-    are the execution layer's (default: up to 2 local processes)."""
+    are the execution layer's (default: up to 2 local processes); ``progress`` shows a bar (or plain
+    lines) on stderr named ``label``."""
     from ..errors import SpecError
     from ..execute import Campaign, CampaignStore, run
     from ..execute.backends import make_backend
@@ -156,7 +158,7 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     if scheduler is None:
         jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(chunks)))
     store = CampaignStore(resume) if resume is not None else None
-    bar = Progress(len(leaders), "rulesets", "check", mode=None if progress else "off")
+    bar = Progress(len(leaders), "rulesets", label, mode=None if progress else "off")
     records = run(campaign, make_backend(jobs, scheduler), store, bar).result
     by_leader: dict[str, list[CheckResult]] = {}
     for rec in records:
