@@ -65,4 +65,7 @@ def command(ruleset: str, target: str) -> None:
     if target not in TARGETS:
         raise click.BadParameter(f"unknown target {target!r}; one of {', '.join(sorted(TARGETS))}",
                                  param_hint="--target")
-    click.echo(_target(target)(load_ruleset(ruleset)), nl=False)
+    from ..spec.played import announce
+    r = load_ruleset(ruleset)
+    announce(r, checking="compile")               # on stderr: what is compiled for a table's undecided values
+    click.echo(_target(target)(r), nl=False)

@@ -76,6 +76,10 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     # the ruleset resolves, every open value is supplied (E020) and the engine plays it (E018), before
     # any engine or worker starts
     rules_for(load_target(rid, settings)[0])
+    if not as_json:                               # what is played for a table's silent or open values
+        from ..spec.open_values import playable
+        from ..spec.played import announce
+        announce(playable(rid, settings))
     _exit_on_terminate()
     try:
         if doc is not None:

@@ -26,7 +26,7 @@ class TableValue:
     file: str                 # the ruleset file (or --set) it came from
     reason: str | None
 
-    def text(self, checking: bool = False) -> str:
+    def text(self, checking: bool = False, fallback=None) -> str:
         if self.how == "set":
             return f"{self.param} = {self.value!r}: supplied with --set"
         if self.how == "fallback":
@@ -34,8 +34,12 @@ class TableValue:
             return (f"{self.param} = {self.value!r}: the catalogue's fallback, because your table "
                     f"{self.file} is silent{why}")
         why = f" ({self.reason})" if self.reason else ""
-        tail = ("checked for every value where it can be, else with the fallback (see the results)"
-                if checking else f"not played until supplied: --set {self.param}=VALUE")
+        if checking == "compile":
+            tail = f"compiled as the catalogue's fallback {fallback!r} (a command that plays refuses it until supplied)"
+        elif checking:
+            tail = "checked for every value where it can be, else with the fallback (see the results)"
+        else:
+            tail = f"not played until supplied: --set {self.param}=VALUE"
         return f"{self.param}: open in your table {self.file}{why}; {tail}"
 
     def to_json(self) -> dict:
@@ -68,15 +72,17 @@ def table_values(r: Ruleset) -> list[TableValue]:
     return out
 
 
-def announce(r: Ruleset, checking: bool = False, echo=None) -> list[TableValue]:
-    """Say on stderr which values were played (or checked) for the table and where they came from."""
+def announce(r: Ruleset, checking: bool | str = False, echo=None) -> list[TableValue]:
+    """Say on stderr which values were played (or checked, ``checking=True``; or compiled,
+    ``checking="compile"``) for the table and where they came from."""
     values = table_values(r)
     if values:
         import click
         echo = echo or (lambda line: click.echo(line, err=True))
-        echo(f"{r.id}: values it does not state itself, {'checked' if checking else 'played'} as follows:")
+        doing = "compiled" if checking == "compile" else "checked" if checking else "played"
+        echo(f"{r.id}: values it does not state itself, {doing} as follows:")
         for v in values:
-            echo(f"  {v.text(checking)}")
+            echo(f"  {v.text(checking, r.value(v.param))}")
     return values
 
 
