@@ -355,3 +355,24 @@ def test_a_counterexample_is_minimised_by_work_not_by_wall_time(monkeypatch):
     assert res.exit_code == 1 and "Mediterranean Avenue" in res.output
     assert ("rlimit", scenario.MINIMISE_RLIMIT) in seen
     assert all(ms >= 60_000 for key, ms in seen if key == "timeout")
+
+
+def test_a_trace_of_a_table_file_replays_from_anywhere(tmp_path):
+    from tests.cli_process import run_verify
+    folder = tmp_path / "games"
+    folder.mkdir()
+    table(folder, "rich", RICH)
+    res = run_verify("simulate", "rich.yaml", "--games", "2", "--trace", "game.jsonl", cwd=folder)
+    assert res.returncode == 0, res.stderr
+    header = json.loads((folder / "game.jsonl").read_text().splitlines()[0])
+    assert header["ruleset"] == "rich-table" and header["ruleset_files"] == "rich.yaml"
+    res = run_verify("replay", folder / "game.jsonl", cwd=tmp_path)          # another folder
+    assert res.returncode == 0, res.stderr
+    assert "every step follows the rules" in res.stdout
+    (folder / "rich.yaml").rename(tmp_path / "moved.yaml")
+    res = run_verify("replay", folder / "game.jsonl", cwd=tmp_path)
+    assert res.returncode == 1
+    assert "was recorded with ruleset 'rich.yaml', which cannot be found from here" in res.stderr
+    assert "pass the ruleset file with --ruleset FILE" in res.stderr and "verify rulesets" not in res.stderr
+    res = run_verify("replay", folder / "game.jsonl", "--ruleset", tmp_path / "moved.yaml", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
