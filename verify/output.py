@@ -72,6 +72,7 @@ def _read_only(path: Path) -> bool:
 
 
 _SAFE_STEM = re.compile(r"[a-z0-9][a-z0-9._+@-]*")
+_UNSAFE = re.compile(r"[^a-z0-9._+@-]+")
 
 
 def file_stem(text: str) -> str:
@@ -87,7 +88,7 @@ def file_stem(text: str) -> str:
         return text
     import unicodedata
     ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    shown = re.sub(r"[^a-z0-9._+@-]+", "-", ascii_).strip(".-")[:80] or "x"
+    shown = _UNSAFE.sub("-", ascii_).strip(".-")[:80] or "x"
     return f"{shown}~{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"
 
 
