@@ -59,15 +59,15 @@ ROW = {"ruleset": "official", "invariant": "even-build", "action": "build-house"
 
 
 @pytest.mark.parametrize("doc, code, fragment", [
-    ("", "E030", "Expecting value"),
-    ({}, "E030", 'no "results" list'),
-    ({"results": []}, "E030", "holds no result"),
-    ({"results": [dict(ROW, verdict="FINE")]}, "E030", "verdict 'FINE'"),
-    ({"results": [dict(ROW, promised="yes")]}, "E030", "no valid 'promised'"),
-    ({"results": [dict(ROW, ruleset="my-table")]}, "E031", "ruleset 'my-table', which this report does not include"),
-    ({"results": [ROW], "summary": {"checks": 4913}}, "E030", "counts 4913 checks but it holds 1"),
-    ({"results": [ROW]}, "E031", "saved for an unrecorded config"),                  # written before the hashes
-    ({"results": [dict(ROW, config="0123456789abcdef")]}, "E031", "saved for config 0123456789abcdef, but 'official'"),
+    ("", "E031", "Expecting value"),
+    ({}, "E031", 'no "results" list'),
+    ({"results": []}, "E031", "holds no result"),
+    ({"results": [dict(ROW, verdict="FINE")]}, "E031", "verdict 'FINE'"),
+    ({"results": [dict(ROW, promised="yes")]}, "E031", "no valid 'promised'"),
+    ({"results": [dict(ROW, ruleset="my-table")]}, "E032", "ruleset 'my-table', which this report does not include"),
+    ({"results": [ROW], "summary": {"checks": 4913}}, "E031", "counts 4913 checks but it holds 1"),
+    ({"results": [ROW]}, "E032", "saved for an unrecorded config"),                  # written before the hashes
+    ({"results": [dict(ROW, config="0123456789abcdef")]}, "E032", "saved for config 0123456789abcdef, but 'official'"),
 ])
 def test_an_empty_or_fake_check_json_is_never_shown(tmp_path, doc, code, fragment):
     out = _check_json(tmp_path, doc)

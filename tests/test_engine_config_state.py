@@ -160,7 +160,7 @@ def test_config_from_json_names_the_bad_field():
     doc["rent"]["station_schedule"] = "many"
     with pytest.raises(SpecError) as e:
         EngineConfig.from_json(doc)
-    assert e.value.code == "E030" and "config.rent.station_schedule" in str(e.value)
+    assert e.value.code == "E031" and "config.rent.station_schedule" in str(e.value)
     doc = EngineConfig.from_ruleset(load_ruleset("official")).to_json()
     doc["jail"]["fines"] = 1
     with pytest.raises(SpecError, match="unknown field.*fines"):

@@ -160,11 +160,11 @@ def _prior_report(out: Path) -> dict[str, bytes]:
 
 
 def test_an_interrupt_in_a_report_stage_is_not_shown_as_a_failed_stage(tmp_path, monkeypatch):
-    from verify.smt import run as smt_run
+    from verify.report import runs
 
     def check(*args, **kwargs):
         raise Interrupted()
-    monkeypatch.setattr(smt_run, "check", check)
+    monkeypatch.setattr(runs, "check", check)
     out = tmp_path / "reports"
     before = _prior_report(out)
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate"])

@@ -45,5 +45,5 @@ def test_a_broken_study_document_is_e030_with_its_line(tmp_path):
     (tmp_path / "study.json").write_text('{\n"schema": "verify.study/1",\n"rows": [,]}')
     with pytest.raises(SpecError) as err:
         load_study(tmp_path)
-    assert err.value.code == "E030" and err.value.where.line == 3
+    assert err.value.code == "E031" and err.value.where.line == 3
     assert err.value.where.file == str(tmp_path / "study.json")

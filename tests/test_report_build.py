@@ -194,7 +194,7 @@ def test_saved_check_json(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
     res = CliRunner().invoke(main, ["report", "--out", str(out), "--no-simulate", "--check-json", str(bad)])
-    assert res.exit_code == 1 and "[E030]" in res.output
+    assert res.exit_code == 1 and "[E031]" in res.output
     assert "dead rule: mortgages never expire" in (out / "matrix.html").read_text(encoding="utf-8")   # left intact
 
 
@@ -228,7 +228,7 @@ def test_a_saved_check_of_a_table_since_changed_is_refused(tmp_path):
                                     str(saved)])
     assert res.exit_code == 1
     line, = [x for x in res.output.strip().splitlines() if not x.startswith("report: ")]   # past the progress
-    assert line.startswith(f"{saved}: [E031] stale") and "ruleset 'kitchen-stale'" in line, line
+    assert line.startswith(f"{saved}: [E032] stale") and "ruleset 'kitchen-stale'" in line, line
     assert "the ruleset changed since" in line
     assert (out / "index.html").read_bytes() == before          # the earlier report is left as it was
 
@@ -247,11 +247,10 @@ def test_a_crashing_check_is_shown_as_failed(tmp_path, monkeypatch):
 
     from verify.report import runs
 
-    from verify.smt import run as smt_run
 
     def broken(*args, **kwargs):
         raise RuntimeError("solver exploded")
-    monkeypatch.setattr(smt_run, "check", broken)
+    monkeypatch.setattr(runs, "check", broken)
     check = runs.run_check(["official"])
     assert check.status == "failed" and "solver exploded" in check.reason
     out = tmp_path / "r"

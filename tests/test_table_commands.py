@@ -218,7 +218,7 @@ def test_a_table_leaves_a_value_open_in_its_own_words(tmp_path):
     named = table(tmp_path, "named", OWN.replace("rules:", "source: 000_91979e7e1d6b8ee6.txt\nrules:")
                   .replace("our-table", "named-table"))
     res = run("lint", named)
-    assert res.exit_code == 1 and f"{named}:9: [E027] setup.starting_cash: an open entry of a rulebook" in res.output
+    assert res.exit_code == 1 and f"{named}:9: [E028] setup.starting_cash: an open entry of a rulebook" in res.output
     own_source = table(tmp_path, "own-source", OWN.replace("rules:", "source: table\nrules:")
                        .replace("our-table", "own-source"))
     assert run("lint", own_source).exit_code == 0

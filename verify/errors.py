@@ -37,13 +37,14 @@ CODES = {
     "E024": "an output location holding files the toolkit did not write, or read-only",
     "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file or engine spec",
-    "E027": "malformed ruleset entry (a parameter's value, quote, gloss or reason)",
-    "E028": "one ruleset id defined by two files",
-    "E029": "malformed specification or board data shipped with the toolkit (catalogue, constraints, "
+    "E027": "a rule parameter read from a compiled engine config that does not carry it",
+    "E028": "malformed ruleset entry (a parameter's value, quote, gloss or reason)",
+    "E029": "one ruleset id defined by two files",
+    "E030": "malformed specification or board data shipped with the toolkit (catalogue, constraints, "
             "invariants, questions, comparison, waivers, deeds, decks)",
-    "E030": "a saved document that is not what it claims (check results, study, engine config)",
-    "E031": "saved check results that do not match the rulesets as they are now (stale, or for others)",
-    "E032": "unknown action name",
+    "E031": "a saved document that is not what it claims (check results, study, engine config)",
+    "E032": "saved check results that do not match the rulesets as they are now (stale, or for others)",
+    "E033": "unknown action name",
 }
 
 

@@ -41,11 +41,13 @@ import shutil
 import stat
 import sys
 import tempfile
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
 
 from .errors import Location, VerifyError
+from .interrupt import deferred
 
 MARKER = ".verify-report"
 #: Files a report folder may hold without the marker (what a fresh clone ships in reports/).
@@ -86,7 +88,6 @@ def file_stem(text: str) -> str:
     """
     if _SAFE_STEM.fullmatch(text) and len(text) <= 120:
         return text
-    import unicodedata
     ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     shown = _UNSAFE.sub("-", ascii_).strip(".-")[:80] or "x"
     return f"{shown}~{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"
@@ -384,8 +385,6 @@ def _carry(src: Path, dst: Path) -> None:
 @contextmanager
 def atomic_dir(target: str | Path, writer: str = "verify report") -> Iterator[Path]:
     """Yield a temporary folder; on clean exit it replaces ``target``, on any error it vanishes."""
-    from .interrupt import deferred
-
     target = Path(target).absolute()
     check_report_dir(target)
     try:

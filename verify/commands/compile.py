@@ -17,6 +17,8 @@ import click
 
 from ..output import output_option
 from ..spec import DEFAULT_RULESET, load_ruleset
+from ..spec.played import announce
+from ..config import EngineConfig
 
 #: target name -> "module:function" (or several, tried in order; imported when used, so a
 #: stage that is not built costs nothing). The function takes a resolved Ruleset, returns text.
@@ -32,7 +34,6 @@ def register_target(name: str, ref: str | Callable) -> None:
 
 
 def engine_config_text(ruleset) -> str:
-    from ..config import EngineConfig
     cfg = EngineConfig.from_ruleset(ruleset)
     doc = {"schema": "verify.engine-config/1", "ruleset": ruleset.id, "config_hash": cfg.hash(),
            "config": cfg.to_json()}
@@ -65,7 +66,6 @@ def command(ruleset: str, target: str) -> None:
     if target not in TARGETS:
         raise click.BadParameter(f"unknown target {target!r}; one of {', '.join(sorted(TARGETS))}",
                                  param_hint="--target")
-    from ..spec.played import announce
     r = load_ruleset(ruleset)
     announce(r, checking="compile")               # on stderr: what is compiled for a table's undecided values
     click.echo(_target(target)(r), nl=False)

@@ -15,6 +15,13 @@ from pathlib import Path
 import click
 
 from ..errors import Location, VerifyError
+from ..config import EngineConfig
+from ..engine.rules import rules_for
+from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
+from ..spec import load_ruleset
+from ..spec.registry import is_path
+from ..spec.open_values import require_supplied, supply
+from ..spec.played import announce
 from .ruleset_options import set_option
 
 
@@ -34,11 +41,6 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
     A trace cut short (a run killed while writing) is reported as truncated: the steps before
     the cut are checked, and the exit status is 1, without calling the missing part a violation.
     """
-    from ..config import EngineConfig
-    from ..engine.rules import rules_for
-    from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
-    from ..spec.open_values import require_supplied, supply
-
     name = str(trace)
     games = steps = 0
     problems: list[str] = []
@@ -52,7 +54,6 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
             r = supply(_load(rid, header, ruleset is None, name), {**_header_set(header, name), **settings})
             require_supplied(r, "replay")
             if games == 0 and not as_json:
-                from ..spec.played import announce
                 announce(r)
             cfg = EngineConfig.from_ruleset(r)
             recorded = header.get("config_hash")
@@ -93,20 +94,17 @@ def _recorded(header: dict, trace: Path) -> str | None:
     files = header.get("ruleset_files")
     if not isinstance(files, str) or not files:
         return None
-    from ..spec.registry import is_path
     folder = Path(trace).parent
     return "+".join(str(folder / p) if is_path(p) else p for p in files.split("+"))
 
 
 def _load(rid: str, header: dict, from_header: bool, name: str):
     """Resolve the ruleset a game names; a table file that is gone is one error saying what to do."""
-    from ..spec import load_ruleset
     try:
         return load_ruleset(rid)
     except VerifyError as exc:
         if not from_header or exc.code != "E011":
             raise
-        from ..engine.trace import TraceError
         was = header.get("ruleset_files") or header.get("ruleset")
         raise TraceError(f"game {header.get('game', 0)} was recorded with ruleset {was!r}, which cannot be "
                          f"found from here ({exc.message}); pass the ruleset file with --ruleset FILE",
@@ -116,7 +114,6 @@ def _load(rid: str, header: dict, from_header: bool, name: str):
 def _header_set(header: dict, name: str) -> dict:
     values = header.get("set") or {}
     if not isinstance(values, dict):
-        from ..engine.trace import TraceError
         raise TraceError("the trace header's 'set' must map parameters to values", Location(name, 1))
     return values
 

@@ -13,7 +13,9 @@ the first violation, printing the action, its events and the state.
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -23,7 +25,14 @@ from ..output import atomic_file
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import require_supplied, supply
 from ..spec.played import announce, table_values
+from ..spec.registry import is_path
 from ..spec.readings import with_readings
+from ..config import EngineConfig
+from ..engine.campaign import CampaignSpec, Row, games_campaign, Tally
+from ..engine.rules import rules_for
+from ..engine.policies import make_policies
+from ..engine.simulate import game_seed, play_game
+from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
 from .options import output_file_callback, players_for
 from .ruleset_options import reading_option, set_option
 
@@ -57,9 +66,6 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
-    from ..config import EngineConfig
-    from ..engine.campaign import CampaignSpec, Row, games_campaign
-
     r = load_ruleset(with_readings(ruleset, readings))
     if r.is_overlay:
         raise click.UsageError(f"{ruleset} is an overlay; stack it on a ruleset, e.g. {DEFAULT_RULESET}+{ruleset}")
@@ -76,7 +82,6 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
         doc, elapsed = _traced(r.id, spec, games, trace, dict(r.supplied),
                                recorded_name(with_readings(ruleset, readings), trace))
     else:
-        from ..engine.rules import rules_for
         rules_for(cfg)                     # refuse an unplayable ruleset before starting workers
         out = execute(games_campaign([Row(r.id, spec, games)]), jobs, scheduler, resume)
         doc, elapsed = out.result[0], out.elapsed_s
@@ -98,8 +103,6 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
 def recorded_name(name: str, trace: Path) -> str | None:
     """``name`` as ``verify replay`` finds it again: each file in it as a path relative to the trace's
     folder (a table of one's own travels with its trace); None when it names bundled rulesets only."""
-    import os
-    from ..spec.registry import is_path
     parts = name.split("+")
     if not any(is_path(p) for p in parts):
         return None
@@ -111,14 +114,6 @@ def recorded_name(name: str, trace: Path) -> str | None:
 def _traced(rid: str, spec, games: int, trace: Path, supplied: dict,
             name: str | None = None) -> tuple[dict, float]:
     """Every game written to ``trace``, in this process, with the same tally as a campaign."""
-    import time
-
-    from ..engine.campaign import Tally
-    from ..engine.policies import make_policies
-    from ..engine.rules import rules_for
-    from ..engine.simulate import game_seed, play_game
-    from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
-
     rules = rules_for(spec.config)
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
     tally = Tally(spec.players)

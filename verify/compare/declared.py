@@ -10,6 +10,7 @@ other quote: one that does not occur in its source is an error.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from ..paths import display, specs_dir
 from ..spec.catalogue import load_catalogue
 from ..spec.sources import load_source
 from ..spec.yamlsafe import load_yaml
+from ..expr import parse, names
 from .outcomes import BY_ID
 
 
@@ -77,7 +79,6 @@ class Declared:
 
     def guard(self, pid: str) -> Guard | None:
         """The first condition that governs ``pid`` (never the parameter's own switch)."""
-        import fnmatch
         for g in self.guards:
             if fnmatch.fnmatchcase(pid, g.pattern) and pid not in _param_names(g.expr):
                 return g
@@ -99,7 +100,7 @@ def _load(path: str) -> Declared:
     name = display(p)
     data, lines = load_yaml(p.read_text(encoding="utf-8"), name)
     if not isinstance(data, dict):
-        raise SpecError("E029", "comparison.yaml must be a mapping", Location(name, 1))
+        raise SpecError("E030", "comparison.yaml must be a mapping", Location(name, 1))
     cat = load_catalogue()
 
     def check_param(pid, where):
@@ -119,18 +120,18 @@ def _load(path: str) -> Declared:
                     check_param(s["as"], where)
                 sides.append(PairSide(s["param"], s.get("as"), tuple((s.get("map") or {}).items())))
             if item["family"] not in BY_ID:
-                raise SpecError("E029", f"unknown outcome family {item['family']!r}", where)
+                raise SpecError("E030", f"unknown outcome family {item['family']!r}", where)
             question = " ".join(str(item["question"]).split())
             pairs.append(SameQuantity(str(item["id"]), str(item["topic"]), question, item["family"],
                                       sides[0], sides[1]))
         except (KeyError, TypeError) as exc:
-            raise SpecError("E029", f"same_quantity entry needs id, topic, question, family, a, b ({exc})",
+            raise SpecError("E030", f"same_quantity entry needs id, topic, question, family, a, b ({exc})",
                             where) from None
     reds = []
     for i, item in enumerate(data.get("redundancies") or []):
         where = Location(name, lines.get(("redundancies", i)))
         if not isinstance(item, dict) or not {"id", "topic", "proof", "premise", "summary"} <= set(item):
-            raise SpecError("E029", "a redundancy needs id, topic, proof, premise, summary", where)
+            raise SpecError("E030", "a redundancy needs id, topic, proof, premise, summary", where)
         for pid in item["premise"]:
             check_param(pid, where)
         if item.get("conclusion_param"):
@@ -144,7 +145,6 @@ def _load(path: str) -> Declared:
             premise=tuple(item["premise"]), summary=" ".join(str(item["summary"]).split()),
             conclusion_param=item.get("conclusion_param"), source=item.get("source"), quote=item.get("quote"),
             gloss=item.get("gloss"), args={k: v for k, v in item.items() if k not in _RED_KEYS}, where=where))
-    from ..expr import parse
     guards = []
     for pattern, text in (data.get("applies_when") or {}).items():
         where = Location(name, lines.get(("applies_when", pattern)))
@@ -153,12 +153,11 @@ def _load(path: str) -> Declared:
             check_param(pid, where)
         guards.append(Guard(str(pattern), str(text), expr))
     if data.get("clause_readings"):
-        raise SpecError("E029", "clause_readings are gone: record another reading of a passage as a "
+        raise SpecError("E030", "clause_readings are gone: record another reading of a passage as a "
                         "reading of the ruleset entry that cites it (readings:)",
                         Location(name, lines.get(("clause_readings",))))
     return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards))
 
 
 def _param_names(expr) -> set[str]:
-    from ..expr import names
     return {".".join(n) if isinstance(n, tuple) else str(n) for n in names(expr)}

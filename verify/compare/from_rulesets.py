@@ -29,10 +29,12 @@ from ..errors import ErrorList, SpecError, VerifyError
 from ..spec.registry import DEFAULT_RULESET, Registry
 from ..spec.ruleset import Entry, Ruleset
 from ..spec.sources import fold
+from ..expr import evaluate
 from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
-from .model import Comparison, Finding, Side, Witness
+from .credit import by_chain as _by_chain, stated_by
+from .model import Comparison, Finding, Side, Witness, primary_source
 from .outcomes import BY_ID, BY_PARAM
 from .proofs import prove
 from .values import key, normalize, same, show
@@ -99,10 +101,6 @@ def ordered(reg: Registry, names: list[str] | None = None, strict: bool = False)
                                      r.id))
 
 
-def primary_source(r: Ruleset) -> str | None:
-    return r.sources[0] if r.sources else None
-
-
 def plan(rulesets: list[Ruleset], declared: Declared) -> Plan:
     pref = {rid: i for i, rid in enumerate(declared.base_games)}
     order = sorted(rulesets, key=lambda r: (r.id not in pref, pref.get(r.id, 0), len(r.chain), len(r.id),
@@ -131,7 +129,6 @@ class _Ctx:
 
     def applies(self, r: Ruleset, guard) -> bool:
         """Whether the guard's condition holds in ``r`` (an undecidable condition counts as holding)."""
-        from ..expr import evaluate
         try:
             return bool(evaluate(guard.expr, r.values()))
         except Exception:  # noqa: BLE001 - a condition on a host-set value: keep the parameter
@@ -307,35 +304,6 @@ def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
             seen.add(src)
             out.append(r)
     return sorted(out, key=lambda r: primary_source(r) or "")
-
-
-def stated_by(ctx: _Ctx, r: Ruleset, entries: list[Entry], rs: list[Ruleset] = ()) -> Ruleset:
-    """The ruleset a finding about ``entries`` (as ``r`` resolves them) is credited to: the one whose own
-    file states them — the latest file of ``r``'s chain among those that set them — never a table or a
-    stack that merely inherits them. Taken from ``rs`` when there, else resolved; ``r`` itself when the
-    file is ``r``'s own or an overlay (an overlay alone is no game). The same whatever the order of ``rs``."""
-    files = {e.ruleset for e in entries}
-    if not files <= set(r.chain):
-        return r
-    last = max(files, key=r.chain.index)
-    if last == r.chain[-1]:
-        return r
-    for x in rs:
-        if x.id == last:
-            return x
-    f = ctx.reg.files.get(last)
-    if f is None or f.kind == "overlay":
-        return r
-    try:
-        return ctx.reg.resolve(last)
-    except VerifyError:
-        return r
-
-
-def _by_chain(rs: list[Ruleset]) -> list[Ruleset]:
-    """Rulesets closest to a base first, then by id: which of two rulesets stating the same words is
-    credited does not depend on the order they were named in."""
-    return sorted(rs, key=lambda r: (len(r.chain), r.id))
 
 
 def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:

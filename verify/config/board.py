@@ -9,7 +9,7 @@ module reads them once, in classic amounts; ``config`` scales them.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import yaml
@@ -62,7 +62,6 @@ class Card:
     def scaled(self, scale: int) -> "Card":
         if scale == 1:
             return self
-        from dataclasses import replace
         # a utility multiplier is money per pip of the dice, so it scales like any amount
         return replace(self, amount=self.amount * scale, house=self.house * scale, hotel=self.hotel * scale,
                        utility_multiplier=self.utility_multiplier * scale)
@@ -84,10 +83,10 @@ def load_deeds(table: str = "us-2008") -> tuple[RawDeed, ...]:
                 deeds.append(RawDeed(int(row["pos"]), row["name"].strip(), group, kind, int(row["price"]),
                                      rents, int(row["house_cost"] or 0), int(row["mortgage"])))
             except (KeyError, ValueError) as exc:
-                raise SpecError("E029", f"bad deed row: {exc}", Location(display(path), i)) from None
+                raise SpecError("E030", f"bad deed row: {exc}", Location(display(path), i)) from None
     deeds.sort(key=lambda d: d.square)
     if len(deeds) != 28 or len({d.square for d in deeds}) != 28:
-        raise SpecError("E029", "the deed table must list 28 distinct squares", Location(display(path)))
+        raise SpecError("E030", "the deed table must list 28 distinct squares", Location(display(path)))
     return tuple(deeds)
 
 
@@ -101,11 +100,11 @@ def load_decks() -> dict[str, tuple[Card, ...]]:
         for raw in cards:
             raw = dict(raw)
             if raw.get("effect") not in CARD_EFFECTS:
-                raise SpecError("E029", f"deck {name}: unknown card effect {raw.get('effect')!r}",
+                raise SpecError("E030", f"deck {name}: unknown card effect {raw.get('effect')!r}",
                                 Location(display(path)))
             built.append(Card(**raw))
         ids = [c.id for c in built]
         if len(set(ids)) != len(ids):
-            raise SpecError("E029", f"deck {name}: card ids must be unique", Location(display(path)))
+            raise SpecError("E030", f"deck {name}: card ids must be unique", Location(display(path)))
         out[name] = tuple(built)
     return out

@@ -17,6 +17,11 @@ from typing import Any
 from click.testing import CliRunner
 
 from ..interrupt import Interrupted
+from ..execute.progress import Progress
+from ..smt.run import check
+from ..errors import Location, SpecError
+from ..smt.verdict import StaleCheck, results_from_json
+from ..spec.yamlsafe import read_text
 
 
 #: Largest saved check read (the full check of every bundled ruleset is about 2 MB).
@@ -88,10 +93,6 @@ def _why(result) -> str:
 def run_check(rulesets: list[str]) -> CheckRun:
     """``verify check`` of ``rulesets`` in this process, its progress on stderr as the report's check part;
     the results as ``verify check --json`` gives them."""
-    try:
-        from ..smt.run import check
-    except ImportError:
-        return CheckRun("not run", reason="the SMT layer (`verify check`) is not part of this build")
     t0 = time.perf_counter()
     try:
         results = tuple(r.to_json() for r in check(list(rulesets), progress=True, label="report: check"))
@@ -110,28 +111,24 @@ def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, 
 
     Its shape is checked, every result must be for one of ``rulesets``, and, given ``configs``
     (ruleset -> ``verify.smt.run.config_hash`` now), computed for the ruleset as it is now: an
-    empty, fake, foreign or stale file is an error (E030; E031 when stale or saved for other rulesets), never shown as results."""
-    from ..errors import Location, SpecError
-    from ..smt.verdict import StaleCheck, results_from_json
-    from ..spec.yamlsafe import read_text
+    empty, fake, foreign or stale file is an error (E031; E032 when stale or saved for other rulesets), never shown as results."""
     try:
         results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), None, configs)
     except StaleCheck as exc:
-        raise SpecError("E031", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
+        raise SpecError("E032", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
     except ValueError as exc:
-        raise SpecError("E030", f"not a usable `verify check --json` document: {exc}",
+        raise SpecError("E031", f"not a usable `verify check --json` document: {exc}",
                         Location(str(path))) from None
     foreign = next((i for i, r in enumerate(results, 1) if rulesets is not None and r["ruleset"] not in rulesets),
                    None)
     if foreign is not None:
-        raise SpecError("E031", f"result {foreign} is for ruleset {results[foreign - 1]['ruleset']!r}, which this "
+        raise SpecError("E032", f"result {foreign} is for ruleset {results[foreign - 1]['ruleset']!r}, which this "
                         "report does not include (the check was saved for other rulesets)", Location(str(path)))
     return CheckRun("ran", results, reason=f"read from {path}")
 
 
 def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -> Simulation:
     """Simulate ``games`` games of each (ruleset, players) in-process, progress by ruleset on stderr."""
-    from ..execute.progress import Progress
     cmd = _command("simulate")
     players = ", ".join(sorted({str(p) for _, p in rulesets})) or "—"
     if cmd is None:

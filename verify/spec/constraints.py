@@ -16,6 +16,7 @@ from ..expr import UNDECIDED, Undecided, evaluate, names, parse
 from ..paths import display, specs_dir
 from .ruleset import Ruleset
 from .yamlsafe import load_yaml
+from .catalogue import load_catalogue
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,6 @@ def load_constraints(path: Path | None = None) -> list[Constraint]:
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> tuple[Constraint, ...]:
-    from .catalogue import load_catalogue
-
     cat = load_catalogue()
     name = display(path)
     data, lines = load_yaml(Path(path).read_text(encoding="utf-8"), name)
@@ -50,7 +49,7 @@ def _load(path: str) -> tuple[Constraint, ...]:
     for i, item in enumerate((data or {}).get("constraints", [])):
         where = Location(name, lines.get(("constraints", i)))
         if not isinstance(item, dict) or not {"id", "expr", "message"} <= set(item):
-            raise SpecError("E029", "a constraint needs id, expr and message", where)
+            raise SpecError("E030", "a constraint needs id, expr and message", where)
         expr = parse(item["expr"], where)
         params = tuple(sorted(".".join(n) for n in names(expr)))
         for p in params:

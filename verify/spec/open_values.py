@@ -19,8 +19,11 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from ..errors import ErrorList, Location, SpecError, VerifyError
+from .constraints import broken_at, check_constraints, setters
 from .ruleset import Entry, Ruleset
 from .yamlsafe import load_yaml
+from .readings import with_readings
+from .registry import load_ruleset
 
 #: How an entry supplied on the command line is labelled (its "ruleset" and its reason).
 ORIGIN = "--set"
@@ -75,7 +78,6 @@ def supply(r: Ruleset, values: dict[str, Any]) -> Ruleset:
     if errors:
         raise ErrorList(errors)
     out = replace(r, entries=entries, supplied=tuple(sorted(values.items(), key=lambda kv: kv[0])))
-    from .constraints import check_constraints
     broken = [res for res in check_constraints(out)
               if res.status == "broken" and set(res.constraint.params) & set(values)]
     if broken:
@@ -133,8 +135,6 @@ def playable(name: str, settings: Iterable[str] | dict | None = None, readings: 
     """Resolve ``name`` (with ``@READING`` parts or ``readings``), apply ``--set`` values, refuse open ones.
 
     The one call a command that plays a ruleset needs (``verify conform`` uses it too)."""
-    from .readings import with_readings
-    from .registry import load_ruleset
     values = settings if isinstance(settings, dict) else parse_assignments(settings or ())
     r = supply(load_ruleset(with_readings(name, tuple(readings))), values)
     require_supplied(r, doing)
@@ -145,7 +145,6 @@ def require_consistent(r: Ruleset, doing: str = "play") -> None:
     """Raise E004 (one per constraint) when ``r``'s own values break a cross-parameter constraint: a
     stack or a table can combine values no single file breaks (a Free Parking pot on a board whose
     corner 20 is a casino), and a game of them would play a rule that cannot happen."""
-    from .constraints import broken_at, check_constraints, setters
     broken = [res for res in check_constraints(r) if res.status == "broken"]
     if broken:
         raise ErrorList([SpecError("E004", f"{r.id}: constraint {b.constraint.id} is broken: {b.constraint.message} "

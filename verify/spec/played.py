@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import click
+
 from .open_values import ORIGIN
+from .registry import registry
 from .ruleset import Ruleset
 
 
@@ -49,7 +52,6 @@ class TableValue:
 
 def own_files(r: Ruleset) -> set[str]:
     """The user's own files in ``r``'s chain (not shipped with the toolkit)."""
-    from .registry import registry
     reg = registry()
     return {f for f in r.chain if not reg.is_bundled(f)}
 
@@ -77,7 +79,6 @@ def announce(r: Ruleset, checking: bool | str = False, echo=None) -> list[TableV
     ``checking="compile"``) for the table and where they came from."""
     values = table_values(r)
     if values:
-        import click
         echo = echo or (lambda line: click.echo(line, err=True))
         doing = "compiled" if checking == "compile" else "checked" if checking else "played"
         echo(f"{r.id}: values it does not state itself, {doing} as follows:")

@@ -173,11 +173,11 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
     if pid not in cat:
         raise SpecError("E002", f"unknown parameter {pid!r}{cat.suggest(pid)}", where)
     if not isinstance(spec, dict):
-        raise SpecError("E027", f"{pid}: an entry is a mapping with value+quote+gloss, "
+        raise SpecError("E028", f"{pid}: an entry is a mapping with value+quote+gloss, "
                         "value+assumed, silent, or open+quote+gloss", where)
     extra = sorted(set(spec) - _ENTRY)
     if extra:
-        raise SpecError("E027", f"{pid}: unknown field(s) {extra}; allowed: {sorted(_ENTRY)}",
+        raise SpecError("E028", f"{pid}: unknown field(s) {extra}; allowed: {sorted(_ENTRY)}",
                         loc("rules", pid, extra[0]))
     has = {k for k in ("quote", "assumed", "silent", "open") if k in spec}
     if has == {"quote"}:
@@ -191,16 +191,16 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
     elif has == {"open"} and spec.get("source", default_source) in (None, OWN_WORDS):
         kind = "open"                        # a table's own undecided value, in its own words
     elif has == {"open"}:
-        raise SpecError("E027", f"{pid}: an open entry of a rulebook quotes the words that leave the value "
+        raise SpecError("E028", f"{pid}: an open entry of a rulebook quotes the words that leave the value "
                         "open (open + quote + gloss); a table of your own (no 'source', or 'source: table') "
                         "says it in its own words: open alone", where)
     else:
-        raise SpecError("E027", f"{pid}: give exactly one of quote (cited), assumed, silent, "
+        raise SpecError("E028", f"{pid}: give exactly one of quote (cited), assumed, silent, "
                         f"or open (+ quote when a rulebook says it); found {sorted(has) or 'none'}", where)
     if kind in ("cited", "assumed") and "value" not in spec:
-        raise SpecError("E027", f"{pid}: a {kind} entry needs a value", where)
+        raise SpecError("E028", f"{pid}: a {kind} entry needs a value", where)
     if kind in ("silent", "open") and "value" in spec:
-        raise SpecError("E027", f"{pid}: a {kind} entry has no value", loc("rules", pid, "value"))
+        raise SpecError("E028", f"{pid}: a {kind} entry has no value", loc("rules", pid, "value"))
     errors: list[VerifyError] = []
     value = spec.get("value")
     if kind in ("cited", "assumed"):
@@ -216,11 +216,11 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
         q = spec["quote"]
         quotes = (q,) if isinstance(q, str) else tuple(q) if isinstance(q, list) else ()
         if not quotes or not all(isinstance(x, str) and x.strip() for x in quotes):
-            errors.append(SpecError("E027", f"{pid}: quote must be a string or a list of strings",
+            errors.append(SpecError("E028", f"{pid}: quote must be a string or a list of strings",
                                     loc("rules", pid, "quote")))
             quotes = ()
         if not isinstance(spec.get("gloss"), str) or not spec["gloss"].strip():
-            errors.append(SpecError("E027", f"{pid}: a quote needs an English gloss", where))
+            errors.append(SpecError("E028", f"{pid}: a quote needs an English gloss", where))
         if source is None:
             errors.append(SpecError("E010", f"{pid}: a quote needs a source (set 'source' in the "
                                     "file or the entry)", where))
@@ -249,7 +249,7 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
                                         rd.where))
     reason = spec.get(kind) if kind in ("assumed", "silent", "open") else None
     if kind in ("assumed", "open") and (not isinstance(reason, str) or not reason.strip()):
-        errors.append(SpecError("E027", f"{pid}: '{kind}' needs a reason text", where))
+        errors.append(SpecError("E028", f"{pid}: '{kind}' needs a reason text", where))
     if kind == "silent":
         reason = reason if isinstance(reason, str) else None
     reason = reason.strip() if isinstance(reason, str) else reason   # a folded YAML block ends in a newline

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import Location, SpecError
 from ..paths import display, sources_dir
+from .yamlsafe import load_yaml
 
 _WS = re.compile(r"\s+")
 # A sentence ends at . ! ? (or ;) followed by whitespace; a line break always ends one.
@@ -113,8 +114,6 @@ class Waiver:
 
 def load_waivers(folder: Path | None = None) -> list[Waiver]:
     """Waivers live beside the sources: ``<source stem>.waivers.yaml``."""
-    from .yamlsafe import load_yaml
-
     base = Path(folder or sources_dir())
     out: list[Waiver] = []
     for path in sorted(base.glob("*.waivers.yaml")):
@@ -124,13 +123,13 @@ def load_waivers(folder: Path | None = None) -> list[Waiver]:
         data, lines = load_yaml(path.read_text(encoding="utf-8"), name)
         items = (data or {}).get("waived") if isinstance(data, dict) else None
         if not isinstance(items, list):
-            raise SpecError("E029", "a waiver file needs a list 'waived' of {text, reason}",
+            raise SpecError("E030", "a waiver file needs a list 'waived' of {text, reason}",
                             Location(name, 1))
         for i, item in enumerate(items):
             where = Location(name, lines.get(("waived", i)))
             if not isinstance(item, dict) or not isinstance(item.get("text"), str) \
                     or not isinstance(item.get("reason"), str) or not item["reason"].strip():
-                raise SpecError("E029", "each waiver needs 'text' and a non-empty 'reason'", where)
+                raise SpecError("E030", "each waiver needs 'text' and a non-empty 'reason'", where)
             if not source.contains(item["text"]):
                 raise SpecError("E007", f"waived text does not occur in {source_name}: "
                                 f"{item['text'][:80]!r}", where)

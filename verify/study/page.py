@@ -14,7 +14,10 @@ from pathlib import Path
 import jinja2
 
 from ..output import write_json, write_text
+from ..errors import SpecError
+from ..jsondoc import read_doc
 from . import charts
+from .analysis import SCHEMA
 
 PAGE = "study.html"
 DOC = "study.json"
@@ -62,13 +65,10 @@ def write_study(doc: dict, out: Path) -> tuple[Path, Path]:
 
 def load(path: Path) -> dict:
     """A saved study document (a study.json, or the folder holding one)."""
-    from ..errors import SpecError
-    from ..jsondoc import read_doc
-    from .analysis import SCHEMA
-    doc, where = read_doc(path, "study document", SCHEMA, lambda message, at: SpecError("E030", message, at),
+    doc, where = read_doc(path, "study document", SCHEMA, lambda message, at: SpecError("E031", message, at),
                           in_folder=DOC, written_by="`verify study`")
     if not isinstance(doc.get("rows"), list):
-        raise SpecError("E030", "the study document needs \"rows\" (a list)", where)
+        raise SpecError("E031", "the study document needs \"rows\" (a list)", where)
     return doc
 
 
