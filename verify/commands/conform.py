@@ -22,7 +22,7 @@ import click
 from ..execute.options import campaign_options, execute
 from ..conform.render import junit, scenario_text
 from ..conform.transport import EngineSpec
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..spec.open_values import playable
 from ..spec.played import announce
 from ..spec.readings import with_readings
