@@ -1,7 +1,7 @@
 """Running every check on a list of rulesets: resolution, grouping, a campaign of families.
 
 Rulesets whose compiled configs are equal (and promise the same) are checked
-once; distinct ones are grouped in families (same base ruleset), and each
+once; distinct ones are grouped in families (same compiled board), and each
 family is one chunk of a campaign run by the execution layer
 (``verify.execute``: this process, ``jobs`` local processes or a Dask
 cluster). Inside a chunk, results are further reused between rulesets that
@@ -120,12 +120,12 @@ def run_chunk(chunk: CheckChunk) -> list[dict]:
 
 
 def _families(leaders: list[Target]) -> list[list[Target]]:
-    """Rulesets of one family (same base ruleset) share most terms and queries: one task per family,
+    """Rulesets on one compiled board (deeds, prices and squares in their money scale) share most terms and
+    queries, whether or not one extends the other (classic-pl and official do not): one task per board,
     the biggest first (workers take the next task when free)."""
-    families: dict[str, list[Target]] = {}
+    families: dict[object, list[Target]] = {}
     for t in leaders:
-        chain = getattr(t.ruleset, "chain", None) or (t.id,)
-        families.setdefault(chain[0], []).append(t)
+        families.setdefault(t.config.board, []).append(t)
     return sorted(families.values(), key=len, reverse=True)
 
 
