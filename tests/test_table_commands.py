@@ -125,6 +125,18 @@ def test_a_rulebooks_own_disagreement_is_credited_to_the_rulebook_in_any_order()
     assert all("kitchen-base" not in sides for sides in one.values()), one
 
 
+def test_a_rulebooks_words_are_credited_to_it_though_it_is_not_named():
+    """Each of the two parts of the crediting rule on its own: the file that states the words is credited
+    when only a table built on it is named, and of two rulesets that could be credited the choice does not
+    depend on the order they were named in."""
+    alone = _credits(json.loads(run("contradictions", KITCHEN, "classic-pl", "--json").output))
+    assert alone["internal:000:mortgage-interest-base"] == ["official", "official"]
+    assert all("kitchen-base" not in sides for sides in alone.values()), alone
+    one = _credits(json.loads(run("contradictions", "official-short", "official-pre2008", "--json").output))
+    other = _credits(json.loads(run("contradictions", "official-pre2008", "official-short", "--json").output))
+    assert one == other and one["redundancy:000:jail-at-most-three-turns"] == ["official"] * 3
+
+
 def test_the_report_led_by_a_table_credits_the_rulebook(tmp_path):
     out = tmp_path / "reports"
     res = run("report", KITCHEN, "--out", out, "--no-check", "--no-simulate")
