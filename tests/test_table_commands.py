@@ -58,6 +58,11 @@ def test_check_fails_a_pot_on_a_board_without_free_parking(tmp_path):
 def test_a_study_never_plays_an_open_value(tmp_path):
     res = run("study", "official-timed", "--games", "1", "--out", tmp_path / "s")
     assert res.exit_code == 1 and "[E020]" in res.output and "end.time_limit_minutes" in res.output
+    assert "supply it with --set end.time_limit_minutes=VALUE" in res.output
+    # and the advice works: the value is played, and said so
+    res = run("study", "official-timed", "--games", "1", "--out", tmp_path / "s", "--set", "end.time_limit_minutes=60")
+    assert res.exit_code == 0, res.output
+    assert "end.time_limit_minutes = 60: supplied with --set" in res.output
 
 
 def test_check_says_why_it_fails_when_a_rule_of_the_table_can_never_fire(tmp_path):
