@@ -245,6 +245,7 @@ def test_commands_say_what_they_played_for_a_tables_undecided_values(tmp_path):
     f = table(tmp_path, "own", OWN)
     res = run("simulate", f, "--games", "1")
     assert res.exit_code == 1 and "[E020]" in res.output and "setup.starting_cash" in res.output
+    assert f"stack an overlay file that sets it ({f}+my-table.yaml)" in res.output     # by the name that works
     res = run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200")
     assert res.exit_code == 0, res.output
     assert "setup.starting_cash = 1200: supplied with --set" in res.output
@@ -282,6 +283,8 @@ def test_the_reports_what_it_changes_lists_a_tables_undecided_values(tmp_path):
     assert "What it changes (4)" in changes and "Does an owner in jail still collect rent?" in changes
     assert "Values it does not state (3)" in mine
     assert "setup.starting_cash: open in your table our-table (we agree on it before each game)" in mine
+    # how to supply it, in words the report itself takes (it has no --set)
+    assert f"or an overlay file that sets it stacked on the table ({f}+my-table.yaml)" in mine
 
 
 def test_a_check_saved_for_one_table_shows_the_others_as_not_run(tmp_path):
