@@ -191,16 +191,3 @@ def test_evidence_scenario_shows_its_deviation(name):
 
 def test_every_evidence_file_is_named():
     assert sorted(p.name for p in EVIDENCE.glob("*.json")) == sorted(NAMED)
-
-
-@needs_gnome
-@pytest.mark.slow
-def test_focused_runs_find_the_named_management_and_auction_deviations():
-    def found(engine) -> list[str]:
-        return [d["signature"] for d in run(EngineSpec(target=engine), "official", seed=0, examples=200).deviations]
-    management = found(GnomeManagementEngine)
-    assert any(s.startswith("legality on build_house: refused") and "cannot afford" in s for s in management)
-    assert any(s.startswith("legality on trade") for s in management), management
-    auction = found(GnomeAuctionEngine)
-    assert any(s.startswith(("legality on bid", "legality on pass")) and "bidders speak in turn" in s
-               for s in auction), auction
