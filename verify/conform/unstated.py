@@ -101,12 +101,48 @@ def explain(session, sc: Scenario, v) -> dict | None:
             oracle = Oracle(cfg, session.promised, session.hello)
             monitor = oracle.monitor()
             monitor(None, before, None)
-            if oracle.judge(v.step, before, action, expected, got, monitor) is None:
-                current = _resolved(session.ruleset, _key(session.settings)).value(pid)
-                return {"param": pid, "value": alt, "ruleset_value": current, "kind": kind, "reason": reason}
+            if oracle.judge(v.step, before, action, expected, got, monitor) is not None:
+                continue
+            if got[0] != ACCEPT and not _agrees_nearby(session, sc, v.step, cfg, ref):
+                continue
+            current = _resolved(session.ruleset, _key(session.settings)).value(pid)
+            return {"param": pid, "value": alt, "ruleset_value": current, "kind": kind, "reason": reason}
         except (GameError, VerifyError, KeyError, IndexError, TypeError, ValueError):
             continue
     return None
+
+
+def _probes(action: dict, seats: int) -> list[dict]:
+    """The same decision by every other seat, and for a bid other amounts: what a refusal is checked on."""
+    out = [dict(action, seat=q) for q in range(seats) if q != action.get("seat")]
+    if action.get("type") == "bid" and isinstance(action.get("amount"), int):
+        out += [dict(action, amount=action["amount"] + 1), dict(action, amount=max(1, action["amount"] - 1))]
+    return out[:PROBES]
+
+
+def _agrees_nearby(session, sc: Scenario, step: int, cfg, ref: dict) -> bool:
+    """A refusal is weak evidence: both may refuse for different reasons (a bid out of the engine's turn
+    order, and a bid off the variant's fixed step). The variant explains the engine's refusal only if it
+    also accepts and refuses as the engine does the same decision by the other seats (and, for a bid,
+    at other amounts) in the same state."""
+    from . import automatic
+    from .oracle import expect
+    for probe in _probes(sc.actions[step - 1], len(ref.get("players", []))):
+        seen = _engine_step(session, Scenario(sc.state, sc.actions[:step - 1] + [probe], sc.origin,
+                                              setup=sc.setup), step)
+        if seen is None:
+            return False
+        try:
+            theirs = automatic.compose(session.ctx.automatic, expect, cfg, ref, probe)[0]
+        except GameError:
+            return False
+        if theirs != seen[2][0]:
+            return False
+    return True
+
+
+#: Neighbouring decisions a refusal's explanation is checked on.
+PROBES = 4
 
 
 def _key(settings: dict) -> tuple:
