@@ -20,6 +20,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..jsondoc import read_doc
+from ..output import write_text
 from . import ConformInputError
 from .signature import matches, parse
 
@@ -40,7 +42,6 @@ class Baseline:
 
 def load(path: Path | str) -> Baseline:
     """Read a baseline file; a malformed one is E026 naming the file."""
-    from ..jsondoc import read_doc
     doc, where = read_doc(path, "conformance baseline", SCHEMA, ConformInputError,
                           written_by="`verify conform --write-baseline FILE`")
     items = doc.get("deviations")
@@ -63,7 +64,6 @@ def document(result) -> dict:
 
 def write(path: Path | str, result) -> None:
     """Write the baseline of ``result`` atomically (the project's output writer)."""
-    from ..output import write_text
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text(path, json.dumps(document(result), indent=1, ensure_ascii=False) + "\n")

@@ -29,6 +29,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.step import new_game
 from .scenarios import Scenario, scenario
 from .session import Session
 from .signature import fold, generalize, reason_key
@@ -127,7 +128,6 @@ def _explore(spec: ChunkSpec) -> dict:
     try:
         v = session.start()
         if v is not None:                  # the engine does not start: one replayable new game shows it
-            from ..engine.step import new_game
             start = new_game(session.config, max(2, session.config.setup.players_min), 0)
             keep(Scenario(start, [], "new game"), v, 0, 0)
             result["stopped"] = "the engine did not start"

@@ -26,6 +26,11 @@ from pathlib import Path
 
 from .explore import (CHUNK_EXAMPLES, DEFAULT_MAX_STEPS, SCENARIO_SCHEMA, ChunkSpec, chunk_seed, explore_chunk,
                       merge_chunks, plan, scenario_doc, settings_key)
+from .. import __version__
+from ..execute import Campaign, CampaignStore, run as execute
+from ..execute.backends import make_backend
+from ..execute.options import cli_errors
+from ..execute.progress import Progress
 from .baseline import Baseline, compare as compare_baseline
 from .oracle import StepViolation
 from .scenarios import Scenario
@@ -181,8 +186,6 @@ def explore_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 
                      max_steps: int = DEFAULT_MAX_STEPS):
     """The exploration as the execution layer's ``Campaign``; its identity (what ``--resume`` matches)
     names everything a chunk's result depends on."""
-    from .. import __version__
-    from ..execute import Campaign
     chunks = plan(engine, ruleset, seed, examples, max_steps, settings)
     identity = {"version": __version__, "engine": engine.label, "step_timeout": engine.step_timeout,
                 "ruleset": ruleset, "set": dict(settings_key(settings)), "seed": seed, "examples": examples,
@@ -194,7 +197,6 @@ def explore_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 
 def shrink_campaign(engine: EngineSpec, explored: dict, shrink_runs: int = DEFAULT_SHRINK_RUNS,
                     max_steps: int = DEFAULT_MAX_STEPS, identity: dict | None = None):
     """Shrinking each distinct deviation of ``explored`` once, as a ``Campaign``."""
-    from ..execute import Campaign
     settings = settings_key(explored["set"])
     specs = [ShrinkSpec(engine, explored["ruleset"], i, item["doc"], shrink_runs, max_steps, settings)
              for i, (_, item) in enumerate(_order(explored["deviations"]))]
@@ -208,12 +210,6 @@ def conform(engine: EngineSpec, ruleset: str = "official", seed: int = 0, exampl
             resume: Path | None = None, quiet: bool = True) -> ConformResult:
     """A whole run (both campaigns) on the backend ``jobs``/``scheduler`` give; ``resume`` keeps the finished
     chunks and shrink tasks in a campaign directory (the shrink tasks in its ``shrink/`` folder)."""
-    from ..execute import CampaignStore
-    from ..execute import run as execute
-    from ..execute.backends import make_backend
-    from ..execute.options import cli_errors
-    from ..execute.progress import Progress
-
     first = explore_campaign(engine, ruleset, seed, examples, settings, max_steps)
     backend = make_backend(jobs, scheduler)
     mode = "off" if quiet else None

@@ -12,6 +12,7 @@ with a readable diff). Faults of the engine itself are rule ``protocol``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,10 +24,9 @@ from ..errors import GameError
 from ..engine.trace import _action_for_check
 from ..invariants import Monitor, broken_clause
 from . import signature as sig
+from .signature import OPTIONAL_FIELDS
 from .protocol import EngineFault, Hello
 
-#: Optional keys inside a compared value: compared only when the engine reports them.
-OPTIONAL_FIELDS = {("bank", "cash"), ("properties", "interest_paid")}
 #: The longest diff kept for a violation.
 DIFF_LINES = 20
 
@@ -245,7 +245,6 @@ def _diff(a: Any, b: Any, path: tuple, out: list, limit: int, left: str = "rules
 
 
 def _show(v: Any) -> str:
-    import json
     text = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 80 else text[:80] + "…"
 

@@ -5,22 +5,31 @@ lines of ``verify check``'s counterexamples (players, the deeds that are owned,
 built or mortgaged, the bank), then each action in words with what the ruleset
 and the engine did, the broken rule, and the state diff (ruleset vs engine).
 
-``verify conform --html DIR`` writes ``DIR/index.html`` (the report's look),
-the scenario files under ``DIR/scenarios/`` and ``DIR/conform.json``: the run
-as a document (``run_document``, schema ``verify.conform-run/1``) holding each
-violation's step list and scenario, so ``verify report --conform DIR`` shows
-the run on the main report's ``conformance.html`` page (linked from its
-navigation and index) without running or resolving anything again. Both pages
-are the one template ``conform.html`` (``view``).
+``verify conform --html DIR`` writes ``DIR/index.html`` (the report's look,
+``verify.report.conformance``), the scenario files under ``DIR/scenarios/`` and
+``DIR/conform.json``: the run as a document (``run_document``, schema
+``verify.conform-run/1``) holding each violation's step list and scenario, so
+``verify report --conform DIR`` shows the run on the main report's
+``conformance.html`` page (linked from its navigation and index) without running
+or resolving anything again. Both pages are the one template ``conform.html``
+(``view``).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
+import shlex
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from ..jsondoc import read_doc
+from ..smt.model import Model
+from ..smt.scenario import _bank_line, _deed_line
+from . import ConformInputError
+from .session import load_target
 
 RULE_TEXT = {"legality": "the engine must accept exactly the actions the ruleset allows",
              "successor": "an accepted action must give the ruleset's successor state",
@@ -35,8 +44,6 @@ def _model(doc: dict):
 
 @lru_cache(maxsize=8)
 def _model_of(ruleset: str, settings: str):
-    from ..smt.model import Model
-    from .session import load_target
     return Model.from_config(load_target(ruleset, json.loads(settings))[0])
 
 
@@ -110,7 +117,6 @@ def state_lines(m, s: dict, tries: int = 3, kinds: tuple = ()) -> list[str]:
     """The lines of a state a deviation can turn on: the players (cash, square, jail tries, doubles, cards),
     every deed not plainly the bank's, the bank, the cards on top of the decks, the turn (its dice, whose
     turn, the phase and what it waits for) and rent waiting to be claimed."""
-    from ..smt.scenario import _bank_line, _deed_line
     lines = [_player(m, p, tries, kinds) for p in s.get("players", [])]
     for i, p in enumerate(s.get("properties", [])):
         if p.get("owner") is not None or p.get("mortgaged") or p.get("houses") or p.get("hotel"):
@@ -177,7 +183,6 @@ def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine
 
 def replay_command(path: str, engine_arg: str) -> str:
     """The command that re-runs a saved scenario, as it runs when copied (the path quoted for the shell)."""
-    import shlex
     return f"verify conform --replay {shlex.quote(str(path))} {engine_arg}".rstrip()
 
 
@@ -188,7 +193,6 @@ def _board_facts(doc: dict) -> tuple[int, tuple]:
 
 @lru_cache(maxsize=8)
 def _facts_of(ruleset: str, settings: str) -> tuple[int, tuple]:
-    from .session import load_target
     cfg = load_target(ruleset, json.loads(settings))[0]
     return cfg.jail.max_tries, tuple(cfg.board.squares)
 
@@ -281,7 +285,6 @@ RUN_DOC = "conform.json"
 
 def run_document(result, files: list[str | None], engine_arg: str = "") -> dict:
     """A run as ``conform.json``: what the pages show, each violation with its step list and scenario."""
-    import datetime as _dt
     items = []
     for dev, path in zip(result.deviations, files):
         doc = dev["doc"]
@@ -307,29 +310,8 @@ def view(runs: list[dict], standalone: bool) -> dict:
             "standalone": standalone}
 
 
-def html(result, files: list[str | None], out: Path, engine_arg: str = "") -> None:
-    """Write the conformance page, ``conform.json`` and the scenario files into ``out``, atomically."""
-    import shutil
-
-    from ..report.atomic import atomic_dir
-    from ..report.site import environment
-
-    doc = run_document(result, files, engine_arg)
-    page = environment().get_template("conform.html").render(page="index.html", generated=doc["generated"],
-                                                             **view([doc], standalone=True))
-    with atomic_dir(out, writer="verify conform --html") as tmp:
-        (tmp / "scenarios").mkdir()
-        for src, it in zip(files, doc["violations"]):
-            if src:
-                shutil.copyfile(src, tmp / it["file"])
-        (tmp / RUN_DOC).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        (tmp / "index.html").write_text(page, encoding="utf-8")
-
-
 def load_run(path: Path) -> dict:
     """A saved run (``conform.json``, or the ``--html`` folder holding one); E026 when it is not one."""
-    from ..jsondoc import read_doc
-    from . import ConformInputError
     doc, where = read_doc(path, "conformance run", RUN_SCHEMA, ConformInputError, in_folder=RUN_DOC,
                           written_by="`verify conform --html DIR`")
     for key, typ in (("engine", str), ("ruleset", str), ("scenarios", int), ("steps", int), ("violations", list),
@@ -343,5 +325,6 @@ def load_run(path: Path) -> dict:
     return doc
 
 
-__all__ = ["scenario_text", "run_text", "replay_command", "describe", "state_lines", "junit", "html", "run_document", "view", "load_run",
+__all__ = ["scenario_text", "run_text", "replay_command", "status_line", "describe", "state_lines", "junit",
+           "run_document", "view", "load_run",
            "RUN_SCHEMA", "RUN_DOC"]

@@ -22,6 +22,7 @@ property tests of the generation itself.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,7 @@ from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
 from .automatic import compose
-from .draw import Draw
+from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect
 from .states import loaded_state
 
@@ -120,7 +121,6 @@ class Scenario:
         return f"Scenario({self.origin!r}, {len(self.actions)} action(s))"
 
     def key(self) -> str:
-        import json
         return json.dumps([self.state, self.actions], sort_keys=True, separators=(",", ":"))
 
     def truncated(self, n: int) -> "Scenario":
@@ -309,8 +309,6 @@ def scenario(seed: int, ctx: Context) -> Scenario:
 def strategy(ctx: Context):
     """The scenarios as a hypothesis strategy (choices from hypothesis: for property tests)."""
     from hypothesis import strategies as st
-
-    from .draw import HypothesisDraw
     return st.composite(lambda draw: build(HypothesisDraw(draw), ctx))()
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from ..config import EngineConfig
 from ..errors import GameError
+from ..spec.open_values import playable
+from . import signature as sig
 from . import automatic
 from .oracle import ACCEPT, REFUSE, Oracle, StepViolation, expect, fault_violation
 from .protocol import EngineFault, Hello, setup_draws
@@ -28,7 +30,6 @@ from .transport import EngineSpec
 def load_target(ruleset: str, settings: dict | tuple | None = None) -> tuple[EngineConfig, list[str]]:
     """The compiled config and promised invariants of ``ruleset`` with ``settings`` supplied; an open
     value still unsupplied is refused (E020: the reference engine cannot play it)."""
-    from ..spec.open_values import playable
     r = playable(ruleset, dict(settings or ()))
     return EngineConfig.from_ruleset(r), list(r.promised())
 
@@ -149,7 +150,6 @@ class Session:
                 return self._fault(n, f, "state")
             diff = oracle.same_state(before, now)
             if diff:
-                from . import signature as sig
                 return Run(StepViolation("successor", n, "its state unchanged", "its state changed",
                                          "the engine refused the action but changed its state", diff,
                                          signature=sig.make("successor", str(sc.actions[-1].get("type")),

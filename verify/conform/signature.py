@@ -25,9 +25,12 @@ step alone), readable, and what a baseline file lists.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Iterable
 
+#: Optional keys inside a compared value: compared only when the engine reports them.
+OPTIONAL_FIELDS = {("bank", "cash"), ("properties", "interest_paid")}
 #: Keys whose value is a seat (or null / -1 for nobody, the bank).
 SEAT_KEYS = frozenset({"current", "owner", "player", "leader", "debtor", "creditor", "winner", "seat", "with"})
 #: Keys holding a seat inside ``pending`` only (``turn`` is a dict at the top level).
@@ -100,7 +103,6 @@ class Roles:
 
 
 def _short(v: Any) -> str:
-    import json
     text = json.dumps(v, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return text if len(text) <= 40 else text[:40] + "…"
 
@@ -113,7 +115,6 @@ def diff_atoms(expected: Any, actual: Any, keys: Iterable[str], roles: Roles) ->
     """The differences between the ruleset's and the engine's state on ``keys`` as signature atoms
     (sorted, each once): ``path +``/``path -`` for numbers, ``path A>B`` for other scalars,
     ``path order``/``path longer``/``path shorter`` for lists, ``path missing``/``path extra`` for keys."""
-    from .oracle import OPTIONAL_FIELDS
     atoms: set[str] = set()
 
     def walk(a: Any, b: Any, path: str, top: str, key: str) -> None:

@@ -16,6 +16,7 @@ report. After a fault the engine is killed; ``start`` launches a fresh one.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import importlib
 import importlib.util
 import json
@@ -25,7 +26,9 @@ import shlex
 import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
+import threading
 import time
 import traceback
 import weakref
@@ -180,7 +183,6 @@ def importable_name(cls: type) -> str:
 
 def _imports_here(module: str, path: str) -> bool:
     """Whether ``module`` is found at ``path`` from the current directory or among the installed packages."""
-    import sysconfig
     stem = os.path.splitext(os.path.abspath(path))[0]
     if stem.endswith(os.sep + "__init__"):
         stem = stem[: -len(os.sep + "__init__")]
@@ -307,7 +309,6 @@ def engines_die_with_worker() -> Iterator[None]:
     worker's default would end it at once, past every ``finally``). The command's own process and
     Dask's worker threads keep their handlers."""
     import multiprocessing
-    import threading
     if multiprocessing.parent_process() is None or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -325,7 +326,6 @@ def engines_die_with_worker() -> Iterator[None]:
 
 def _die_with_parent() -> None:    # runs in the child between fork and exec (Linux only)
     try:
-        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
     except Exception:  # noqa: BLE001 - not Linux: the process group and atexit still apply

@@ -19,8 +19,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..config import EngineConfig
 from ..errors import GameError, VerifyError
-from .oracle import ACCEPT, Oracle, diff_lines
+from ..spec.open_values import playable, supply
+from . import automatic
+from .oracle import ACCEPT, Oracle, diff_lines, expect
 from .scenarios import Scenario
 
 
@@ -28,8 +31,6 @@ from .scenarios import Scenario
 def _variants(ruleset: str, settings: tuple) -> tuple:
     """``(param, value, kind, reason, config)`` for each one-parameter variant of the ruleset's silent and
     assumed finite-domain entries (constraints respected; the ruleset's own value left out)."""
-    from ..config import EngineConfig
-    from ..spec.open_values import supply
     r = _resolved(ruleset, settings)
     supplied = dict(settings)
     out = []
@@ -90,8 +91,6 @@ def explain(session, sc: Scenario, v) -> dict | None:
         return None
     before, ref, got = seen
     action = sc.actions[v.step - 1]
-    from . import automatic
-    from .oracle import expect
     compare = session.hello.compare
     for pid, alt, kind, reason, cfg in variants:
         try:
@@ -125,8 +124,6 @@ def _agrees_nearby(session, sc: Scenario, step: int, cfg, ref: dict) -> bool:
     order, and a bid off the variant's fixed step). The variant explains the engine's refusal only if it
     also accepts and refuses as the engine does the same decision by the other seats (and, for a bid,
     at other amounts) in the same state."""
-    from . import automatic
-    from .oracle import expect
     for probe in _probes(sc.actions[step - 1], len(ref.get("players", []))):
         seen = _engine_step(session, Scenario(sc.state, sc.actions[:step - 1] + [probe], sc.origin,
                                               setup=sc.setup), step)
@@ -151,7 +148,6 @@ def _key(settings: dict) -> tuple:
 
 @lru_cache(maxsize=8)
 def _resolved(ruleset: str, settings: tuple):
-    from ..spec.open_values import playable
     return playable(ruleset, dict(settings))
 
 
