@@ -141,6 +141,7 @@ DEFAULT_RUN_FINDS = {
     "hospital fee": "successor on roll at card chest-hospital",
     "empty trade": "legality on trade: accepted: a trade moves at least one deed or card",
     "fractional interest": "successor on unmortgage: bank.cash -, players[actor].cash +",
+    "buy without cash": "legality on buy: accepted: not enough cash",
 }
 
 
@@ -155,6 +156,9 @@ def test_a_default_run_reports_gnomes_deviations_each_once():
     doubles = next(d for d in result.deviations if d["signature"] == DEFAULT_RUN_FINDS["no doubles rule"])
     dice = doubles["doc"]["actions"][-1]["dice"]
     assert dice[0] == dice[1] and doubles["count"] >= 5
+    auction = next(d for d in result.deviations if DEFAULT_RUN_FINDS["auction in rotation"] in d["signature"])
+    assert auction["unstated"]["param"] == "auction.bidding_order"      # official is silent on the order
+    assert result.status(auction) == "unstated"
     rent = next(d for d in result.deviations if d["signature"] == DEFAULT_RUN_FINDS["rent at once"])
     assert rent["doc"]["actions"][-1]["dice"][0] != rent["doc"]["actions"][-1]["dice"][1]   # not hidden by doubles
 

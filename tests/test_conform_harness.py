@@ -129,7 +129,7 @@ def test_every_loaded_state_satisfies_the_promised_invariants():
     ctx = Context(cfg, promised)
     origins = set()
     for seed in range(150):
-        origin, state, _ = loaded_state(Draw(seed), ctx)
+        origin, state, _, _ = loaded_state(Draw(seed), ctx)
         origins.add(origin.split(":")[0])
         assert check_state(cfg, state, promised) == [], (seed, origin)
     assert {"new game", "mid-game", "boundary", "found by z3"} <= origins
@@ -246,3 +246,25 @@ def test_a_declared_liquidation_is_judged_as_the_debtors_own_sales_and_payment()
     assert apply(cfg, out[1], {"type": "claim_rent", "seat": 1, "square": 39})[0]["phase"] == "debt"
     r = run(EngineSpec("tests.conform_engines.faults:Liquidator"), "official", seed=4, examples=150)
     assert r.deviations == [], [d["signature"] for d in r.deviations]
+
+
+def test_a_deviation_resting_on_a_silent_value_is_unstated_even_when_the_state_carries_it():
+    """official is silent on the bidding order; an engine bidding in seat order refuses an out-of-turn bid
+    in an auction opened before the scenario starts: the variant replays the decline that opened it."""
+    from verify.engine.step import apply, new_game
+    cfg, _ = harness.load_target("official")
+    start = new_game(cfg, 3, 1)
+    opening = [{"type": "roll", "seat": 0, "dice": [1, 2]}, {"type": "decline", "seat": 0}]
+    state = start
+    for a in opening:
+        state, _ = apply(cfg, state, a)
+    assert state["phase"] == "auction" and state["pending"]["turn"] is None
+    doc = {"schema": "verify.conform-scenario/1", "ruleset": "official", "origin": "test", "state": state,
+           "actions": [{"type": "bid", "seat": 2, "amount": 10}], "history": {"state": start, "actions": opening}}
+    r = harness.replay(EngineSpec("tests.conform_engines.faults:SeatOrderAuctions"), doc)
+    [dev] = r.deviations
+    assert dev["signature"] == "legality on bid: refused: not this bidder's turn"
+    assert dev["unstated"]["param"] == "auction.bidding_order" and dev["unstated"]["value"] == "seat_order"
+    assert r.status(dev) == "unstated" and r.ok
+    without = harness.replay(EngineSpec("tests.conform_engines.faults:SeatOrderAuctions"), dict(doc, history=None))
+    assert without.deviations[0]["unstated"] is None and not without.ok        # nothing to replay it from

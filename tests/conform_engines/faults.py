@@ -262,3 +262,24 @@ def _serve_faulty(kind: str) -> int:
 
 if __name__ == "__main__":
     sys.exit(_serve_faulty(sys.argv[1]))
+
+
+class SeatOrderAuctions(ReferenceEngine):
+    """Plays the ruleset but lets bidders speak in seat order (``auction.bidding_order: seat_order``), a value
+    ``official`` leaves silent: its refusals of out-of-turn bids are unstated by the rulebook."""
+
+    name = "seat-order-auctions"
+
+    def load(self, config, state):
+        import dataclasses
+        from verify.config import EngineConfig
+        from verify.conform import Unsupported
+        cfg = EngineConfig.from_json(config)
+        self._config = dataclasses.replace(cfg, purchase=dataclasses.replace(cfg.purchase, bidding_order="seat_order"))
+        self._config_doc = None
+        pend = state.get("pending") or {}
+        if state.get("phase") == "auction" and pend.get("turn") is None:
+            if pend.get("leader", -1) >= 0:
+                raise Unsupported("an auction under way in any order: whose turn is it?")
+            state = dict(state, pending=dict(pend, turn=pend["bidders"][0]))    # the first in seat order
+        self._state = state

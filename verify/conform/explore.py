@@ -85,6 +85,8 @@ def scenario_doc(ruleset: str, sc: Scenario, v, found: dict | None = None,
            "actions": sc.actions, "violation": v.to_json(), "found": found or {}}
     if sc.setup is not None:
         doc["setup"] = dict(sc.setup)         # a new game as set up: replayed as new_game where declared
+    if sc.history is not None:
+        doc["history"] = sc.history           # how the loaded state was reached (read by unstated.explain)
     if settings:
         doc["set"] = dict(settings)           # --set values: a replay supplies them again
     return doc

@@ -72,10 +72,14 @@ def _shrink(spec: ShrinkSpec) -> dict:
     try:
         if session.start() is not None:
             return {"index": spec.index, "doc": doc, "runs": 0}
-        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "?"), setup=doc.get("setup"))
+        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "?"), setup=doc.get("setup"),
+                      history=doc.get("history"))
+        first = (sc, v)
         sc, v, used = shrink(session, sc, v, spec.runs)
+        # the shrunk scenario, else the one found (shrinking may have simplified away its history)
+        why = explain(session, sc, v) or (explain(session, *first) if first[0] is not sc else None)
         return {"index": spec.index, "doc": scenario_doc(spec.ruleset, sc, v, doc.get("found"), spec.settings),
-                "runs": used, "unstated": explain(session, sc, v)}
+                "runs": used, "unstated": why}
     finally:
         session.close()
 
@@ -249,7 +253,8 @@ def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None,
     session = Session(engine, rid, settings)
     unsupported = None
     try:
-        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "replayed"), setup=doc.get("setup"))
+        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "replayed"), setup=doc.get("setup"),
+                      history=doc.get("history"))
         got = session.run(sc)
         v, steps, unsupported = got.violation, got.steps, got.unsupported
         name = session.hello.engine if session.hello else engine.label

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..config import EngineConfig
 from ..engine.rules import rules_for
-from ..engine.state import AUCTION, OVER, GameState
+from ..engine.state import AUCTION, BUY, DEBT, OVER, GameState
 from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
@@ -116,6 +116,7 @@ class Scenario:
     origin: str = "new game"
     expected: list[tuple[str, Any]] = field(default_factory=list, repr=False)
     setup: dict | None = None           # a new game as set up: {"players", "seed"} (sent as new_game)
+    history: dict | None = None         # the steps that led to the loaded state: {"state", "actions"}
 
     def __repr__(self) -> str:          # a state is kilobytes
         return f"Scenario({self.origin!r}, {len(self.actions)} action(s))"
@@ -124,7 +125,7 @@ class Scenario:
         return json.dumps([self.state, self.actions], sort_keys=True, separators=(",", ":"))
 
     def truncated(self, n: int) -> "Scenario":
-        return Scenario(self.state, self.actions[:n], self.origin, self.expected[:n], self.setup)
+        return Scenario(self.state, self.actions[:n], self.origin, self.expected[:n], self.setup, self.history)
 
 
 # ---- actions ------------------------------------------------------------------------------------
@@ -232,6 +233,28 @@ def _out_of_turn(d, ctx: Context, g: GameState) -> dict | None:
     return a
 
 
+#: Decisions the awaited player is offered at the edge of their rules (field-free, or with fields drawn here).
+ACTOR_EDGE = ("roll", "end_turn", "buy", "decline", "pass", "pay", "bankrupt", "pay_fine", "use_card", "stay",
+              "pay_tax", "bid")
+
+
+def _actor_edge(d, ctx: Context, g: GameState) -> dict | None:
+    """A decision by the player the game waits for, legal or not now: a purchase without the cash, a fine
+    without the money, a card not held, the turn ended before the roll (the refusal an engine forgets)."""
+    kinds = [k for k in ACTOR_EDGE if k in ctx.allowed]
+    if not kinds:
+        return None
+    kind = d.pick(kinds)
+    a: dict = {"type": kind, "seat": actor(g)}
+    if kind == "roll":
+        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.dice_needed(g))]
+    elif kind == "pay_tax":
+        a["option"] = d.pick(("fixed", "percent"))
+    elif kind == "bid":
+        a["amount"] = d.int(1, max(1, g.cash[a["seat"]] + 1))
+    return a
+
+
 def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple] | None:
     """One action for ``state`` (read as ``g``) and the reference's outcome; None when nothing can be
     offered. What the menu does not need is not computed (listing legal actions is the costly part)."""
@@ -247,6 +270,9 @@ def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple
     if menu <= 2:
         if g.phase == AUCTION and d.bool():          # the bidding rules are met in auctions only
             action = _bid(d, ctx, g)
+        elif g.phase in (BUY, DEBT) and d.bool():    # buying or paying, whether the cash is there or not
+            kind = "buy" if g.phase == BUY else "pay"
+            action = {"type": kind, "seat": actor(g)} if kind in ctx.allowed else None
         else:
             progress = [a for a in legal() if a["type"] in ctx.progress_types]
             if progress:
@@ -267,7 +293,7 @@ def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple
     elif menu == 8:
         action = _trade(d, ctx, g)
     else:
-        action = d.pick((_bid, _out_of_turn))(d, ctx, g)
+        action = d.pick((_bid, _out_of_turn, _actor_edge))(d, ctx, g)
     for _ in range(2):
         if action is None:
             moves = [a for a in legal() if a["type"] in ctx.progress_types] or legal()
@@ -284,8 +310,8 @@ def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple
 
 def build(d, ctx: Context) -> Scenario:
     """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each."""
-    origin, state, setup = loaded_state(d, ctx)
-    sc = Scenario(state, [], origin, setup=setup)
+    origin, state, setup, history = loaded_state(d, ctx)
+    sc = Scenario(state, [], origin, setup=setup, history=history)
     g = GameState.from_json(state, ctx.rules.ownable)
     for _ in range(d.int(1, ctx.max_steps)):
         if g.phase == OVER:

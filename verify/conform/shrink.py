@@ -70,9 +70,12 @@ def _structural(session: Session, sc: Scenario, step: int) -> Iterator[Scenario]
     if step > 1:
         state = _state_before(session, sc, step)
         if state is not None and session.ctx.holds(state):
-            yield Scenario(state, [sc.actions[step - 1]], f"{sc.origin}, after {step - 1} step(s)")
+            past = sc.history or {"state": sc.state, "actions": []}
+            yield Scenario(state, [sc.actions[step - 1]], f"{sc.origin}, after {step - 1} step(s)",
+                           history={"state": past["state"], "actions": past["actions"] + sc.actions[:step - 1]})
     for i in range(step - 1):
-        yield Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:step], sc.origin, setup=sc.setup)
+        yield Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:step], sc.origin, setup=sc.setup,
+                       history=sc.history)
 
 
 class _Budget:
@@ -103,7 +106,7 @@ def _simplify_state(budget: _Budget, sc: Scenario, v: StepViolation) -> tuple[Sc
             return
         state = simplified(ctx, sc.state, [change for _, change in chunk])
         if state is not None:
-            cand = Scenario(state, list(sc.actions), sc.origin)
+            cand = Scenario(state, list(sc.actions), sc.origin)     # a state no history leads to
             w = budget.same(cand, v.step)
             if w is not None:
                 sc, v = cand.truncated(w.step), w
@@ -139,7 +142,7 @@ def shrink(session: Session, sc: Scenario, v: StepViolation, runs: int = DEFAULT
     sc, v = _simplify_state(budget, sc, v)
     if v.step >= 1:
         for a in _action_variants(sc.actions[v.step - 1]):
-            cand = Scenario(sc.state, sc.actions[:v.step - 1] + [a], sc.origin, setup=sc.setup)
+            cand = Scenario(sc.state, sc.actions[:v.step - 1] + [a], sc.origin, setup=sc.setup, history=sc.history)
             w = budget.same(cand, v.step)
             if w is not None:
                 sc, v = cand.truncated(w.step), w

@@ -229,9 +229,11 @@ def _boundary(d, ctx, g: GameState) -> tuple[str, list[dict]]:
     return name, prefix
 
 
-def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> dict:
+def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> tuple[dict, list[dict]]:
     """Apply a scripted prefix, then up to ``steps`` legal progress actions, with the reference; only
-    actions the engine declares, never into a phase it cannot hold (the state before is kept)."""
+    actions the engine declares, never into a phase it cannot hold (the state before is kept). Returns
+    the state and the actions applied."""
+    done: list[dict] = []
     for a in prefix:
         if a["type"] not in ctx.allowed:
             break
@@ -242,6 +244,7 @@ def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> dict:
         if kind != "state" or not ctx.holds(new):
             break
         state = new
+        done.append(a)
     for _ in range(steps):
         g = GameState.from_json(state, ctx.rules.ownable)
         legal = ctx.progress(g)
@@ -252,12 +255,14 @@ def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> dict:
         if kind != "state" or not ctx.holds(new):
             break
         state = new
-    return state
+        done.append(a)
+    return state, done
 
 
-def loaded_state(d, ctx) -> tuple[str, dict, dict | None]:
-    """A state satisfying the promised invariants, in a phase the engine can hold, where it came from, and
-    for a new game as set up its setup (players, seed; else None)."""
+def loaded_state(d, ctx) -> tuple[str, dict, dict | None, dict | None]:
+    """A state satisfying the promised invariants, in a phase the engine can hold, where it came from, for
+    a new game as set up its setup (players, seed; else None), and for a state reached by steps from
+    another its history (``{"state", "actions"}``; else None)."""
     source = d.pick(SOURCES)
     g, setup = fresh(d, ctx)
     fallback = out(ctx, g)
@@ -277,8 +282,9 @@ def loaded_state(d, ctx) -> tuple[str, dict, dict | None]:
     state = out(ctx, g)
     if source != "new" and not valid(ctx, state):
         state, origin, prefix = fallback, "new game", []
-    warm = advance(d, ctx, state, prefix, d.pick(WARM_UP))
-    return origin, warm, (setup if origin == "new game" and warm is state else None)
+    warm, steps = advance(d, ctx, state, prefix, d.pick(WARM_UP))
+    return (origin, warm, (setup if origin == "new game" and not steps else None),
+            {"state": state, "actions": steps} if steps else None)
 
 
 # ---- simpler loaded states (shrinking) ------------------------------------------------------------

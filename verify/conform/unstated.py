@@ -11,7 +11,10 @@ variant explains the engine's answer, the deviation is **unstated by the
 rulebook**: reported apart with that parameter, its value in the engine,
 and the ruleset's own entry, and it does not fail a run unless ``--strict``.
 A deviation that needs two such values at once, or a number, stays a
-deviation.
+deviation. Where the scenario's loaded state was reached by steps (its
+history), the variant replays them too: a parameter whose effect is carried in
+the state (the bidding order of an auction opened before the scenario
+starts) is judged from where it took effect.
 """
 
 from __future__ import annotations
@@ -94,7 +97,8 @@ def explain(session, sc: Scenario, v) -> dict | None:
     compare = session.hello.compare
     for pid, alt, kind, reason, cfg in variants:
         try:
-            expected = automatic.compose(session.ctx.automatic, expect, cfg, ref, action)
+            start = _replayed(session, cfg, sc, v.step) or ref
+            expected = automatic.compose(session.ctx.automatic, expect, cfg, start, action)
             if expected[0] != got[0] or (got[0] == ACCEPT and diff_lines(expected[1], got[1], compare)):
                 continue                  # the variant disagrees with the engine as well (no monitor needed)
             oracle = Oracle(cfg, session.promised, session.hello)
@@ -102,13 +106,28 @@ def explain(session, sc: Scenario, v) -> dict | None:
             monitor(None, before, None)
             if oracle.judge(v.step, before, action, expected, got, monitor) is not None:
                 continue
-            if got[0] != ACCEPT and not _agrees_nearby(session, sc, v.step, cfg, ref):
+            if got[0] != ACCEPT and not _agrees_nearby(session, sc, v.step, cfg, start):
                 continue
             current = _resolved(session.ruleset, _key(session.settings)).value(pid)
             return {"param": pid, "value": alt, "ruleset_value": current, "kind": kind, "reason": reason}
         except (GameError, VerifyError, KeyError, IndexError, TypeError, ValueError):
             continue
     return None
+
+
+def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
+    """The state before action ``step`` had the variant ``cfg`` been the ruleset from where the loaded state
+    came from (its history: the steps that led to it, such as the decline that opened an auction whose
+    bidding order the variant sets); None without a history or when the variant refuses one of them."""
+    if not sc.history:
+        return None
+    state = sc.history["state"]
+    for a in list(sc.history["actions"]) + list(sc.actions[:step - 1]):
+        out = automatic.compose(session.ctx.automatic, expect, cfg, state, a)
+        if out[0] != ACCEPT:
+            return None
+        state = out[1]
+    return state
 
 
 def _probes(action: dict, seats: int) -> list[dict]:
