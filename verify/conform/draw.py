@@ -89,6 +89,9 @@ class DiceRandom(random.Random):
     def random(self):
         return self._d.uniform(0, 2 ** 30) / 2 ** 30
 
+    def _randbelow(self, n):          # shuffle, choice and sample draw through this: from the source too
+        return self._d.uniform(0, n - 1)
+
 
 class HypothesisDraw:
     """The ``Draw`` interface over a hypothesis ``draw`` (inside ``@given`` / ``st.composite``)."""

@@ -140,7 +140,7 @@ def _explore(spec: ChunkSpec) -> dict:
         k = 0
         while result["scenarios"] < spec.examples and k < SKIP_FACTOR * spec.examples:
             seed = scenario_seed(spec.seed, k)
-            sc = scenario(seed, session.ctx)
+            sc = scenario(seed, session.ctx, lazy=True)      # drawn as far as it is played
             run = session.run(sc)
             k += 1
             if run.unsupported is not None:

@@ -77,7 +77,7 @@ def _shrink(spec: ShrinkSpec) -> dict:
         first = (sc, v)
         sc, v, used = shrink(session, sc, v, spec.runs)
         # the shrunk scenario, else the one found (shrinking may have simplified away its history)
-        why = explain(session, sc, v) or (explain(session, *first) if first[0] is not sc else None)
+        why = explain(session, sc, v) or (explain(session, *first) if first[0].history and not sc.history else None)
         return {"index": spec.index, "doc": scenario_doc(spec.ruleset, sc, v, doc.get("found"), spec.settings),
                 "runs": used, "unstated": why}
     finally:

@@ -117,6 +117,15 @@ class Scenario:
     expected: list[tuple[str, Any]] = field(default_factory=list, repr=False)
     setup: dict | None = None           # a new game as set up: {"players", "seed"} (sent as new_game)
     history: dict | None = None         # the steps that led to the loaded state: {"state", "actions"}
+    more: Any = field(default=None, repr=False, compare=False)   # draws the next step (lazy generation)
+
+    def step(self, i: int) -> dict | None:
+        """Action ``i`` (1-based), drawn now when the scenario is generated as it is played (a scenario that
+        fails at its first step costs the drawing of one step); None past its end."""
+        while len(self.actions) < i and self.more is not None:
+            if not self.more():
+                self.more = None
+        return self.actions[i - 1] if i <= len(self.actions) else None
 
     def __repr__(self) -> str:          # a state is kilobytes
         return f"Scenario({self.origin!r}, {len(self.actions)} action(s))"
@@ -308,34 +317,49 @@ def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple
     return None
 
 
-def build(d, ctx: Context) -> Scenario:
-    """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each."""
+def build(d, ctx: Context, lazy: bool = False) -> Scenario:
+    """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each (``lazy``: each
+    action drawn when it is first asked for, ``Scenario.step``; the same actions either way)."""
     origin, state, setup, history = loaded_state(d, ctx)
     sc = Scenario(state, [], origin, setup=setup, history=history)
-    g = GameState.from_json(state, ctx.rules.ownable)
-    for _ in range(d.int(1, ctx.max_steps)):
-        if g.phase == OVER:
-            break
-        step = next_action(d, ctx, state, g)
+    now = {"state": state, "g": GameState.from_json(state, ctx.rules.ownable), "left": d.int(1, ctx.max_steps)}
+
+    def more() -> bool:
+        if now["left"] <= 0 or now["g"].phase == OVER:
+            return False
+        now["left"] -= 1
+        step = next_action(d, ctx, now["state"], now["g"])
         if step is None:
-            break
+            return False
         action, outcome = step
         sc.actions.append(action)
         sc.expected.append(outcome)
         if outcome[0] == ACCEPT:
-            state, g = outcome[1], outcome[3]
+            now["state"], now["g"] = outcome[1], outcome[3]
+        return True
+
+    if lazy:
+        sc.more = more
+    else:
+        while more():
+            pass
     return sc
 
 
-def scenario(seed: int, ctx: Context) -> Scenario:
+def scenario(seed: int, ctx: Context, lazy: bool = False) -> Scenario:
     """The scenario of ``seed`` (a function of the seed and the context alone)."""
-    return build(Draw(seed), ctx)
+    return build(Draw(seed), ctx, lazy)
 
 
 def strategy(ctx: Context):
     """The scenarios as a hypothesis strategy (choices from hypothesis: for property tests)."""
     from hypothesis import strategies as st
-    return st.composite(lambda draw: build(HypothesisDraw(draw), ctx))()
+
+    @st.composite
+    def scenarios(draw):
+        return build(HypothesisDraw(draw), ctx)
+
+    return scenarios()
 
 
 __all__ = ["Context", "Scenario", "scenario", "build", "strategy", "next_action", "PROGRESS", "MANAGEMENT",

@@ -124,7 +124,9 @@ class Session:
         before, ref = held, sc.state
         live = False                  # judged from the reference's state, not the recorded outcomes
         last = None
-        for i, action in enumerate(sc.actions, 1):
+        i = 0
+        while (action := sc.step(i + 1)) is not None:
+            i += 1
             expected = sc.expected[i - 1] if not live and i <= len(sc.expected) else self._expect(ref, action)
             try:
                 got = self.engine.apply(action)

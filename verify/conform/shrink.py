@@ -32,7 +32,7 @@ from .session import Session
 from .states import simplification_units, simplified
 
 #: Engine runs spent shrinking one deviation (at most).
-DEFAULT_SHRINK_RUNS = 40
+DEFAULT_SHRINK_RUNS = 25
 
 
 def _state_before(session: Session, sc: Scenario, step: int) -> dict | None:
