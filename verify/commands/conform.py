@@ -24,7 +24,7 @@ from ..conform.harness import conform, load_target, replay
 from ..conform.render import junit, run_text
 from ..conform.scenario_file import load, save
 from ..conform.transport import EngineSpec
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..spec.readings import with_readings
 from ..output import write_text
 from .ruleset_options import reading_option, set_option

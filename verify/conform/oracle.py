@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import EngineConfig
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..engine.state import GameState
 from ..engine.step import IllegalAction, check
 from ..errors import GameError
@@ -59,7 +59,7 @@ class StepViolation:
 
 def expect(config: EngineConfig, state: dict, action: dict, game: GameState | None = None) -> tuple:
     """The reference outcome: ``("state", successor, checked_action, successor_game)`` or
-    ``("illegal", reason, action, None)``.
+    ``("illegal", message, action, reason)`` (``reason``: the registry's ``Reason``, what it rests on).
 
     ``checked_action`` is the action as the step invariants read it: a bankruptcy names the creditor
     the ruleset gives (from the reference's events; an engine under test reports no events).
@@ -71,7 +71,7 @@ def expect(config: EngineConfig, state: dict, action: dict, game: GameState | No
     try:
         seat, perform = check(rules, g, action)
     except IllegalAction as exc:
-        return REFUSE, exc.message, action, None
+        return REFUSE, exc.message, action, exc.reason
     try:
         perform(rules, g, seat, action)
     except (IndexError, KeyError, TypeError, ValueError) as exc:   # a state the rules cannot follow
@@ -142,11 +142,13 @@ class Oracle:
         gkind, gvalue = got
         kind = str(action.get("type"))
         if ekind == REFUSE and gkind == ACCEPT:
+            why = expected[3] if len(expected) > 3 else None
+            text = sig.template_key(why.template) if getattr(why, "template", None) else evalue
             return StepViolation("legality", step, f"refused: {evalue}", "accepted",
                                  f"the engine accepted an action the ruleset refuses ({evalue})",
                                  diff_lines(before, gvalue, self.compare, "before", "engine"),
                                  signature=sig.make("legality", kind,
-                                                    "accepted: " + sig.reason_key(evalue, self.deed_names)))
+                                                    "accepted: " + sig.reason_key(text, self.deed_names)))
         if ekind == ACCEPT and gkind == REFUSE:
             return StepViolation("legality", step, "accepted", f"refused: {gvalue}",
                                  f"the engine refused an action the ruleset allows ({gvalue})",

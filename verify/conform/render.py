@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ..engine.actions import ACTIONS
 from ..jsondoc import read_doc
 from ..smt.model import Model
 from ..smt.scenario import _bank_line, _deed_line
@@ -54,33 +55,39 @@ def _deed_name(m, square: Any) -> str:
     return f"square {square}"
 
 
+def _side(m, s: Any) -> str:
+    if not isinstance(s, dict):
+        return json.dumps(s)
+    bits = [_deed_name(m, x) for x in s.get("squares", [])]
+    if s.get("cash"):
+        bits.append(f"{s['cash']} cash")
+    bits += [f"the {c} jail card" for c in s.get("cards", [])]
+    return ", ".join(bits) or "nothing"
+
+
+def _field(m, name: str, value: Any) -> str:
+    """One field of an action in words (fields are shared by actions: a square, dice, a trade's sides)."""
+    if name == "square":
+        return _deed_name(m, value)
+    if name in ("dice", "card_dice") and isinstance(value, list):
+        label = "the card's throw" if name == "card_dice" else "dice"
+        return f"{label} {' and '.join(str(d) for d in value)}"
+    if name == "with":
+        return f"with player {value}"
+    if name in ("give", "take"):
+        return f"{name}s {_side(m, value)}"
+    return f"{name.replace('_', ' ')} {json.dumps(value, ensure_ascii=False)}"
+
+
 def describe(m, a: dict) -> str:
-    """An action in words: ``player 1 builds a house on Baltic Avenue (square 3)``."""
-    who = f"player {a.get('seat', '?')}"
-    t = a.get("type")
-    sq = lambda: _deed_name(m, a.get("square"))  # noqa: E731
-    if t == "roll":
-        return f"{who} rolls {' and '.join(str(d) for d in a.get('dice', []))}"
-    if t == "trade":
-        def side(s: dict) -> str:
-            bits = [_deed_name(m, x) for x in s.get("squares", [])]
-            if s.get("cash"):
-                bits.append(f"{s['cash']} cash")
-            bits += [f"the {c} jail card" for c in s.get("cards", [])]
-            return ", ".join(bits) or "nothing"
-        return (f"{who} trades with player {a.get('with')}: gives {side(a.get('give', {}))}; "
-                f"takes {side(a.get('take', {}))}")
-    verbs = {"build_house": "builds a house on", "build_hotel": "builds a hotel on", "sell_house": "sells a house on",
-             "sell_hotel": "sells the hotel on", "mortgage": "mortgages", "unmortgage": "lifts the mortgage on",
-             "lift_mortgage": "pays off another's mortgage on", "auction_mortgaged": "auctions the mortgaged"}
-    if t in verbs:
-        return f"{who} {verbs[t]} {sq()}"
-    if t == "bid":
-        return f"{who} bids {a.get('amount')}"
-    if t == "sell_group":
-        return f"{who} sells every building of group {a.get('group')}"
-    extra = {k: v for k, v in a.items() if k not in ("type", "seat")}
-    return f"{who}: {t}" + (f" {json.dumps(extra)}" if extra else "")
+    """An action in words, field by field as the action registry declares them:
+    ``player 1: build house, Baltic Avenue (square 3)``."""
+    t = str(a.get("type"))
+    act = ACTIONS.get(t)
+    names = [f.name for f in act.all_fields] if act is not None else []
+    names += sorted(k for k in a if k not in names and k not in ("type", "seat"))
+    parts = [_field(m, n, a[n]) for n in names if n in a]
+    return f"player {a.get('seat', '?')}: {t.replace('_', ' ')}" + (", " + ", ".join(parts) if parts else "")
 
 
 def _square_name(m, square: Any, kinds: tuple = ()) -> str:
@@ -207,9 +214,11 @@ def status_line(result, dev: dict) -> str:
     status = result.status(dev)
     text = f"Status: {STATUS_TEXT[status]}"
     u = dev.get("unstated")
-    if u:
+    if u and u.get("value") is not None:
         text += (f"; the engine plays {u['param']} = {json.dumps(u['value'])} where {result.ruleset} has "
                  f"{json.dumps(u['ruleset_value'])} ({u['kind']}: {u['reason']})")
+    elif u:
+        text += f"; the ruleset's refusal rests only on {u['param']} ({u['kind']}: {u['reason']})"
     if status == "changed":
         text += f"; the baseline accepted: {result._compared()[0][dev['signature']]}"
     return text

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import EngineConfig
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..engine.state import AUCTION, BUY, DEBT, OVER, GameState
+from ..engine.actions import ACTIONS
 from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
@@ -37,16 +38,26 @@ from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect
 from .states import loaded_state
 
-#: Action types that move the game on (answer the pending decision or take the turn).
-PROGRESS = ("roll", "timeout", "end_turn", "buy", "decline", "bid", "pass", "pay", "bankrupt", "pay_tax",
-            "casino_bet", "casino_decline", "bus", "move_to", "stay", "pay_fine", "use_card", "claim_rent")
-MANAGEMENT = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage", "unmortgage",
-              "lift_mortgage", "auction_mortgaged")
+def _reads_only(act, prefixes: tuple[str, ...]) -> bool:
+    return bool(act.reads) and all(p.startswith(prefixes) for p in act.reads)
+
+
+def _fills(act) -> bool:
+    """The menu can fill the action's fields itself (random ones come from ``fill_random``)."""
+    return all(f.random or f.optional or f.name in ("option", "amount") for f in act.fields)
+
+
+#: Everything below is read off the action registry (``verify.engine.actions``): a new action joins the menu.
+#: Actions that move the game on: the decisions the game awaits from one player, and the ways out of jail.
+PROGRESS = tuple(n for n, a in ACTIONS.items()
+                 if a.actor != "any" or _reads_only(a, ("jail.", "cards.")))
+#: Board management: any player, on a square.
+MANAGEMENT = tuple(n for n, a in ACTIONS.items()
+                   if a.actor == "any" and n not in PROGRESS and any(f.name == "square" for f in a.fields))
 #: Management decided at the edge of the building rules (evenness, supply, cash, mortgages in the group).
-EDGE_KINDS = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage")
-#: Decisions offered out of turn (by a player nobody waits for).
-OUT_OF_TURN = ("roll", "end_turn", "buy", "decline", "pass", "pay", "bankrupt", "pay_fine", "use_card", "stay",
-               "pay_tax", "bid")
+EDGE_KINDS = tuple(n for n in MANAGEMENT if any("building" in p for p in ACTIONS[n].reads))
+#: Decisions offered out of turn, or to the awaited player when the state does not allow them.
+OUT_OF_TURN = tuple(n for n in PROGRESS if _fills(ACTIONS[n]) and ACTIONS[n].actor != "claimant")
 
 
 @dataclass
@@ -166,16 +177,15 @@ def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[
     cash, limits, mortgages in the group). Drawing the rule first gives every rule's edge the same
     chance, however many streets it concerns. The legal decisions are in the legal actions already."""
     r = ctx.rules
-    guards = {"build_house": r.why_not_build_house, "build_hotel": r.why_not_build_hotel,
-              "sell_house": r.why_not_sell_house, "sell_hotel": r.why_not_sell_hotel, "mortgage": r.why_not_mortgage}
+    guards = {k: r.dispatch[k][0] for k in kinds}        # the registry's guards, bound to this config
     found: dict[str, list] = {}
     for p in range(g.n):
-        if r._manage_window(g, p, "anytime", raises_cash=True) is not None:
+        if not r.may_manage_now(g, p):
             continue
         for s in r.street_squares:
             if g.owner[s] == p and all(g.owner[t] == p for t in r.groups[r.group_of[s]]):
                 for k in kinds:
-                    why = guards[k](g, p, s) if k in guards else None
+                    why = guards[k](g, p, s)
                     if why is not None:
                         found.setdefault(f"{k}: {why}", []).append((k, p, s))
     return found
@@ -242,15 +252,10 @@ def _out_of_turn(d, ctx: Context, g: GameState) -> dict | None:
     return a
 
 
-#: Decisions the awaited player is offered at the edge of their rules (field-free, or with fields drawn here).
-ACTOR_EDGE = ("roll", "end_turn", "buy", "decline", "pass", "pay", "bankrupt", "pay_fine", "use_card", "stay",
-              "pay_tax", "bid")
-
-
 def _actor_edge(d, ctx: Context, g: GameState) -> dict | None:
     """A decision by the player the game waits for, legal or not now: a purchase without the cash, a fine
     without the money, a card not held, the turn ended before the roll (the refusal an engine forgets)."""
-    kinds = [k for k in ACTOR_EDGE if k in ctx.allowed]
+    kinds = [k for k in OUT_OF_TURN if k in ctx.allowed]
     if not kinds:
         return None
     kind = d.pick(kinds)

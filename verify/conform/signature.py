@@ -69,6 +69,14 @@ def action_squares(action: dict) -> set:
     return out
 
 
+_FIELD = re.compile(r"\{[^{}]*\}")
+
+
+def template_key(template: str) -> str:
+    """A refusal's template (``verify.engine.reasons``) with its placeholders as ``#``: the guard's identity."""
+    return _FIELD.sub("#", template)
+
+
 def reason_key(reason: Any, names: Iterable[str] = ()) -> str:
     """A refusal's reason without what varies from one occurrence to the next: the harness's prefix
     (action, seat, phase), deed names, numbers."""
@@ -264,5 +272,5 @@ def fold(counts: dict[str, int]) -> dict[str, list[str]]:
     return folded
 
 
-__all__ = ["Roles", "acting_seat", "action_squares", "reason_key", "diff_atoms", "step_context", "make", "parse",
+__all__ = ["Roles", "acting_seat", "action_squares", "reason_key", "template_key", "diff_atoms", "step_context", "make", "parse",
            "fold", "generalize", "matches"]

@@ -26,6 +26,7 @@ from ..config import EngineConfig
 from ..errors import GameError, VerifyError
 from ..spec.open_values import playable, supply
 from . import automatic
+from ..engine.actions import ACTIONS
 from .oracle import ACCEPT, Oracle, diff_lines, expect
 from .scenarios import Scenario
 
@@ -95,7 +96,12 @@ def explain(session, sc: Scenario, v) -> dict | None:
     before, ref, got = seen
     action = sc.actions[v.step - 1]
     compare = session.hello.compare
+    # only parameters the steps so far read (the action registry's ``reads``) can explain the step
+    played = list((sc.history or {}).get("actions", [])) + list(sc.actions[:v.step])
+    read = {p for a in played if a.get("type") in ACTIONS for p in ACTIONS[a["type"]].reads}
     for pid, alt, kind, reason, cfg in variants:
+        if pid not in read:
+            continue
         try:
             start = _replayed(session, cfg, sc, v.step) or ref
             expected = automatic.compose(session.ctx.automatic, expect, cfg, start, action)
@@ -112,7 +118,30 @@ def explain(session, sc: Scenario, v) -> dict | None:
             return {"param": pid, "value": alt, "ruleset_value": current, "kind": kind, "reason": reason}
         except (GameError, VerifyError, KeyError, IndexError, TypeError, ValueError):
             continue
+    if got[0] == ACCEPT:
+        return _refusal_unstated(session, ref, action)
     return None
+
+
+def _refusal_unstated(session, ref: dict, action: dict) -> dict | None:
+    """The engine accepted what the ruleset refuses, and the refusal rests only on silent or assumed values:
+    the parameters the registry's ``Reason`` names (a structural refusal, or one resting on a cited
+    value, stays a deviation)."""
+    try:
+        out = expect(session.config, ref, action)
+    except GameError:
+        return None
+    why = out[3] if out[0] != ACCEPT else None
+    params = getattr(why, "params", ())
+    if not params or getattr(why, "basis", "") != "rule":
+        return None
+    r = _resolved(session.ruleset, _key(session.settings))
+    entries = [r.entries.get(p) for p in params]
+    if any(p in session.settings or e is None or e.kind not in ("silent", "assumed") for p, e in zip(params, entries)):
+        return None
+    return {"param": ", ".join(params), "value": None, "ruleset_value": [r.value(p) for p in params],
+            "kind": "/".join(e.kind for e in entries),
+            "reason": "; ".join(" ".join((e.reason or "").split()) for e in entries)}
 
 
 def _same(a: dict, b: dict, keys) -> bool:
