@@ -268,3 +268,17 @@ def test_a_deviation_resting_on_a_silent_value_is_unstated_even_when_the_state_c
     assert r.status(dev) == "unstated" and r.ok
     without = harness.replay(EngineSpec("tests.conform_engines.faults:SeatOrderAuctions"), dict(doc, history=None))
     assert without.deviations[0]["unstated"] is None and not without.ok        # nothing to replay it from
+
+
+def test_one_roll_deviation_never_hides_another():
+    """An engine without the doubles rule that also moves a token one square short: both deviations are
+    reported, and the short move's scenario is not a double (shrinking never turns it into the other)."""
+    r = run(EngineSpec("tests.conform_engines.faults:NoDoublesShortMover"), "official", seed=0, examples=300)
+    sigs = {d["signature"]: d for d in r.deviations}
+    short = sigs.get("successor on roll: players[actor].position -")
+    assert short is not None, list(sigs)
+    dice = short["doc"]["actions"][-1]["dice"]
+    assert dice[0] != dice[1]
+    doubles = [s for s in sigs if s.startswith("successor on roll") and "doubles -" in s and 'phase "pre_roll">"post_roll"' in s]
+    assert doubles, list(sigs)
+    assert all(sigs[s]["doc"]["actions"][-1]["dice"][0] == sigs[s]["doc"]["actions"][-1]["dice"][1] for s in doubles)

@@ -283,3 +283,22 @@ class SeatOrderAuctions(ReferenceEngine):
                 raise Unsupported("an auction under way in any order: whose turn is it?")
             state = dict(state, pending=dict(pend, turn=pend["bidders"][0]))    # the first in seat order
         self._state = state
+
+
+class NoDoublesShortMover(ShortMover):
+    """Two bugs of the roll at once: no roll again on doubles, and a token one square short."""
+
+    name = "no-doubles-short-mover"
+
+    def apply(self, action: dict) -> dict:
+        new = super().apply(action)
+        dice = action.get("dice") or []
+        if action.get("type") == "roll" and len(dice) == 2 and dice[0] == dice[1] and new["phase"] == "pre_roll" \
+                and new["current"] == action.get("seat"):
+            import copy
+            new = copy.deepcopy(new)
+            new["phase"] = "post_roll"
+            new["players"][action["seat"]]["doubles"] = 0
+            new["turn"]["stage"] = "post"
+            self._state = new
+        return new
