@@ -282,3 +282,24 @@ def test_one_roll_deviation_never_hides_another():
     doubles = [s for s in sigs if s.startswith("successor on roll") and "doubles -" in s and 'phase "pre_roll">"post_roll"' in s]
     assert doubles, list(sigs)
     assert all(sigs[s]["doc"]["actions"][-1]["dice"][0] == sigs[s]["doc"]["actions"][-1]["dice"][1] for s in doubles)
+
+
+@pytest.mark.parametrize("ruleset", ["official", "official-speed-die", "platform-fast"])
+def test_the_progress_listing_is_the_legal_actions_that_move_the_game_on(ruleset):
+    """Context.progress asks the registry's guards of the progress actions alone; it must list exactly
+    the legal actions of those types."""
+    from verify.conform.draw import Draw
+    from verify.conform.scenarios import Context, build
+    from verify.engine.state import GameState
+    from verify.engine.step import enumerate_actions
+    cfg, promised = harness.load_target(ruleset)
+    ctx = Context(cfg, promised)
+    phases = set()
+    for seed in range(40):
+        sc = build(Draw(seed), ctx)
+        for state in [sc.state] + [o[1] for o in sc.expected if o[0] == "state"]:
+            g = GameState.from_json(state, ctx.rules.ownable)
+            phases.add(g.phase)
+            want = [a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.progress_types]
+            assert sorted(map(str, ctx.progress(g))) == sorted(map(str, want))
+    assert {"pre_roll", "post_roll", "buy", "auction"} <= phases

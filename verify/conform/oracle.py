@@ -115,7 +115,7 @@ def engine_creditor(before: dict, after: dict, action: dict) -> dict:
 class Oracle:
     """Judges an engine's steps for one config, promised invariants and declared keys."""
 
-    def __init__(self, config: EngineConfig, promised: list[str], hello: Hello):
+    def __init__(self, config: EngineConfig, promised: list[str], hello: Hello, monitor: Monitor | None = None):
         self.config = config
         self.promised = list(promised)
         self.compare = hello.compare
@@ -123,14 +123,14 @@ class Oracle:
         self.deed_names = tuple(d.name for d in config.board.deeds)
         self.kinds = {d.square: d.kind for d in config.board.deeds}
         self.squares = dict(enumerate(config.board.squares))
-        self._monitor: Monitor | None = None
+        self._monitor: Monitor | None = monitor
 
     def monitor(self) -> Monitor:
-        """The promised invariants' monitor for a new scenario (built once per oracle: building it is most
-        of a short scenario's cost)."""
+        """The promised invariants' monitor (built once: building it is most of a short scenario's cost; it
+        needs no reset between scenarios, as it re-evaluates whatever a state changes from the last)."""
         if self._monitor is None:
             self._monitor = Monitor(self.config, self.promised)
-        return self._monitor.reset()
+        return self._monitor
 
     def judge(self, step: int, before: dict, action: dict, expected: tuple, got: tuple[str, Any],
               monitor: Monitor, raised: dict | None = None) -> StepViolation | None:

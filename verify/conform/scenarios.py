@@ -22,6 +22,7 @@ property tests of the generation itself.
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,11 +102,17 @@ class Context:
             return compose(self.automatic, expect, self.config, state, action, g)
         return expect(self.config, state, action, g)
 
-    def broken(self, state: dict) -> list:
-        """The promised state invariants ``state`` breaks (compiled once per context)."""
+    def monitor(self) -> Monitor:
+        """The promised invariants' monitor, compiled once per context and shared by generation and the
+        oracle: it evaluates again only what a state changes from the last one it saw (a state loaded
+        right after it was checked costs nothing more), which holds for any sequence of states."""
         if self._monitor is None:
             self._monitor = Monitor(self.config, self.promised)
-        return self._monitor.reset()(None, state, None)
+        return self._monitor
+
+    def broken(self, state: dict) -> list:
+        """The promised state invariants ``state`` breaks."""
+        return self.monitor()(None, state, None)
 
     def holds(self, state: dict) -> bool:
         """The engine can hold ``state`` (its phase is one it declares)."""
@@ -115,7 +122,41 @@ class Context:
         return [a for a in enumerate_actions(self.rules, g) if a["type"] in self.allowed]
 
     def progress(self, g: GameState) -> list[dict]:
-        return [a for a in enumerate_actions(self.rules, g) if a["type"] in self.progress_types]
+        """The legal actions that move the game on (``legal`` restricted to ``PROGRESS``, found by asking the
+        registry's guards of those actions alone: listing every player's management is most of ``legal``)."""
+        out: list[dict] = []
+        e = self.rules
+        for name in self.progress_types:
+            act = ACTIONS[name]
+            if g.phase not in act.phases:
+                continue
+            listed = [f for f in act.fields if not f.random and f.values is not None]
+            if any(not (f.random or f.optional or f.values is not None) for f in act.fields):
+                continue                           # a field the registry does not enumerate
+            guard = e.dispatch[name][0]
+            for seat in _seats(g, act.actor):
+                if act.precondition is not None and not act.precondition(e, g, seat):
+                    continue
+                for combo in itertools.product(*(list(f.values(e, g, seat)) for f in listed)):
+                    chosen = dict(zip((f.name for f in listed), combo))
+                    args = [chosen[f.name] if f.name in chosen else
+                            (f.placeholder(e, g, seat) if f.random and f.placeholder is not None else f.default)
+                            for f in act.fields]
+                    if guard(g, seat, *args) is None:
+                        out.append({"type": name, "seat": seat, **chosen})
+        return out
+
+
+def _seats(g: GameState, who: str) -> list[int]:
+    """The seats an action's actor (``verify.engine.actions.ACTORS``) can be now."""
+    if who == "bidder":
+        p = g.pending
+        return [p["turn"]] if p["turn"] is not None else list(p["bidders"])
+    if who == "any":
+        return [q for q in range(g.n) if not g.bankrupt[q]]
+    if who == "claimant":
+        return sorted({c[1] for c in g.claims})
+    return [actor(g)]
 
 
 @dataclass
