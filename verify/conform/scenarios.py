@@ -22,7 +22,6 @@ property tests of the generation itself.
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +29,7 @@ from typing import Any
 from ..config import EngineConfig
 from ..engine.engines import rules_for
 from ..engine.state import AUCTION, BUY, DEBT, OVER, GameState
-from ..engine.actions import ACTIONS
+from ..engine.actions import ACTIONS, enumerate_legal
 from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
@@ -76,6 +75,7 @@ class Context:
         self.rules = rules_for(self.config)
         self.allowed = set(self.actions or ACTION_TYPES)
         self.progress_types = [t for t in PROGRESS if t in self.allowed]
+        self._progress = frozenset(self.progress_types)
         self.jail_cards = {deck: [c.id for c in cards if c.effect == "jail_free"]
                            for deck, cards in (("chance", self.config.cards.chance),
                                                ("chest", self.config.cards.chest))}
@@ -122,41 +122,11 @@ class Context:
         return [a for a in enumerate_actions(self.rules, g) if a["type"] in self.allowed]
 
     def progress(self, g: GameState) -> list[dict]:
-        """The legal actions that move the game on (``legal`` restricted to ``PROGRESS``, found by asking the
-        registry's guards of those actions alone: listing every player's management is most of ``legal``)."""
-        out: list[dict] = []
-        e = self.rules
-        for name in self.progress_types:
-            act = ACTIONS[name]
-            if g.phase not in act.phases:
-                continue
-            listed = [f for f in act.fields if not f.random and f.values is not None]
-            if any(not (f.random or f.optional or f.values is not None) for f in act.fields):
-                continue                           # a field the registry does not enumerate
-            guard = e.dispatch[name][0]
-            for seat in _seats(g, act.actor):
-                if act.precondition is not None and not act.precondition(e, g, seat):
-                    continue
-                for combo in itertools.product(*(list(f.values(e, g, seat)) for f in listed)):
-                    chosen = dict(zip((f.name for f in listed), combo))
-                    args = [chosen[f.name] if f.name in chosen else
-                            (f.placeholder(e, g, seat) if f.random and f.placeholder is not None else f.default)
-                            for f in act.fields]
-                    if guard(g, seat, *args) is None:
-                        out.append({"type": name, "seat": seat, **chosen})
-        return out
-
-
-def _seats(g: GameState, who: str) -> list[int]:
-    """The seats an action's actor (``verify.engine.actions.ACTORS``) can be now."""
-    if who == "bidder":
-        p = g.pending
-        return [p["turn"]] if p["turn"] is not None else list(p["bidders"])
-    if who == "any":
-        return [q for q in range(g.n) if not g.bankrupt[q]]
-    if who == "claimant":
-        return sorted({c[1] for c in g.claims})
-    return [actor(g)]
+        """The legal actions that move the game on (``legal`` restricted to ``PROGRESS``, without asking the
+        guards of every player's management, which is most of ``legal``)."""
+        if g.phase == OVER:
+            return []
+        return enumerate_legal(self.rules, g, self._progress)
 
 
 @dataclass
