@@ -41,6 +41,11 @@ from .ruleset_options import reading_option, set_option
                    "`verify report --conform DIR` adds it to the main report.")
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Re-run one saved scenario file instead of generating scenarios.")
+@click.option("--validate-trace", "trace_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check an engine's own game log (verify.game-log/1) instead of driving an engine: every "
+                   "logged transition must be explained by legal actions of the ruleset.")
+@click.option("--trace-states", type=click.IntRange(min=1), default=600, show_default=True,
+              help="States the search explores for one logged transition (--validate-trace).")
 @click.option("--scenarios", "scenario_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("conform-scenarios"), show_default=True,
               help="Where failing scenarios are saved (only when there are some).")
@@ -48,7 +53,8 @@ from .ruleset_options import reading_option, set_option
 @reading_option
 @set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
-            replay_file, scenario_dir, jobs, scheduler, resume, readings, settings) -> None:
+            replay_file, trace_file, trace_states, scenario_dir, jobs, scheduler, resume, readings,
+            settings) -> None:
     """Check an engine step by step against RULESET; every violation is shrunk to a replayable scenario.
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
@@ -60,6 +66,9 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     from ..engine.rules import rules_for
     from ..spec.readings import with_readings
 
+    if trace_file is not None:
+        _validate_trace(trace_file, ruleset, readings, settings, trace_states, as_json,
+                        engine or engine_cmd or replay_file or jobs or scheduler or resume)
     if (engine is None) == (engine_cmd is None):
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
     if replay_file is not None and (jobs or scheduler or resume):
@@ -99,6 +108,20 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         verdict = "no violation" if result.ok else f"{len(result.violations)} violation(s)"
         click.echo(f"{result.engine} on {result.ruleset}: {result.scenarios} scenario(s), {result.steps} step(s) "
                    f"checked: {verdict}")
+    sys.exit(0 if result.ok else 1)
+
+
+def _validate_trace(path: Path, ruleset: str, readings, settings: dict, states: int, as_json: bool,
+                    other) -> None:
+    """``--validate-trace``: no engine runs; the log is checked against the ruleset (exit 0 or 1)."""
+    from ..conform.trace_check import Budget, check_log, text
+    from ..spec.readings import with_readings
+
+    if other:
+        raise click.UsageError("--validate-trace checks a log without an engine: drop --engine/--engine-cmd, "
+                               "--replay and --jobs/--scheduler/--resume")
+    result = check_log(str(path), with_readings(ruleset, readings), settings, Budget(states=states))
+    click.echo(json.dumps(result.to_json(), ensure_ascii=False) if as_json else text(result))
     sys.exit(0 if result.ok else 1)
 
 
