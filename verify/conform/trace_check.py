@@ -64,6 +64,7 @@ class Budget:
     states: int = 600        # states expanded
     actions: int = 40        # the longest explanation
     keep: int = 4            # explanations kept (they differ only in values the log does not carry)
+    weight: float = 0.5      # of an explanation's length against its differences in the search's order
 
 
 @dataclass
@@ -245,7 +246,7 @@ class Checker:
             if misses:
                 out.unexplained.append(Unexplained(
                     number, first.line, first.label or "setup", [], [], [], self._diff(misses, "setup"), len(misses),
-                    0, True, "setup: " + self._signature(misses, first, [], None)))
+                    0, True, "setup: " + self._signature(misses, first, [], None, "", [])))
         frontier = [self._laid_over(base, first.state, where)]
         for rec in game.records[1:]:
             where = Location(file, rec.line)
@@ -271,7 +272,7 @@ class Checker:
         if goals and not reason:
             return [full for full, *_ in goals], None
         best = closest if not goals else goals[0]
-        full, used_d, used_c, actions = best
+        full, used_d, used_c, actions, landed = best
         misses = target.misses(full)
         diff = self._diff(misses, "explained")
         if used_d < len(rolls):
@@ -280,11 +281,12 @@ class Checker:
         if used_c < len(cards):
             diff.append(f"cards: explained draws {used_c} of the {len(cards)} logged card(s); "
                         f"not drawn: {', '.join(c for _, c in cards[used_c:])}")
-        sig = self._signature(misses, rec, cards, frontier[0]["current"])
-        if used_d < len(rolls):
-            sig += " + unused throws"
-        if used_c < len(cards):
-            sig += " + undrawn cards"
+        unused = (" + unused throws" if used_d < len(rolls) else "") + (" + undrawn cards" if used_c < len(cards) else "")
+        mover = frontier[0]["current"]
+        if frontier[0]["players"][mover]["bankrupt"]:
+            sig = "a bankrupt player's turn"       # whatever it does, the ruleset gives it no turn
+        else:
+            sig = self._signature(misses, rec, cards, mover, unused, landed)
         if reason:
             sig = reason if not misses else f"{reason} + {sig}"
         miss = Unexplained(number, rec.line, rec.label, rolls, [c for _, c in cards], actions, diff,
@@ -329,14 +331,14 @@ class Checker:
             if key in seen:
                 continue
             seen.add(key)
-            heapq.heappush(heap, (d, 0, next(tie), node, root))
+            heapq.heappush(heap, (d, 0, next(tie), node, root, d))
             if best is None or (d, 0, 0) < best[0]:
                 best = ((d, 0, 0), 0, node, root)
         goals: list = []
         expanded = 0
         stop_at = budget.states
         while heap and expanded < stop_at and len(goals) < budget.keep:
-            d, depth, _, node, full = heapq.heappop(heap)
+            _, depth, _, node, full, d = heapq.heappop(heap)
             if d == 0:
                 goals.append(node + (full,))
                 stop_at = min(stop_at, expanded + 25)     # a few more, differing in what the log does not carry
@@ -375,7 +377,7 @@ class Checker:
                 seen.add(key)
                 cdist = target.distance(cfull) + (len(rolls) - cd) + (len(cards) - cc)
                 cnode = (child, cd, cc, node, action)
-                heapq.heappush(heap, (cdist, depth + 1, next(tie), cnode, cfull))
+                heapq.heappush(heap, (cdist + budget.weight * (depth + 1), depth + 1, next(tie), cnode, cfull, cdist))
                 rank = (cdist, -cd - cc, depth + 1)     # the fewest differences, the most of the log used
                 if rank < best[0]:
                     best = (rank, depth + 1, cnode, cfull)
@@ -383,14 +385,17 @@ class Checker:
         return [self._unwind(n) for n in goals], self._unwind(best[2] + (best[3],)), expanded, complete
 
     @staticmethod
-    def _unwind(node: tuple) -> tuple[dict, int, int, list[dict]]:
+    def _unwind(node: tuple) -> tuple[dict, int, int, list[dict], list[int]]:
+        """(the state reached, throws used, draws used, the actions, where each roll left the roller)."""
         g, used_d, used_c, parent, action, full = node
-        actions = []
+        actions, landed = [], []
         n = node
         while n is not None and n[4] is not None:
             actions.append(n[4])
+            if n[4]["type"] == "roll":
+                landed.append(n[0].pos[n[4]["seat"]])
             n = n[3]
-        return full, used_d, used_c, actions[::-1]
+        return full, used_d, used_c, actions[::-1], landed[::-1]
 
     def _actions(self, g: GameState, full: dict, target: Target, rolls: list, used: int) -> Iterator[dict]:
         for a in enumerate_actions(self.rules, g):
@@ -513,13 +518,15 @@ class Checker:
         return [f"{_label(path, self.ownable)}: {left} {_show(got)}, logged {_show(want)}"
                 for path, got, want in misses]
 
-    def _signature(self, misses: list, rec: Record, cards: list[tuple[str, str]], mover: int | None) -> str:
+    def _signature(self, misses: list, rec: Record, cards: list[tuple[str, str]], mover: int | None,
+                   unused: str, landed: list[int]) -> str:
         """What kind of deviation a transition shows: the values that differ, the player's role (the
         mover, whose turn it was, or another) instead of its seat and "a deed" instead of its square;
-        where the mover stands (the square's kind) and, when it stands on a card square or elsewhere
-        than logged, the cards drawn (the id without a copy number).
+        where the mover's throws took it (the squares' kinds, along the closest explanation) and, when
+        it ends on a card square or elsewhere than logged, the cards drawn (the id without a copy number).
         A mover standing elsewhere than logged is named alone: what follows from it (rent, a purchase)
-        would only split one deviation by where it led."""
+        would only split one deviation by where it led; so is another player than logged moving next.
+        Throws or draws the closest explanation leaves unused are named last."""
         def role(path: tuple) -> str:
             if path[0] == "players" and len(path) > 2:
                 return f"{'mover' if path[1] == mover else 'other'}.{path[2]}"
@@ -530,16 +537,20 @@ class Checker:
         if "mover.position" in names:
             names = {n for n in names if n in ("mover.position", "mover.in_jail", "current", "phase")}
         text = ", ".join(sorted(names))
-        kind = None
+        kinds: list[str] = []
+        if names == {"current"} and not unused:     # who plays next: where the mover stands is by the way
+            return text
+        squares = self.config.board.squares
         if mover is not None:
             pos = rec.state["players"][mover].get("position")
-            if isinstance(pos, int) and 0 <= pos < len(self.config.board.squares):
-                kind = self.config.board.squares[pos]
-                text += f" at {kind}"
-        if kind in ("chance", "chest") or "mover.position" in names:    # a card that may be the cause
+            if "mover.position" in names or not landed:     # where the engine put it
+                landed = [pos] if isinstance(pos, int) and 0 <= pos < len(squares) else []
+            kinds = sorted({squares[s] for s in landed})
+            text += f" at {', '.join(kinds)}" if kinds else ""
+        if {"chance", "chest"} & set(kinds) or "mover.position" in names:    # a card that may be the cause
             drawn = sorted({re.sub(r"-\d+$", "", c) for _, c in cards})
             text += f" after {', '.join(drawn)}" if drawn else ""
-        return text
+        return text + unused
 
 
 def _label(path: tuple, ownable: tuple) -> str:
