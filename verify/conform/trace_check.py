@@ -37,7 +37,6 @@ import heapq
 import itertools
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..config import EngineConfig
@@ -46,6 +45,7 @@ from ..engine.state import GameState
 from ..engine.step import IllegalAction, apply_state, enumerate_actions, new_game
 from ..errors import GameError, Location
 from . import ConformInputError
+from .trace_report import DEFAULT_BUDGET, Budget, GameCheck, TraceCheck, Unexplained, text
 from .tracelog import LoggedGame, Record, read_log
 
 #: actions never part of an explanation: a turn timer the logging engine does not have
@@ -55,85 +55,6 @@ SKIPPED = frozenset({"timeout"})
 ON_A_DEED = {"build_house": ("houses", "hotel"), "build_hotel": ("houses", "hotel"), "sell_house": ("houses",),
              "sell_hotel": ("houses", "hotel"), "mortgage": ("mortgaged",), "unmortgage": ("mortgaged",),
              "lift_mortgage": ("mortgaged",), "auction_mortgaged": ("owner", "mortgaged")}
-
-
-@dataclass(frozen=True)
-class Budget:
-    """How far one transition's search goes."""
-
-    states: int = 600        # states expanded
-    actions: int = 40        # the longest explanation
-    keep: int = 4            # explanations kept (they differ only in values the log does not carry)
-    weight: float = 0.5      # of an explanation's length against its differences in the search's order
-
-
-@dataclass
-class Unexplained:
-    """A logged transition no sequence of legal actions explains, with the closest one found."""
-
-    game: int                       # 1-based, in the log
-    line: int                       # the line of the state after
-    label: str | None
-    dice: list
-    cards: list
-    actions: list[dict]             # the closest explanation
-    diff: list[str]                 # closest vs logged, on the logged values
-    remaining: int                  # values still different (throws and draws unused count one each)
-    searched: int                   # states expanded
-    complete: bool                  # every sequence within the bounds was tried
-    signature: str
-    reason: str = ""                # a logged draw the ruleset cannot make, when there is one
-
-    def to_json(self) -> dict:
-        return {"game": self.game, "line": self.line, "label": self.label, "dice": self.dice, "cards": self.cards,
-                "closest": self.actions, "diff": self.diff, "remaining": self.remaining, "searched": self.searched,
-                "complete": self.complete, "signature": self.signature, "reason": self.reason}
-
-
-@dataclass
-class GameCheck:
-    index: int
-    line: int
-    engine: str
-    transitions: int = 0
-    unexplained: list[Unexplained] = field(default_factory=list)
-
-
-@dataclass
-class TraceCheck:
-    """The result of checking one log against one ruleset."""
-
-    file: str
-    ruleset: str
-    settings: dict
-    budget: Budget
-    games: list[GameCheck] = field(default_factory=list)
-
-    @property
-    def transitions(self) -> int:
-        return sum(g.transitions for g in self.games)
-
-    @property
-    def unexplained(self) -> list[Unexplained]:
-        return [u for g in self.games for u in g.unexplained]
-
-    @property
-    def ok(self) -> bool:
-        return not self.unexplained
-
-    def deviations(self) -> list[tuple[str, int, Unexplained]]:
-        """Distinct deviations: (signature, transitions showing it, the first), most frequent first."""
-        groups: dict[str, list[Unexplained]] = {}
-        for u in self.unexplained:
-            groups.setdefault(u.signature, []).append(u)
-        return sorted(((s, len(us), us[0]) for s, us in groups.items()), key=lambda t: (-t[1], t[2].line))
-
-    def to_json(self) -> dict:
-        return {"log": self.file, "ruleset": self.ruleset, "set": self.settings,
-                "engines": sorted({g.engine for g in self.games}), "games": len(self.games),
-                "transitions": self.transitions, "unexplained": len(self.unexplained),
-                "budget": {"states": self.budget.states, "actions": self.budget.actions},
-                "deviations": [{"signature": s, "count": n, "first": u.to_json()} for s, n, u in self.deviations()]}
 
 
 # ---- one logged state as the values to reach ------------------------------------------------------
@@ -201,6 +122,7 @@ class Target:
         have = full["properties"][index[square]]
         return all(have.get(k) == logged[k] for k in keys or logged)
 
+
 _MISSING = object()
 
 
@@ -218,7 +140,7 @@ def _get(doc: Any, path: tuple) -> Any:
 class Checker:
     """Checks the games of a log against one compiled ruleset."""
 
-    def __init__(self, config: EngineConfig, budget: Budget = Budget()):
+    def __init__(self, config: EngineConfig, budget: Budget = DEFAULT_BUDGET):
         self.config = config
         self.rules = rules_for(config)
         self.ownable = self.rules.ownable
@@ -573,7 +495,7 @@ def _show(v: Any) -> str:
 
 
 def check_log(path: str, ruleset: str = "official", settings: dict | None = None,
-              budget: Budget = Budget()) -> TraceCheck:
+              budget: Budget = DEFAULT_BUDGET) -> TraceCheck:
     """Check every game of the log at ``path`` against ``ruleset`` (with ``settings`` supplied)."""
     from .harness import load_target
     config, _ = load_target(ruleset, settings)
@@ -582,39 +504,6 @@ def check_log(path: str, ruleset: str = "official", settings: dict | None = None
     for number, game in enumerate(read_log(path), start=1):
         result.games.append(checker.check_game(game, number, str(path)))
     return result
-
-
-def text(result: TraceCheck) -> str:
-    """The check told to people: each distinct deviation once (how often, where first, the closest
-    explanation and what still differs), then one summary line."""
-    from .render import _model_of, describe
-    m = _model_of(result.ruleset, json.dumps(result.settings, sort_keys=True))
-    lines: list[str] = []
-    devs = result.deviations()
-    for k, (sig, count, u) in enumerate(devs, start=1):
-        where = f"{result.file}:{u.line}" + (f" ({u.label})" if u.label else "")
-        lines.append(f"Deviation {k} of {len(devs)}, {count} transition(s): {sig}")
-        lines.append(f"  first at {where}, game {u.game}")
-        if u.reason:
-            lines.append(f"  {u.reason}")
-        draws = [f"dice {'+'.join(map(str, d))}" for d in u.dice] + [f"card {c}" for c in u.cards]
-        if draws:
-            lines.append(f"  logged since the state before: {', '.join(draws)}")
-        bound = "every sequence within the bounds tried" if u.complete else \
-            f"search stopped at {u.searched} states"
-        if u.searched or u.actions:
-            lines.append(f"  closest explanation ({len(u.actions)} action(s); {bound}):")
-            lines += [f"    {i}. {describe(m, a)}" for i, a in enumerate(u.actions, start=1)]
-        lines.append("  differs from the logged state:" if u.searched or u.actions else
-                     "  the first state differs from the ruleset's new game:")
-        lines += [f"    {d}" for d in u.diff]
-        lines.append("")
-    engines = ", ".join(sorted({g.engine for g in result.games}))
-    verdict = ("every transition explained" if result.ok else
-               f"{len(result.unexplained)} not explained ({len(devs)} distinct deviation(s))")
-    lines.append(f"{engines} on {result.ruleset}: {len(result.games)} game(s), {result.transitions} "
-                 f"transition(s) in {result.file}: {verdict}")
-    return "\n".join(lines)
 
 
 __all__ = ["Budget", "Checker", "GameCheck", "TraceCheck", "Unexplained", "check_log", "text"]
