@@ -40,9 +40,8 @@ import re
 from typing import Any, Iterator
 
 from ..config import EngineConfig
-from ..engine.rules import rules_for
 from ..engine.state import GameState
-from ..engine.step import IllegalAction, apply_state, enumerate_actions, new_game
+from ..engine.step import IllegalAction, apply_state, enumerate_actions, new_game, rules_for
 from ..errors import GameError, Location
 from . import ConformInputError
 from .trace_report import DEFAULT_BUDGET, Budget, GameCheck, TraceCheck, Unexplained, text
@@ -328,6 +327,8 @@ class Checker:
                 if used >= len(rolls):
                     continue
                 a = dict(a, dice=rolls[used])
+                if used + 1 < len(rolls):     # the nearest-utility card's own throw, if the move draws it
+                    a["card_dice"] = rolls[used + 1]
             elif kind in ON_A_DEED and target.deed_done(full, self.index, a["square"], ON_A_DEED[kind]):
                 continue
             elif kind == "sell_group" and all(target.deed_done(full, self.index, s) for s in self.groups[a["group"]]):
