@@ -212,3 +212,13 @@ def test_the_command(example_log, tmp_path):
     assert r.returncode == 2 and "--validate-trace checks a log without an engine" in r.stderr
     r = run_verify("conform", "--validate-trace", tmp_path / "missing.jsonl")
     assert r.returncode == 1 and "[E026]" in r.stderr and "missing.jsonl" in r.stderr
+
+
+def test_what_a_new_game_draws_is_not_a_setup_deviation(tmp_path):
+    players = [{"cash": 1500, "position": 0}, {"cash": 1500, "position": 0}]
+    log = _write(tmp_path / "g.jsonl", [dict(HEADER, new_game=True),
+                                        {"state": {"players": players, "decks": {"chance": ["chance-go"]}}}])
+    assert check_log(str(log)).ok                                # the decks' order is drawn
+    log = _write(tmp_path / "h.jsonl", [dict(HEADER, new_game=True), {"state": {"players": players, "current": 1}}])
+    (u,) = check_log(str(log)).unexplained                      # official: seat 0 starts
+    assert u.diff == ["current: setup 0, logged 1"]

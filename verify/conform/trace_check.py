@@ -163,7 +163,7 @@ class Checker:
             raise ConformInputError(f"the ruleset cannot start a game of {n} players: {exc.message}", where) from None
         target = self._target(first.state, where)
         if header.get("new_game"):
-            misses = target.misses(base)
+            misses = [m for m in target.misses(base) if not self._drawn_at_setup(m[0])]
             if misses:
                 out.unexplained.append(Unexplained(
                     number, first.line, first.label or "setup", [], [], [], self._diff(misses, "setup"), len(misses),
@@ -297,6 +297,8 @@ class Checker:
                     continue
                 seen.add(key)
                 cdist = target.distance(cfull) + (len(rolls) - cd) + (len(cards) - cc)
+                if "card_dice" in action and cd == used_d + 1:     # no card throw: the field played no part
+                    action = {k: v for k, v in action.items() if k != "card_dice"}
                 cnode = (child, cd, cc, node, action)
                 heapq.heappush(heap, (cdist + budget.weight * (depth + 1), depth + 1, next(tie), cnode, cfull, cdist))
                 rank = (cdist, -cd - cc, depth + 1)     # the fewest differences, the most of the log used
@@ -375,6 +377,14 @@ class Checker:
                 yield a
 
     # ---- bad input, diffs and signatures ---------------------------------------------------------------
+    def _drawn_at_setup(self, path: tuple) -> bool:
+        """A value a new game draws at random (the decks, who starts, deeds dealt): the log's is as good as
+        the reference's."""
+        setup = self.config.setup
+        return (path[0] in ("decks", "discards", "seed", "shuffles")
+                or path[0] == "current" and setup.first_player != "seat_order"
+                or path[0] == "properties" and path[-1] == "owner" and (setup.dealt_per_player or setup.dealt_all))
+
     def _target(self, partial: dict, where: Location) -> Target:
         return Target(partial, self.index, where, self.config.building.hotel_threshold + 1)
 
