@@ -10,7 +10,8 @@ import pytest
 from verify.config import EngineConfig
 from verify.engine.policies import make_policies
 from verify.engine.rules import rules_for
-from verify.engine.simulate import CampaignSpec, game_seed, play_game, run_campaign
+from verify.engine.campaign import CampaignSpec, run_campaign
+from verify.engine.simulate import game_seed, play_game
 from verify.engine.trace import InvariantBroken, InvariantChecker, TraceRecorder, read_trace, replay_game
 from verify.spec import load_ruleset, registry
 

@@ -37,6 +37,7 @@ CODES = {
     "E024": "an output location holding files the toolkit did not write, or read-only",
     "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file, engine spec or engine game log",
+    "E027": "a rule parameter read from a compiled engine config that does not carry it",
 }
 
 

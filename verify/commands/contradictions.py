@@ -16,6 +16,8 @@ from ..compare.model import KINDS
 from ..compare.values import show
 from ..output import output_option
 from ..report.terminal import echo_side, echo_witness
+from ..compare.from_rulesets import load_registry
+from ..compare.table import compare_table
 
 _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
            "ambiguous": "blue"}
@@ -40,8 +42,6 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
     (variant) and, for each, where the rulebooks' base games rule otherwise (contradiction).
     """
     if len(rulesets) == 1:
-        from ..compare.from_rulesets import load_registry
-        from ..compare.table import compare_table
         result = compare_table(load_registry(), rulesets[0])
     else:
         result = compare(list(rulesets) or None)

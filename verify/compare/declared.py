@@ -10,6 +10,7 @@ other quote: one that does not occur in its source is an error.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -20,6 +21,7 @@ from ..paths import display, specs_dir
 from ..spec.catalogue import load_catalogue
 from ..spec.sources import load_source
 from ..spec.yamlsafe import load_yaml
+from ..expr import parse, names
 from .outcomes import BY_ID
 
 
@@ -77,7 +79,6 @@ class Declared:
 
     def guard(self, pid: str) -> Guard | None:
         """The first condition that governs ``pid`` (never the parameter's own switch)."""
-        import fnmatch
         for g in self.guards:
             if fnmatch.fnmatchcase(pid, g.pattern) and pid not in _param_names(g.expr):
                 return g
@@ -144,7 +145,6 @@ def _load(path: str) -> Declared:
             premise=tuple(item["premise"]), summary=" ".join(str(item["summary"]).split()),
             conclusion_param=item.get("conclusion_param"), source=item.get("source"), quote=item.get("quote"),
             gloss=item.get("gloss"), args={k: v for k, v in item.items() if k not in _RED_KEYS}, where=where))
-    from ..expr import parse
     guards = []
     for pattern, text in (data.get("applies_when") or {}).items():
         where = Location(name, lines.get(("applies_when", pattern)))
@@ -160,5 +160,4 @@ def _load(path: str) -> Declared:
 
 
 def _param_names(expr) -> set[str]:
-    from ..expr import names
     return {".".join(n) if isinstance(n, tuple) else str(n) for n in names(expr)}

@@ -29,10 +29,11 @@ from ..errors import ErrorList, SpecError, VerifyError
 from ..spec.registry import DEFAULT_RULESET, Registry
 from ..spec.ruleset import Entry, Ruleset
 from ..spec.sources import fold
+from ..expr import evaluate
 from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
-from .model import Comparison, Finding, Side, Witness
+from .model import Comparison, Finding, Side, Witness, primary_source
 from .outcomes import BY_ID, BY_PARAM
 from .proofs import prove
 from .values import key, normalize, same, show
@@ -99,10 +100,6 @@ def ordered(reg: Registry, names: list[str] | None = None, strict: bool = False)
                                      r.id))
 
 
-def primary_source(r: Ruleset) -> str | None:
-    return r.sources[0] if r.sources else None
-
-
 def plan(rulesets: list[Ruleset], declared: Declared) -> Plan:
     pref = {rid: i for i, rid in enumerate(declared.base_games)}
     order = sorted(rulesets, key=lambda r: (r.id not in pref, pref.get(r.id, 0), len(r.chain), len(r.id),
@@ -131,7 +128,6 @@ class _Ctx:
 
     def applies(self, r: Ruleset, guard) -> bool:
         """Whether the guard's condition holds in ``r`` (an undecidable condition counts as holding)."""
-        from ..expr import evaluate
         try:
             return bool(evaluate(guard.expr, r.values()))
         except Exception:  # noqa: BLE001 - a condition on a host-set value: keep the parameter

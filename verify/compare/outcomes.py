@@ -12,6 +12,7 @@ scaled back to each ruleset's money when shown.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable
 
 import z3
@@ -71,7 +72,6 @@ class Family:
 
 def _r(x) -> z3.ArithRef:
     """A Python number as an exact z3 real."""
-    from fractions import Fraction
     f = Fraction(x).limit_denominator(10_000)
     return z3.RealVal(f"{f.numerator}/{f.denominator}")
 

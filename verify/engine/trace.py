@@ -36,6 +36,8 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 from ..errors import Location, VerifyError
 from ..config import EngineConfig
+from ..invariants import Monitor
+from .. import invariants as inv
 from .rules import Rules
 from .simulate import Recorder
 from .state import UNLIMITED, GameState
@@ -134,10 +136,8 @@ class InvariantChecker:
         self.promised = sorted(promised)
         self._monitor = None
         if check_state is None and check_step is None:
-            from ..invariants import Monitor
             self._monitor = Monitor(config, self.promised)
         else:
-            from .. import invariants as inv
             self._state = check_state or inv.check_state
             self._step = check_step or inv.check_step
         self._slicer: GameSlicer | None = None

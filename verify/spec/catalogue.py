@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import Location, SpecError
 from ..paths import display, specs_dir
+from ..expr import parse, names
 from .yamlsafe import load_yaml
 
 TYPES = {"bool", "int", "money", "ratio", "enum", "int_or", "money_or", "ratio_or",
@@ -211,7 +212,6 @@ def _load_catalogue(folder: str) -> Catalogue:
 
 
 def _disables(p: Parameter, raw: Any, loc: Location) -> tuple[Disables, ...]:
-    from ..expr import parse
     if not isinstance(raw, list) or not raw:
         raise SpecError("E009", f"{p.id}: disables is a list of {{values, mechanism, when}}", loc)
     out = []
@@ -233,5 +233,4 @@ def _disables(p: Parameter, raw: Any, loc: Location) -> tuple[Disables, ...]:
 def _names(expr: Any) -> set[str]:
     if expr is None:
         return set()
-    from ..expr import names
     return {".".join(n) for n in names(expr)}
