@@ -11,20 +11,12 @@ A ruleset with an open value is refused (E020) until ``--set PARAM=VALUE`` or an
 from __future__ import annotations
 
 import json
-import shlex
-import signal
 import sys
-import threading
 from pathlib import Path
 
 import click
 
-from ..execute.options import campaign_options, execute
-from ..conform.render import junit, scenario_text
-from ..conform.transport import EngineSpec
-from ..engine.rules import rules_for
-from ..spec.readings import with_readings
-from ..output import write_text
+from ..execute.options import campaign_options
 from .ruleset_options import reading_option, set_option
 
 
@@ -34,8 +26,8 @@ from .ruleset_options import reading_option, set_option
               help="A command that speaks protocol 1 as JSON Lines on stdin/stdout.")
 @click.option("--ruleset", default="official", show_default=True, metavar="RULESET",
               help="The ruleset the engine must follow (an id, a file, or a stack like official+house-no-auction).")
-@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Scenarios to generate.")
+@click.option("--examples", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Scenarios to check (each generated from the seed and checked step by step).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the run (the same seed gives the same scenarios).")
 @click.option("--step-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
@@ -56,19 +48,32 @@ from .ruleset_options import reading_option, set_option
 @click.option("--scenarios", "scenario_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("conform-scenarios"), show_default=True,
               help="Where failing scenarios are saved (only when there are some).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Accepted deviations (a file --write-baseline wrote): exit 0 when only these appear.")
+@click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write every deviation of this run into FILE as accepted (atomically).")
+@click.option("--strict", is_flag=True,
+              help="Deviations that rest only on a value the rulebook leaves silent (or that was assumed) "
+                   "fail the run too.")
 @campaign_options()
 @reading_option
 @set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
-            replay_file, trace_file, trace_states, scenario_dir, jobs, scheduler, resume, readings,
+            replay_file, trace_file, trace_states, scenario_dir, baseline_file, write_baseline, strict, jobs,
+            scheduler, resume, readings,
             settings) -> None:
-    """Check an engine step by step against RULESET; every violation is shrunk to a replayable scenario.
+    """Check an engine step by step against RULESET; each distinct deviation is reported once, with how
+    many scenarios showed it and a shrunk, replayable scenario.
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
-    from ..conform.harness import conform_campaign, load_target, replay
-    from ..report.conformance import html
+    from ..conform import baseline as baselines
+    from ..conform.harness import conform, load_target, replay
+    from ..conform.render import html, junit, run_text
     from ..conform.scenario_file import load, save
+    from ..conform.transport import EngineSpec
+    from ..engine.rules import rules_for
+    from ..spec.readings import with_readings
 
     if trace_file is not None:
         _validate_trace(trace_file, ruleset, readings, settings, trace_states, as_json,
@@ -78,8 +83,9 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     if replay_file is not None and (jobs or scheduler or resume):
         raise click.UsageError("--replay re-runs one scenario in this process; drop --jobs/--scheduler/--resume")
     spec = EngineSpec(target=engine, cmd=engine_cmd, step_timeout=step_timeout)
-    engine_arg = f"--engine {engine}" if engine else f"--engine-cmd {shlex.quote(engine_cmd)}"
+    engine_arg = spec.cli_args
     doc = load(replay_file) if replay_file is not None else None
+    accepted = baselines.load(baseline_file) if baseline_file is not None else None
     if doc is not None:                           # the values it was found with, then this command's
         rid = with_readings(ruleset if _given("ruleset") else doc["ruleset"], readings)
         settings = {**(doc.get("set") or {}), **settings}
@@ -93,12 +99,15 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         if doc is not None:
             result = replay(spec, doc, rid, settings)
         else:
-            result = execute(conform_campaign(spec, rid, seed, examples, settings), jobs, scheduler, resume,
-                             quiet=as_json).result
+            result = conform(spec, rid, seed, examples, settings, jobs=jobs, scheduler=scheduler, resume=resume,
+                             quiet=as_json)
     except Terminated as exc:                     # the engines are gone already (finally blocks)
         click.echo(f"verify conform: stopped by signal {exc.signum}", err=True)
         sys.exit(128 + exc.signum)
+    result.judged(accepted, strict)
     files = [str(save(doc, scenario_dir)) for doc in result.violations]
+    if write_baseline is not None:
+        baselines.write(write_baseline, result)
     if junit_file is not None:
         _write(junit_file, junit(result, files, engine_arg))
     if html_dir is not None:
@@ -106,12 +115,7 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     if as_json:
         click.echo(json.dumps(result.to_json(files), ensure_ascii=False))
     else:
-        for doc, path in zip(result.violations, files):
-            click.echo(scenario_text(doc, result.engine, path, engine_arg))
-            click.echo("")
-        verdict = "no violation" if result.ok else f"{len(result.violations)} violation(s)"
-        click.echo(f"{result.engine} on {result.ruleset}: {result.scenarios} scenario(s), {result.steps} step(s) "
-                   f"checked: {verdict}")
+        click.echo(run_text(result, files, engine_arg))
     sys.exit(0 if result.ok else 1)
 
 
@@ -141,6 +145,9 @@ class Terminated(BaseException):
 def _exit_on_terminate() -> None:
     """SIGTERM and SIGHUP end the run like Ctrl-C does: through the ``finally`` blocks that kill the
     engines' process groups (by default they would end Python at once and orphan the engines' children)."""
+    import signal
+    import threading
+
     if threading.current_thread() is not threading.main_thread():
         return
 
@@ -157,6 +164,7 @@ def _given(name: str) -> bool:
 
 
 def _write(path: Path, text: str) -> None:
+    from ..output import write_text
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text(path, text)
