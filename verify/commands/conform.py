@@ -16,7 +16,9 @@ from pathlib import Path
 
 import click
 
+from ..conform.trace_check import Budget, check_log, text
 from ..execute.options import campaign_options
+from ..spec.readings import with_readings
 from .ruleset_options import reading_option, set_option
 
 
@@ -69,7 +71,8 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
     from ..conform import baseline as baselines
     from ..conform.harness import conform, load_target, replay
-    from ..conform.render import html, junit, run_text
+    from ..conform.render import junit, run_text
+    from ..report.conformance import html
     from ..conform.scenario_file import load, save
     from ..conform.transport import EngineSpec
     from ..engine.rules import rules_for
@@ -122,9 +125,6 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
 def _validate_trace(path: Path, ruleset: str, readings, settings: dict, states: int, as_json: bool,
                     other) -> None:
     """``--validate-trace``: no engine runs; the log is checked against the ruleset (exit 0 or 1)."""
-    from ..conform.trace_check import Budget, check_log, text
-    from ..spec.readings import with_readings
-
     if other:
         raise click.UsageError("--validate-trace checks a log without an engine: drop --engine/--engine-cmd, "
                                "--replay and --jobs/--scheduler/--resume")

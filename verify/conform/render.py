@@ -307,25 +307,6 @@ def view(runs: list[dict], standalone: bool) -> dict:
             "standalone": standalone}
 
 
-def html(result, files: list[str | None], out: Path, engine_arg: str = "") -> None:
-    """Write the conformance page, ``conform.json`` and the scenario files into ``out``, atomically."""
-    import shutil
-
-    from ..report.atomic import atomic_dir
-    from ..report.site import environment
-
-    doc = run_document(result, files, engine_arg)
-    page = environment().get_template("conform.html").render(page="index.html", generated=doc["generated"],
-                                                             **view([doc], standalone=True))
-    with atomic_dir(out, writer="verify conform --html") as tmp:
-        (tmp / "scenarios").mkdir()
-        for src, it in zip(files, doc["violations"]):
-            if src:
-                shutil.copyfile(src, tmp / it["file"])
-        (tmp / RUN_DOC).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        (tmp / "index.html").write_text(page, encoding="utf-8")
-
-
 def load_run(path: Path) -> dict:
     """A saved run (``conform.json``, or the ``--html`` folder holding one); E026 when it is not one."""
     from ..jsondoc import read_doc
@@ -343,5 +324,5 @@ def load_run(path: Path) -> dict:
     return doc
 
 
-__all__ = ["scenario_text", "run_text", "replay_command", "describe", "state_lines", "junit", "html", "run_document", "view", "load_run",
+__all__ = ["scenario_text", "run_text", "replay_command", "describe", "state_lines", "junit", "run_document", "view", "load_run",
            "RUN_SCHEMA", "RUN_DOC"]

@@ -44,6 +44,7 @@ from ..engine.state import GameState
 from ..engine.step import IllegalAction, apply_state, enumerate_actions, new_game, rules_for
 from ..errors import GameError, Location
 from . import ConformInputError
+from .session import load_target
 from .trace_report import DEFAULT_BUDGET, Budget, GameCheck, TraceCheck, Unexplained, text
 from .tracelog import LoggedGame, Record, read_log
 
@@ -508,7 +509,6 @@ def _show(v: Any) -> str:
 def check_log(path: str, ruleset: str = "official", settings: dict | None = None,
               budget: Budget = DEFAULT_BUDGET) -> TraceCheck:
     """Check every game of the log at ``path`` against ``ruleset`` (with ``settings`` supplied)."""
-    from .harness import load_target
     config, _ = load_target(ruleset, settings)
     checker = Checker(config, budget)
     result = TraceCheck(str(path), ruleset, dict(settings or {}), budget)

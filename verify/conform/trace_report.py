@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .render import _model_of, describe
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -97,7 +99,6 @@ class TraceCheck:
 def text(result: TraceCheck) -> str:
     """The check told to people: each distinct deviation once (how often, where first, the closest
     explanation and what still differs), then one summary line."""
-    from .render import _model_of, describe
     m = _model_of(result.ruleset, json.dumps(result.settings, sort_keys=True))
     lines: list[str] = []
     devs = result.deviations()
