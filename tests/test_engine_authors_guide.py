@@ -44,6 +44,19 @@ def test_the_card_table_is_the_official_decks():
     assert card_table() in GUIDE.read_text()
 
 
+def test_the_action_table_lists_every_action_type():
+    from verify.engine.step import ACTION_TYPES
+    text = GUIDE.read_text()
+    table = text[text.index("| action | fields"):text.index("**Random fields.**")]
+    listed = {name for cell in (row.split("|")[1] for row in table.splitlines()[2:] if row.startswith("|"))
+              for name in cell.replace("`", "").replace(",", " ").split()}
+    assert listed == set(ACTION_TYPES)
+
+
+def test_the_step_example_is_shown_as_it_is():
+    assert "```python\n" + (ROOT / "docs" / "examples" / "step_engine.py").read_text() + "```" in GUIDE.read_text()
+
+
 def _run(command: str, cwd) -> subprocess.CompletedProcess:
     """A command of the guide as printed, ``verify`` being this checkout's CLI and ``python`` this one."""
     env = verify_env()
@@ -64,6 +77,14 @@ def test_the_whole_turn_example_runs_as_printed(tmp_path):
         assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().endswith("every transition explained")
     assert "turn-engine-example on official: 2 game(s)" in r.stdout
+
+
+def test_the_step_example_runs_as_printed(tmp_path):
+    command = "PYTHONPATH=docs/examples verify conform --engine step_engine:StepEngine --examples 50"
+    assert command in GUIDE.read_text()
+    r = _run(command, tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "step-example on official: 50 scenario(s)" in r.stdout and "no deviation" in r.stdout
 
 
 if __name__ == "__main__":
