@@ -65,6 +65,8 @@ def test_the_text_output_is_a_step_list_with_board_lines(tmp_path):
     assert "Deviation: successor on roll: players[actor].position - — seen in" in out and " of 10 scenario(s)" in out
     assert "on square" in out and "next cards: chance" in out          # what a roll's deviation turns on
     assert "Replay: verify conform --replay" in out and "--engine tests.conform_engines.faults:ShortMover" in out
+    (replay_line,) = [line for line in out.splitlines() if line.startswith("Replay: ")]
+    assert replay_line.split()[4].startswith(str(tmp_path / "sc") + "/")   # the --scenarios folder used
     assert "1 distinct deviation(s) (1 new); FAILED" in out
 
 

@@ -303,3 +303,22 @@ def test_the_progress_listing_is_the_legal_actions_that_move_the_game_on(ruleset
             want = [a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.progress_types]
             assert sorted(map(str, ctx.progress(g))) == sorted(map(str, want))
     assert {"pre_roll", "post_roll", "buy", "auction"} <= phases
+
+
+def test_every_action_is_described_in_words():
+    """The step list names every field of every registered action in words (no JSON quotes or brackets),
+    squares by their deed or kind: a rent claim, a reshuffled deck, casino numbers, a tax option."""
+    from verify.conform.render import _model_of, describe
+    from verify.engine.actions import ACTIONS
+    m = _model_of("official", "{}")
+    sample = {"square": 3, "dice": [3, 4], "card_dice": [2, 5], "reshuffle": {"chance": ["chance-go", "chance-utility"]},
+              "amount": 40, "with": 2, "give": {"squares": [5], "cash": 10, "cards": ["chest"]}, "take": {},
+              "deck": "chance", "option": "percent", "numbers": [1, 6], "die": 4, "jackpot": False, "steps": 7,
+              "group": "Brown"}
+    for name, act in ACTIONS.items():
+        action = {"type": name, "seat": 1, **{f.name: sample[f.name] for f in act.all_fields}}
+        text = describe(m, action)
+        assert text.startswith(f"player 1: {name.replace('_', ' ')}"), text
+        assert not set('{}[]"') & set(text), text
+    assert describe(m, {"type": "claim_rent", "seat": 3, "square": 34}) == \
+        "player 3: claim rent, Pennsylvania Avenue (square 34)"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from ..conform.trace_check import Budget, check_log, text
 from ..execute.options import campaign_options
 from ..conform import baseline as baselines
 from ..conform.harness import conform, load_target, replay
@@ -53,6 +54,11 @@ from .ruleset_options import reading_option, set_option
                    "`verify report --conform DIR` adds it to the main report.")
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Re-run one saved scenario file instead of generating scenarios.")
+@click.option("--validate-trace", "trace_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check an engine's own game log (verify.game-log/1) instead of driving an engine: every "
+                   "logged transition must be explained by legal actions of the ruleset.")
+@click.option("--trace-states", type=click.IntRange(min=1), default=600, show_default=True,
+              help="States the search explores for one logged transition (--validate-trace).")
 @click.option("--scenarios", "scenario_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("conform-scenarios"), show_default=True,
               help="Where failing scenarios are saved (only when there are some).")
@@ -67,7 +73,8 @@ from .ruleset_options import reading_option, set_option
 @reading_option
 @set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
-            replay_file, scenario_dir, baseline_file, write_baseline, strict, jobs, scheduler, resume, readings,
+            replay_file, trace_file, trace_states, scenario_dir, baseline_file, write_baseline, strict, jobs,
+            scheduler, resume, readings,
             settings) -> None:
     """Check an engine step by step against RULESET; each distinct deviation is reported once, with how
     many scenarios showed it and a shrunk, replayable scenario.
@@ -76,6 +83,9 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
     from ..report.conformance import html
 
+    if trace_file is not None:
+        _validate_trace(trace_file, ruleset, readings, settings, trace_states, as_json,
+                        engine or engine_cmd or replay_file or jobs or scheduler or resume)
     if (engine is None) == (engine_cmd is None):
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
     if replay_file is not None and (jobs or scheduler or resume):
@@ -116,6 +126,17 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         click.echo(json.dumps(result.to_json(files), ensure_ascii=False))
     else:
         click.echo(run_text(result, files, engine_arg))
+    sys.exit(0 if result.ok else 1)
+
+
+def _validate_trace(path: Path, ruleset: str, readings, settings: dict, states: int, as_json: bool,
+                    other) -> None:
+    """``--validate-trace``: no engine runs; the log is checked against the ruleset (exit 0 or 1)."""
+    if other:
+        raise click.UsageError("--validate-trace checks a log without an engine: drop --engine/--engine-cmd, "
+                               "--replay and --jobs/--scheduler/--resume")
+    result = check_log(str(path), with_readings(ruleset, readings), settings, Budget(states=states))
+    click.echo(json.dumps(result.to_json(), ensure_ascii=False) if as_json else text(result))
     sys.exit(0 if result.ok else 1)
 
 

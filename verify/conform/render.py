@@ -76,7 +76,18 @@ def _field(m, name: str, value: Any) -> str:
         return f"with player {value}"
     if name in ("give", "take"):
         return f"{name}s {_side(m, value)}"
-    return f"{name.replace('_', ' ')} {json.dumps(value, ensure_ascii=False)}"
+    return f"{name.replace('_', ' ')} {_words(value)}"
+
+
+def _words(value: Any) -> str:
+    """A field's value as text, not JSON: a list as its items, a mapping (a reshuffled deck) item by item."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def describe(m, a: dict) -> str:
