@@ -57,15 +57,17 @@ class StepViolation:
                    list(d.get("diff") or []), d.get("log", ""), d.get("signature", ""))
 
 
-def expect(config: EngineConfig, state: dict, action: dict, game: GameState | None = None) -> tuple:
+def expect(config: EngineConfig, state: dict, action: dict, game: GameState | None = None,
+           path: str | None = None) -> tuple:
     """The reference outcome: ``("state", successor, checked_action, successor_game)`` or
     ``("illegal", message, action, reason)`` (``reason``: the registry's ``Reason``, what it rests on).
 
     ``checked_action`` is the action as the step invariants read it: a bankruptcy names the creditor
     the ruleset gives (from the reference's events; an engine under test reports no events).
     ``game`` is ``state`` already read (``GameState``), to save reading it again; it is not changed.
+    ``path``: which of the reference's engines plays it (``verify.engine.engines.rules_for``).
     Raises ``GameError`` when the action is malformed for this state (never offered)."""
-    rules = rules_for(config)
+    rules = rules_for(config, path)
     g = (game if game is not None else GameState.from_json(state, rules.ownable)).copy()
     g.events = []
     try:

@@ -82,6 +82,12 @@ def _engine_step(session, sc: Scenario, step: int) -> tuple[dict, dict, tuple] |
     return None
 
 
+def _variant_expect(config, state: dict, action: dict, game=None) -> tuple:
+    """The reference outcome under a variant, played by the readable engine: a variant is judged on a few
+    steps, and generating its specialised engine would cost seconds (most of a run on a real engine)."""
+    return expect(config, state, action, game, path="readable")
+
+
 def explain(session, sc: Scenario, v) -> dict | None:
     """How the deviation ``v`` shown by ``sc`` rests only on a silent or assumed value (None when it does
     not): ``{"param", "value" (the engine's reading), "ruleset_value", "kind", "reason"}``."""
@@ -104,7 +110,7 @@ def explain(session, sc: Scenario, v) -> dict | None:
             continue
         try:
             start = _replayed(session, cfg, sc, v.step) or ref
-            expected = automatic.compose(session.ctx.automatic, expect, cfg, start, action)
+            expected = automatic.compose(session.ctx.automatic, _variant_expect, cfg, start, action)
             if expected[0] != got[0] or (got[0] == ACCEPT and not _same(expected[1], got[1], compare)):
                 continue                  # the variant disagrees with the engine as well (no monitor needed)
             oracle = Oracle(cfg, session.promised, session.hello)
@@ -157,7 +163,7 @@ def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
         return None
     state = sc.history["state"]
     for a in list(sc.history["actions"]) + list(sc.actions[:step - 1]):
-        out = automatic.compose(session.ctx.automatic, expect, cfg, state, a)
+        out = automatic.compose(session.ctx.automatic, _variant_expect, cfg, state, a)
         if out[0] != ACCEPT:
             return None
         state = out[1]
@@ -183,7 +189,7 @@ def _agrees_nearby(session, sc: Scenario, step: int, cfg, ref: dict) -> bool:
         if seen is None:
             return False
         try:
-            theirs = automatic.compose(session.ctx.automatic, expect, cfg, ref, probe)[0]
+            theirs = automatic.compose(session.ctx.automatic, _variant_expect, cfg, ref, probe)[0]
         except GameError:
             return False
         if theirs != seen[2][0]:

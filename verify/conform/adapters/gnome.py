@@ -38,6 +38,7 @@ state (the deck is the adapter's record of which card GNOME must draw), and
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import weakref
 from typing import Any
@@ -118,6 +119,7 @@ class GnomeEngine:
         self._g = gnome()                      # a clear error here when GNOME is not installed
         self._gb: dict | None = None
         self._channel = Channel()
+        self._config: tuple[dict, EngineConfig] | None = None   # the last config read (loads mostly repeat it)
         weakref.finalize(self, _abort, self._channel)
 
     # ---- protocol ------------------------------------------------------------------------------
@@ -128,7 +130,9 @@ class GnomeEngine:
 
     def load(self, config: dict, state: dict) -> None:
         _abort(self._channel)
-        cfg = EngineConfig.from_json(config)
+        if self._config is None or (config is not self._config[0] and config != self._config[0]):
+            self._config = (config, EngineConfig.from_json(config))
+        cfg = self._config[1]
         phase = state.get("phase")
         if phase not in LOADABLE:
             raise Unsupported(f"GNOME has no counterpart of phase {phase!r} (it can hold {', '.join(LOADABLE)}): "
@@ -140,7 +144,7 @@ class GnomeEngine:
         gb = new_board(n, lambda i: Puppet(self._channel, self._g.success))
         load_state(gb, state, self._ownable)
         self._gb = gb
-        self._base = copy.deepcopy(state)
+        self._base = json.loads(json.dumps(state))      # a deep copy (of JSON data: faster than deepcopy)
         self._carried = [dict(p) for p in state["players"]]
         self._positions = [int(p["position"]) for p in state["players"]]
         self._props = {p["square"]: dict(p) for p in state["properties"]}
