@@ -4,6 +4,8 @@ function of their seed and size; saved scenarios replay."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from verify.conform import harness
@@ -322,3 +324,14 @@ def test_every_action_is_described_in_words():
         assert not set('{}[]"') & set(text), text
     assert describe(m, {"type": "claim_rent", "seat": 3, "square": 34}) == \
         "player 3: claim rent, Pennsylvania Avenue (square 34)"
+
+
+def test_a_bundled_ruleset_is_compiled_once_a_file_each_time():
+    """Sessions share a bundled ruleset's compiled config (and so its engine and monitor); a ruleset file is
+    read again, as it may have changed between two runs of one process."""
+    from verify.conform.session import load_target
+    assert load_target("official")[0] is load_target("official")[0]
+    assert load_target("official", {})[1] == load_target("official")[1]
+    path = str(Path(__file__).resolve().parents[1] / "rulesets" / "official" / "official.yaml")
+    first, again = load_target(path)[0], load_target(path)[0]
+    assert first is not again and first == again

@@ -60,6 +60,11 @@ EDGE_KINDS = tuple(n for n in MANAGEMENT if any("building" in p for p in ACTIONS
 OUT_OF_TURN = tuple(n for n in PROGRESS if _fills(ACTIONS[n]) and ACTIONS[n].actor != "claimant")
 
 
+#: (config, promised) -> the monitor compiled for them: the contexts of one process's sessions on a
+#: config (``session.load_target`` compiles a bundled ruleset once) share it
+_MONITORS: dict[tuple[int, tuple[str, ...]], tuple[EngineConfig, Monitor]] = {}
+
+
 @dataclass
 class Context:
     """What generation needs about the game and the engine under test (its profile)."""
@@ -107,7 +112,11 @@ class Context:
         oracle: it evaluates again only what a state changes from the last one it saw (a state loaded
         right after it was checked costs nothing more), which holds for any sequence of states."""
         if self._monitor is None:
-            self._monitor = Monitor(self.config, self.promised)
+            key = (id(self.config), tuple(self.promised))
+            hit = _MONITORS.get(key)
+            if hit is None or hit[0] is not self.config:
+                hit = _MONITORS[key] = (self.config, Monitor(self.config, self.promised))
+            self._monitor = hit[1]
         return self._monitor
 
     def broken(self, state: dict) -> list:

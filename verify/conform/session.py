@@ -14,6 +14,8 @@ game elsewhere, the rest is judged against the reference from there.
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 
 from ..config import EngineConfig
@@ -27,11 +29,25 @@ from .scenarios import Context, Scenario
 from .transport import EngineSpec
 
 
+#: bundled rulesets' targets already compiled in this process (a run starts a session per chunk and per
+#: shrunk deviation; compiling the ruleset was a tenth of a run on a real engine)
+_TARGETS: dict[tuple[str, str], tuple[EngineConfig, tuple[str, ...]]] = {}
+
+
 def load_target(ruleset: str, settings: dict | tuple | None = None) -> tuple[EngineConfig, list[str]]:
     """The compiled config and promised invariants of ``ruleset`` with ``settings`` supplied; an open
-    value still unsupplied is refused (E020: the reference engine cannot play it)."""
-    r = playable(ruleset, dict(settings or ()))
-    return EngineConfig.from_ruleset(r), list(r.promised())
+    value still unsupplied is refused (E020: the reference engine cannot play it). A stack of bundled
+    rulesets is compiled once per process (a file is read again each time: it may have changed)."""
+    given = dict(settings or ())
+    key = (ruleset, json.dumps(given, sort_keys=True, default=str))
+    hit = _TARGETS.get(key)
+    if hit is not None:
+        return hit[0], list(hit[1])
+    r = playable(ruleset, given)
+    config, promised = EngineConfig.from_ruleset(r), list(r.promised())
+    if not any(c in ruleset for c in "/\\."):          # ids only (``official+house-no-auction``), no file
+        _TARGETS[key] = (config, tuple(promised))
+    return config, promised
 
 
 @dataclass
