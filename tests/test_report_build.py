@@ -40,7 +40,9 @@ def test_every_page_is_written(report):
     rulesets = list(out.glob("ruleset-*.html"))
     topics = list(out.glob("findings-*.html"))
     assert len(topics) >= 10 and (out / "findings-rent.html").is_file()
-    assert len(rulesets) + len(topics) == len(summary["pages"]) - len(single) - 1     # minus contradictions.json
+    witnesses = list(out.glob("witnesses/*.jsonl"))             # every witness the engine played, replayable
+    assert len(witnesses) >= 20
+    assert len(rulesets) + len(topics) + len(witnesses) == len(summary["pages"]) - len(single) - 1  # - the JSON
     assert (out / "ruleset-official.html").is_file()
     assert (out / MARKER).is_file()
     doc = __import__("json").loads((out / "contradictions.json").read_text(encoding="utf-8"))
@@ -131,14 +133,14 @@ def test_everything_not_ours_is_escaped():
 def test_failed_run_leaves_previous_report(report, tmp_path):
     out = tmp_path / "reports"
     build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim})
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
     def boom(name):
         if name == "questions.html":
             raise RuntimeError("forced failure in the middle of writing")
     with pytest.raises(RuntimeError):
         build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim, "after_page": boom})
-    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
     assert [p.name for p in tmp_path.iterdir()] == ["reports"]     # no temporary folder left behind
 

@@ -37,6 +37,7 @@ CODES = {
     "E024": "an output location holding files the toolkit did not write, or read-only",
     "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file or engine spec",
+    "E027": "an entry marked not applicable where the catalogue declares no condition, or its condition holds",
 }
 
 

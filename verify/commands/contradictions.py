@@ -8,6 +8,7 @@ where the rulebooks answer those questions differently.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
@@ -26,8 +27,11 @@ _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "v
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document {\"findings\": [...]}.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(list(KINDS)),
               help="Only findings of this kind (repeatable).")
+@click.option("--witnesses", "witness_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write each witness the engine played as a trace file in this folder "
+                   "(`verify replay FILE` plays it again).")
 @output_option
-def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) -> None:
+def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], witness_dir: Path | None) -> None:
     """Compare RULESETS (default: every bundled ruleset, and each overlay on the default one).
 
     Each finding is a contradiction (sources presenting the same game disagree), a variant (a mode or
@@ -46,6 +50,11 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
     else:
         result = compare(list(rulesets) or None)
     findings = [f for f in result.findings if not kinds or f.kind in kinds]
+    if witness_dir is not None:
+        from ..compare.witness import write
+        written = write(findings, witness_dir)
+        if not as_json:
+            click.echo(f"{len(written)} witness file(s) written to {witness_dir}", err=True)
     if as_json:
         click.echo(json.dumps({"findings": [f.to_json() for f in findings]}, ensure_ascii=False, indent=2))
         return

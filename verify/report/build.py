@@ -37,12 +37,15 @@ from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_
 from .site import PAGES, Card, Page, environment, register, slug
 
 KIND_TEXT = {
-    "contradiction": "Sources presenting the same game disagree.",
-    "variant": "A declared mode, a house rule or your table differs from its base on purpose.",
-    "internal": "One rulebook disagrees with itself.",
-    "silent": "One side leaves the question open while others answer it.",
-    "redundancy": "A clause implied by other rulings (proved by z3).",
+    "contradiction": "Sources presenting the same game state different rules.",
+    "internal": "One rulebook states one quantity twice, differently.",
     "ambiguous": "The words of one rulebook allow several readings; each is played and witnessed.",
+    "assumed": "The rulebooks differ only through a value one of them does not state (assumed).",
+    "medium": "A difference that exists because one game is played on a board and the other online "
+              "(timers, pauses, rating, payment steps, a banker).",
+    "silent": "One side leaves the question open while others answer it.",
+    "variant": "A declared mode, a house rule or your table differs from its base on purpose.",
+    "redundancy": "A clause implied by other rulings (proved by z3).",
 }
 
 
@@ -174,7 +177,8 @@ def _index(x: Inputs):
                             "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"]})
     yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
                          "equivalent": x.comparison.equivalent,
-                         "top": findings.matters_most(x.comparison.findings, cat, x.tables)}
+                         "top": findings.matters_most(x.comparison.findings, cat, x.tables),
+                         "apart": findings.apart(x.comparison.findings)}
 
 
 def _findings_index(x: Inputs):
@@ -359,6 +363,8 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
+        from ..compare.witness import write as write_witnesses
+        written += [f"witnesses/{p.name}" for p in write_witnesses(x.comparison.findings, tmp / "witnesses")]
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")

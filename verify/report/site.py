@@ -80,4 +80,6 @@ def environment() -> jinja2.Environment:
     env.filters["slug"] = slug
     env.filters["anchor"] = anchor
     env.filters["finding_href"] = finding_href
+    from ..compare.witness import file_name
+    env.filters["witness_file"] = file_name
     return env

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import SpecError, VerifyError
+from .applicability import unfounded_marks
 from .constraints import check_constraints
 from .registry import Registry
 from .silence import contradicting_silences
@@ -46,6 +47,7 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
                 errors.append(SpecError("E004", f"{rid}: constraint {res.constraint.id} is broken: "
                                         f"{res.constraint.message} ({res.constraint.text})", where))
         errors.extend(contradicting_silences(r, reg.inherited(rid)))
+        errors.extend(unfounded_marks(r))
         undecided = r.undecided()
         if undecided:
             errors.append(SpecError("E012", f"{rid}: {len(undecided)} parameter(s) neither cited, "

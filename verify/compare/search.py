@@ -1,0 +1,167 @@
+"""Finding a witness situation: the SMT layer where it models the action, else the probe's own situations.
+
+Where a probe's action is one the SMT layer encodes (``verify.smt.actions``,
+checked against the engine by the differential tests), z3 looks, over every
+state that satisfies the ruleset's invariants, for one in which the sides'
+transitions differ (one allows the action and another refuses it, or they
+leave different cash, deeds, buildings or bank stock); the state is made
+small (``verify.smt.scenario.minimise``) and read back as a canonical state.
+UNSAT proves that no such state exists in what the SMT layer models. Otherwise
+the probe's situations are tried in order, the plainest first.
+
+Either way each side's outcome is what the reference engine plays from that
+side's config: a situation the SMT layer finds but the engine plays alike is
+no witness (and is said so).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+
+from ..config import EngineConfig
+from ..errors import GameError, VerifyError
+from .probes import Probe
+from .situations import ACTOR, Played, Table, play
+
+#: z3 budget of one witness query (a timeout is UNKNOWN with its reason, never a verdict).
+TIMEOUT_MS = 4000
+#: At most this many of a probe's situations are played.
+MAX_SITUATIONS = 96
+
+
+@dataclass(frozen=True)
+class Party:
+    """One side of a witness: what it is called, the ruleset it plays, and how ``verify replay`` finds it."""
+
+    label: str                      # shown in the witness: a ruleset id, RULESET@READING, ...
+    ruleset: Any                    # verify.spec.Ruleset (any values set already applied)
+    name: str                       # the ruleset name ``verify replay`` resolves
+    set: tuple[tuple[str, Any], ...] = ()   # values set on top of ``name`` (its own money)
+    opened: tuple[str, ...] = ()    # open values nobody supplied, played at the catalogue's fallback
+    #: the money scale its outcomes are shown in: the ruleset the side stands for (a value of another
+    #: ruleset played in this one's game is shown in that ruleset's money)
+    scale: int | None = None
+
+    @property
+    def cfg(self) -> EngineConfig:
+        cfg = _CFG.get(id(self.ruleset))
+        if cfg is None or cfg[0] is not self.ruleset:
+            cfg = _CFG[id(self.ruleset)] = (self.ruleset, EngineConfig.from_ruleset(self.ruleset))
+        return cfg[1]
+
+
+_CFG: dict[int, tuple[Any, EngineConfig]] = {}
+
+
+@dataclass(frozen=True)
+class Found:
+    """The outcome of a search: ``status`` is ``differs`` (a witness), ``same`` (proved: no situation
+    separates the sides) or ``unknown`` (with the reason)."""
+
+    status: str
+    method: str = "engine"          # smt | engine
+    values: dict | None = None      # the probe's situation values (engine situations)
+    situation: str = ""             # the situation in words
+    plays: tuple[Played, ...] = ()  # per side, what the engine did
+    outcomes: tuple[Any, ...] = ()
+    reason: str | None = None
+    tried: int = 0
+
+
+def outcome_key(value: Any) -> Any:
+    from fractions import Fraction
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Fraction(value).limit_denominator(10_000)
+    return value
+
+
+def _combos(probe: Probe):
+    """The probe's situations, plainest first: fewest values away from each variable's first choice."""
+    choices = [v.choices or (None,) for v in probe.vars]
+    idx = sorted(itertools.product(*[range(len(c)) for c in choices]),
+                 key=lambda ix: (sum(1 for i in ix if i), sum(ix)))
+    for ix in idx[:MAX_SITUATIONS]:
+        yield {v.name: c[i] for v, c, i in zip(probe.vars, choices, ix)}
+
+
+def broken_promise(p: Party, pl: Played) -> str | None:
+    """The first invariant ``p``'s ruleset promises that the played situation breaks (a witness must be a
+    game its ruleset allows: a situation no game of it can reach proves nothing), else None."""
+    from ..engine.trace import InvariantChecker, _action_for_check   # as `verify replay` checks a step
+    promised = p.ruleset.promised()
+    if not promised:
+        return None
+    check = InvariantChecker(p.cfg, promised)
+    before = None
+    for state, step in zip(pl.states, ((None, ()),) + tuple(pl.steps)):
+        bad = check(before, state, _action_for_check(step[0], list(step[1])))
+        if bad:
+            return str(bad[0])
+        before = state
+    return None
+
+
+def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, tuple] | None:
+    plays, outs = [], []
+    for p in parties:
+        t = Table(p.cfg, players=probe.players)
+        try:
+            built = probe.build(t, values)
+            if built is None:
+                return None
+            state, actions = built
+            pl = play(p.cfg, state, actions)
+            outs.append(probe.observe(t, pl, values))
+        except (GameError, VerifyError, StopIteration, IndexError, KeyError, ValueError, TypeError):
+            return None
+        if broken_promise(p, pl):
+            return None
+        plays.append(pl)
+    return tuple(plays), tuple(outs)
+
+
+def by_situations(probe: Probe, parties: list[Party]) -> Found:
+    tried = 0
+    for values in _combos(probe):
+        got = _play_all(probe, parties, values)
+        if got is None:
+            continue
+        tried += 1
+        plays, outs = got
+        if any(o is None for o in outs):
+            continue
+        if len({repr(outcome_key(o)) for o in outs}) > 1:
+            text = situation_text(probe, values, Table(parties[0].cfg, players=probe.players))
+            return Found("differs", "engine", values, text, plays, outs, tried=tried)
+    why = (f"the engine plays the sides alike in each of the {tried} situation(s) tried" if tried else
+           "no situation of this question could be set up for these rulesets")
+    return Found("unknown", "engine", reason=why, tried=tried)
+
+
+def situation_text(probe: Probe, values: dict, t: Table | None = None) -> str:
+    parts = [v.text(values[v.name], t) for v in probe.vars if v.name in values]
+    text = "; ".join(parts) or "whenever the question arises"
+    if any(v.money for v in probe.vars):
+        text += " (amounts in classic money; × money.scale for a larger-scale source)"
+    return text
+
+
+def find(probe: Probe, parties: list[Party]) -> Found:
+    """A situation where the engine plays the parties differently, proof that none exists, or UNKNOWN."""
+    note = None
+    if probe.smt is not None and len({p.cfg.setup.scale for p in parties}) == 1:
+        from .smt_search import smt_situation
+        got = smt_situation(probe, parties)
+        if got.status in ("differs", "same"):
+            return got
+        note = got.reason
+    found = by_situations(probe, parties)
+    if found.status == "unknown" and note:
+        return Found("unknown", found.method, reason=f"{note}; {found.reason}", tried=found.tried)
+    return found
+
+
+__all__ = ["Party", "Found", "find", "by_situations", "situation_text", "outcome_key", "ACTOR"]
