@@ -63,15 +63,20 @@ def _finding(ctx, fid: str, r: Ruleset, pid: str, rs: list[Ruleset], primary_sou
 
 
 def _related(ctx, r: Ruleset, pid: str, rs: list[Ruleset], primary_source) -> tuple[Side, ...]:
-    """One ruling per other rulebook: its first ruleset (base games first) where the question arises."""
+    """One ruling per other rulebook: its first ruleset (base games first) where the question arises, or
+    its base game shown as not applicable where none of its games has the mechanism."""
     seen = {primary_source(r)}
-    out = []
+    out = {}
     for x in rs:
         src = primary_source(x)
-        if src in seen or not ctx.applies(x, pid):
+        if src in seen:
             continue
-        seen.add(src)
         side = ctx.side(x, pid)
-        if side.kind != "undecided":
-            out.append(side)
-    return tuple(out)
+        if side.kind == "undecided":
+            continue
+        if ctx.applies(x, pid):
+            seen.add(src)
+            out[src] = side
+        else:
+            out.setdefault(src, side)
+    return tuple(out.values())

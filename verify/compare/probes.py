@@ -29,6 +29,9 @@ class Var:
     money: bool = False               # a classic amount (each side sees it in its own money)
     names: tuple[str, ...] = ()       # readable names of an int-coded choice
     show: Callable[[Table, Any], str] | None = None   # the value in words, from the board data
+    #: more values to try, from each side's config: the edges of a side's own thresholds (each value
+    #: and the one before it), so that two thresholds a minute apart are told apart
+    around: Callable[[Any], tuple] | None = None
 
     def text(self, value, t: Table | None = None) -> str:
         if self.show is not None and t is not None:
@@ -829,13 +832,15 @@ PROBES: tuple[Probe, ...] = (
           "given minute of play?",
           ("rent.tax_enabled", "rent.tax_start_minute", "rent.tax_initial_rate", "rent.tax_step_rate",
            "rent.tax_step_minutes", "rent.tax_max_rate"),
-          (Var("minute", "minute of play", (0, 61, 70, 41, 46, 90, 120, 180)),), rent_after_tax, rent_kept,
+          (Var("minute", "minute of play", (0, 90), around=lambda cfg: (cfg.rent.tax_start_minute,)),),
+          rent_after_tax, rent_kept,
           unit="count"),
     Probe("go_salary", "How much does a player get at GO?",
           ("go.salary", "go.salary_on_pass", "go.salary_on_landing", "go.exact_landing_bonus",
            "go.salary_stop_minute", "go.exact_landing_bonus_after_salary_stop"),
           (B("exact", "the move ends exactly on GO (otherwise it passes GO)"),
-           Var("minute", "minute of play", (0, 46, 61, 31, 41, 90))),
+           Var("minute", "minute of play", (0, 90), around=lambda cfg: (cfg.movement.salary_stop_minute,
+                                                                        cfg.rent.tax_start_minute))),
           go_salary, lambda t, pl, v: _salary_total(t, pl, v)),
     Probe("go_card_twice", "Pass GO, land on a card square, draw Advance to GO: how much salary in all?",
           ("go.pass_then_card_to_go_pays_twice",), (), go_card(True), _salary_total),

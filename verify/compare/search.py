@@ -78,9 +78,20 @@ def outcome_key(value: Any) -> Any:
     return value
 
 
-def _combos(probe: Probe):
+def _choices(var, parties: list[Party]) -> tuple:
+    extra = []
+    if var.around is not None:
+        for p in parties:
+            for edge in var.around(p.cfg):
+                if isinstance(edge, int) and not isinstance(edge, bool):
+                    extra += [edge, edge - 1]
+    # the plainest value first, then the sides' own edges, then the other values
+    return tuple(dict.fromkeys(tuple(var.choices[:1]) + tuple(sorted(extra)) + tuple(var.choices[1:])))
+
+
+def _combos(probe: Probe, parties: list[Party]):
     """The probe's situations, plainest first: fewest values away from each variable's first choice."""
-    choices = [v.choices or (None,) for v in probe.vars]
+    choices = [_choices(v, parties) or (None,) for v in probe.vars]
     idx = sorted(itertools.product(*[range(len(c)) for c in choices]),
                  key=lambda ix: (sum(1 for i in ix if i), sum(ix)))
     for ix in idx[:MAX_SITUATIONS]:
@@ -125,7 +136,7 @@ def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, 
 
 def by_situations(probe: Probe, parties: list[Party]) -> Found:
     tried = 0
-    for values in _combos(probe):
+    for values in _combos(probe, parties):
         got = _play_all(probe, parties, values)
         if got is None:
             continue
