@@ -784,6 +784,158 @@ def _show_group(t: Table, rank: str) -> str:
 
 RANKS = ("median", "lower", "upper", "dearest", "cheapest")
 PRICE = Var("deed", "the property", RANKS, show=_show_deed)
+
+
+def _in_jail(t: Table, s: dict, turns: int = 0) -> dict:
+    s["players"][ACTOR].update(in_jail=True, position=_visit(t), jail_turns=turns)
+    return t.turn_of(s, ACTOR)
+
+
+def jail_card(t: Table, v: dict):
+    """ACTOR is in jail holding a Get Out of Jail Free card (taken out of its deck)."""
+    for deck in ("chance", "chest"):
+        card = next((c for c in getattr(t.cfg.cards, deck) if c.effect == "jail_free"), None)
+        if card is not None:
+            break
+    s = _in_jail(t, t.neutral())
+    deck = deck if card is not None else "chance"
+    if card is not None:
+        s["decks"][deck] = [c for c in s["decks"][deck] if c != card.id]
+    s["players"][ACTOR]["jail_cards"] = [deck]
+    return s, [{"type": "use_card", "seat": ACTOR}]
+
+
+def fine_on_turn(t: Table, v: dict):
+    """ACTOR has spent ``turns`` turns in jail and, before rolling, pays the fine."""
+    return _in_jail(t, t.neutral(), v["turns"]), [{"type": "pay_fine", "seat": ACTOR}]
+
+
+def creditor_inherits(t: Table, v: dict):
+    """OTHER goes bankrupt to ACTOR over rent, holding one unbuilt, unmortgaged street."""
+    d = _deed(t, v)
+    s = t.own(t.neutral(), d.square, OTHER)
+    t.cash(s, OTHER, 0)
+    return _debt(s, OTHER, ACTOR, t.money(5000)), [{"type": "bankrupt", "seat": OTHER}]
+
+
+INHERITED = (("creditor", "the creditor"), ("bank", "the bank (unowned)"))
+
+
+def _who_holds(t: Table, pl: Played, v: dict) -> str | None:
+    if not allowed(pl):
+        return None
+    owner = _prop(pl.last, _deed(t, v).square)["owner"]
+    return "the creditor" if owner == ACTOR else "the bank (unowned)" if owner is None else f"player {owner}"
+
+
+def built_group_trade(t: Table, v: dict):
+    """OTHER holds a whole colour group with a house on one street; ACTOR offers the price of an unbuilt
+    street of it."""
+    group = t.group("median")
+    s = t.neutral()
+    t.own(s, group.squares, OTHER)
+    t.own(s, group.squares[-1], OTHER, houses=1)
+    if len(group.squares) > 2:
+        t.own(s, group.squares[1], OTHER, houses=1)       # even building: one house on all but the first
+    target = group.squares[0]
+    return s, [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": t.cfg.board.deed(target).price},
+                "take": {"squares": [target]}}]
+
+
+def trade_in_debt(t: Table, v: dict):
+    """ACTOR, in debt to OTHER after a landing, offers OTHER cash for a station."""
+    station = t.deeds("station")[0].square
+    s = t.own(t.neutral(), station, OTHER)
+    s = _debt(s, ACTOR, OTHER, t.cfg.setup.starting_cash + t.money(100))
+    return s, [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": t.cfg.board.deed(station).price},
+                "take": {"squares": [station]}}]
+
+
+def after_landing(t: Table, v: dict):
+    """ACTOR's roll ends on a square where nothing happens: may ACTOR still act in this turn?"""
+    s = t.neutral()
+    t.at(s, ACTOR, _visit(t) - 3)
+    return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 2]}]
+
+
+def _still_acting(t: Table, pl: Played, v: dict) -> bool | None:
+    if not allowed(pl):
+        return None
+    return pl.last["current"] == ACTOR and pl.last["phase"] == "post_roll"
+
+
+def out_of_turn_bid(t: Table, v: dict):
+    """ACTOR declines; the seat after the first bidder in seat order bids first."""
+    d = _deed(t, v)
+    s = t.neutral()
+    return s, [t.roll_to(s, ACTOR, d.square), {"type": "decline", "seat": ACTOR}]
+
+
+def _out_of_turn(t: Table, pl: Played, v: dict) -> bool | None:
+    """Whether a bidder other than the one whose turn it is may bid now."""
+    from ..engine.step import legal_actions
+    if pl.last.get("phase") != "auction":
+        return None
+    seats = {a["seat"] for a in legal_actions(t.cfg, pl.last) if a["type"] == "bid"}
+    return len(seats) > 1
+
+
+def jump_bid(t: Table, v: dict):
+    """After the decline, OTHER bids well above the lowest bid allowed."""
+    def more(t: Table, v: dict, s: dict, acts: list):
+        from ..engine.step import legal_actions
+        opened = play(t.cfg, s, acts)
+        bids = [a["amount"] for a in legal_actions(t.cfg, opened.last) if a["type"] == "bid" and a["seat"] == OTHER]
+        return [{"type": "bid", "seat": OTHER, "amount": min(bids) + t.money(v["jump"])}] if bids else None
+    return auction_after_decline(more)(t, v)
+
+
+def card_trade(t: Table, v: dict):
+    """OTHER holds a Get Out of Jail Free card; ACTOR (in jail when ``jailed``) offers cash for it."""
+    built = jail_card(t, v)
+    s, _ = built
+    deck = s["players"][ACTOR]["jail_cards"][0]
+    s["players"][ACTOR]["jail_cards"] = []
+    s["players"][OTHER]["jail_cards"] = [deck]
+    if not v.get("jailed"):
+        s["players"][ACTOR].update(in_jail=False, position=0)
+    return s, [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": t.money(50)},
+                "take": {"cards": [deck]}}]
+
+
+def hotel_alone(t: Table, v: dict):
+    """ACTOR's street has the houses a hotel needs, the other street of its group none (uneven building
+    allowed or not): may ACTOR build the hotel?"""
+    group = next(g for g in t.cfg.board.groups if g.kind == "street" and len(g.squares) == 2)
+    here, mate = group.squares
+    s = t.own(t.neutral(cash=5000), here, ACTOR, houses=t.cfg.building.hotel_threshold)
+    t.own(s, mate, ACTOR)
+    return s, [{"type": "build_hotel", "seat": ACTOR, "square": here}]
+
+
+def triples(t: Table, v: dict):
+    """ACTOR rolls three equal dice (the speed die in play) and moves where the triples allow."""
+    if not t.cfg.speed_die.enabled:
+        return None
+    s = t.neutral()
+    t.at(s, ACTOR, _visit(t) - 3)
+    return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 1, 1]},
+               {"type": "move_to", "seat": ACTOR, "square": _visit(t), "optional": True}]
+
+
+def _doubles_counted(t: Table, pl: Played, v: dict) -> bool | None:
+    if not allowed(pl):
+        return None
+    return pl.last["players"][ACTOR]["doubles"] > 0
+
+
+def trades_in_a_turn(t: Table, v: dict):
+    """ACTOR buys OTHER's stations one by one before rolling: ``count`` trades in one turn."""
+    stations = [d.square for d in t.deeds("station")]
+    s = t.own(t.neutral(cash=5000), stations, OTHER)
+    n = min(v["count"], len(stations))
+    return s, [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": t.cfg.board.deed(sq).price},
+                "take": {"squares": [sq]}} for sq in stations[:n]]
 GROUP = Var("group", "the colour group", RANKS, show=_show_group)
 
 PROBES: tuple[Probe, ...] = (
@@ -947,6 +1099,36 @@ PROBES: tuple[Probe, ...] = (
           ("setup.dealt_properties_paid",), (), setup_state, _dealt_paid),
     Probe("starting_cash", "How much cash does a player start with?", ("setup.starting_cash",), (),
           setup_state, _start_cash),
+    Probe("jail_card_exit", "May a jailed player holding a Get Out of Jail Free card use it to leave?",
+          ("jail.card_exit",), (), jail_card, lambda t, pl, v: allowed(pl), unit="bool"),
+    Probe("fine_on_jail_turn", "May a jailed player pay the fine before rolling, this many turns into the stay?",
+          ("jail.fine_voluntary_turns",), (Var("turns", "turns already spent in jail", (0, 1, 2)),),
+          fine_on_turn, lambda t, pl, v: allowed(pl), unit="bool"),
+    Probe("bankrupt_deeds_go_to", "A player goes bankrupt to another over rent: who holds the bankrupt's "
+          "street afterwards?", ("bankruptcy.to_player_properties",), (PRICE,), creditor_inherits, _who_holds,
+          unit="value"),
+    Probe("built_group_trade", "May an unbuilt street be traded while another street of its colour group "
+          "has a house?", ("trade.building_lock",), (), built_group_trade, lambda t, pl, v: allowed(pl),
+          unit="bool"),
+    Probe("trade_in_debt", "May a player in debt propose a trade to raise the money?",
+          ("debt.trade_while_in_debt",), (), trade_in_debt, lambda t, pl, v: allowed(pl), unit="bool"),
+    Probe("turn_goes_on", "After the roll is resolved, may the player still act before the turn passes?",
+          ("turn.end",), (), after_landing, _still_acting, unit="bool"),
+    Probe("bid_out_of_turn", "In an auction, may more than one player bid at the same moment (no order)?",
+          ("auction.bidding_order",), (PRICE,), out_of_turn_bid, _out_of_turn, unit="bool"),
+    Probe("jump_bid", "May a bid jump above the smallest raise allowed?", ("auction.fixed_step",),
+          (Var("jump", "how far above the smallest bid allowed", (50, 10), money=True), PRICE), jump_bid,
+          lambda t, pl, v: allowed(pl), unit="bool"),
+    Probe("trades_per_turn", "May a player make this many trades in one turn?", ("trade.per_turn_limit",),
+          (Var("count", "trades in one turn", (4, 3)),), trades_in_a_turn, lambda t, pl, v: allowed(pl),
+          unit="bool"),
+    Probe("card_trade", "May a Get Out of Jail Free card change hands in a trade (bought by a jailed player "
+          "too)?", ("trade.jail_cards", "cards.jail_card_tradeable", "jail.buy_card_from_player"),
+          (B("jailed", "the buyer is in jail"),), card_trade, lambda t, pl, v: allowed(pl), unit="bool"),
+    Probe("hotel_alone", "May a hotel go up on a street while another street of its group has no house?",
+          ("building.hotel_needs_whole_group",), (), hotel_alone, lambda t, pl, v: allowed(pl), unit="bool"),
+    Probe("triples_doubles", "Do triples count as doubles (another roll, toward three doubles)?",
+          ("speed_die.triples_count_as_doubles",), (), triples, _doubles_counted, unit="bool"),
     Probe("build_allowed_now", "May the player build at this moment?", ("building.timing",),
           (Var("phase", "moment", (0, 1, 2), names=PHASES),), at_moment(_build_act), _allowed_last,
           unit="bool"),
