@@ -22,7 +22,7 @@ import sys
 import time
 
 from verify.config import EngineConfig
-from verify.engine.simulate import CampaignSpec, run_campaign
+from verify.engine.campaign import CampaignSpec, run_campaign
 from verify.spec import DEFAULT_RULESET, load_ruleset
 
 

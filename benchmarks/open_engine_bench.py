@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verify.config import EngineConfig  # noqa: E402
-from verify.engine.simulate import CampaignSpec, run_campaign  # noqa: E402
+from verify.engine.campaign import CampaignSpec, run_campaign  # noqa: E402
 from verify.spec import DEFAULT_RULESET, load_ruleset  # noqa: E402
 
 

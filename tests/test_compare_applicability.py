@@ -2,7 +2,7 @@
 
 A parameter that only means something with a mechanism declares its condition once, in the catalogue
 (``applies_when``); a side where it does not hold is shown as not applicable and never compared; a
-ruleset may call a value "not applicable" only where the catalogue agrees (lint E027). A difference
+ruleset may call a value "not applicable" only where the catalogue agrees (lint E028). A difference
 between stated rules is a ``contradiction``; one that rests on an assumed side is ``assumed``, or
 ``medium`` for a feature of one medium (board or online).
 """
@@ -121,7 +121,7 @@ def test_lint_refuses_not_applicable_without_a_condition(tmp_path):
                  "  jail.fine:\n    value: 50\n    assumed: \"Not applicable: no jail here.\"\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
     assert res.exit_code == 1
-    assert f"{f}:5: [E027]" in res.output and "jail.fine" in res.output and "applies_when" in res.output
+    assert f"{f}:5: [E028]" in res.output and "jail.fine" in res.output and "applies_when" in res.output
 
 
 def test_lint_refuses_not_applicable_where_the_condition_holds(tmp_path):
@@ -130,7 +130,7 @@ def test_lint_refuses_not_applicable_where_the_condition_holds(tmp_path):
                  "  casino.enabled:\n    value: true\n    assumed: a casino table\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
     # official marks the casino's details not applicable; with a casino they apply: each is named
-    assert res.exit_code == 1 and "[E027] t: casino.stake is marked not applicable, but its condition" in res.output
+    assert res.exit_code == 1 and "[E028] t: casino.stake is marked not applicable, but its condition" in res.output
     assert "official.yaml" in res.output                 # where the inherited mark is written
 
 

@@ -115,8 +115,9 @@ def test_open_values_are_not_played_and_the_report_says_why(tmp_path):
     assert set(summary["not_played"]) == {"online-vn", "official-timed", "platform-custom"}
     html = (out / "simulation.html").read_text(encoding="utf-8")
     assert 'id="sim-not-played"' in html
-    assert re.search(r'online-vn</a></th>\s*<td colspan="6" class="muted">not played: end.round_limit is open', html)
-    assert "supply it with --set end.round_limit=VALUE" in html
+    assert re.search(r'online-vn</a></th>\s*<td colspan="6" class="muted">not played: 3 values are open '
+                     r'\(auction.min_increment, end.round_limit, timer.turn_seconds\)', html)
+    assert "supply it with --set end.time_limit_minutes=VALUE" in html          # one open value: named
     assert "12 values are open" in html and "--set end.time_limit_minutes=VALUE" in html
     assert "3 not played (open values)" in (out / "index.html").read_text(encoding="utf-8")
 

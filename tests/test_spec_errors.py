@@ -79,3 +79,13 @@ def test_a_source_that_is_not_a_file_name_is_an_error(tmp_path, source):
                  "    quote: \"50 birim\"\n    gloss: fifty\n", encoding="utf-8")
     out = run_lint(f).output
     assert "[E010]" in out and "Traceback" not in out
+
+
+def test_promising_an_unknown_invariant_is_e013(tmp_path):
+    f = tmp_path / "t.yaml"
+    f.write_text("id: fx-promise\ntitle: t\nextends: official\npromises:\n  even-build: true\n"
+                 "  even-buildings: true\n", encoding="utf-8")
+    result = run_lint(f)
+    assert result.exit_code == 1
+    assert re.search(r"t\.yaml:6: \[E013\] fx-promise promises unknown invariant 'even-buildings'", result.output), \
+        result.output

@@ -75,11 +75,9 @@ def test_a_failed_simulation_keeps_the_previous_trace(traces, tmp_path, monkeypa
     plain, _ = traces
     target = tmp_path / "t.jsonl"
     target.write_bytes(plain.read_bytes())
-    import verify.engine.simulate as sim
-
     def broken(*a, **k):
         raise RuntimeError("the engine failed in the middle of a game")
-    monkeypatch.setattr(sim, "play_game", broken)
+    monkeypatch.setattr("verify.commands.simulate.play_game", broken)
     res = CliRunner().invoke(main, ["simulate", "--games", "2", "--trace", str(target)])
     assert res.exit_code == 1 and "internal error" in res.output
     assert target.read_bytes() == plain.read_bytes()

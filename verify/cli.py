@@ -12,10 +12,12 @@ command (so a new command inherits it):
 No traceback reaches a user: an unexpected exception is a bug in the toolkit
 and is reported in one line too (``VERIFY_DEBUG=1`` shows the traceback).
 
-Importing this module is cheap (click and two small modules): a command's
-module, and the z3, rich and jinja2 it brings (about half a second), is
-imported only once the command is chosen, inside the signal handling, so a
-Ctrl-C while it loads is the same one line and exit 130 as any other.
+Importing this module is cheap (click and two small modules), and ``verify
+--help`` lists the commands from ``COMMANDS`` without importing them: a
+command's module, and the stages, z3, rich and jinja2 it brings (about half a
+second), is imported only once the command is chosen, inside the signal
+handling, so a Ctrl-C while it loads is the same one line and exit 130 as any
+other.
 """
 
 from __future__ import annotations
@@ -31,9 +33,25 @@ import click
 from .errors import VerifyError
 from .interrupt import EXIT_STATUS, Interrupted, announce, handling_signals, stop_children
 
-#: Command modules in the order ``verify --help`` lists them.
-COMMANDS = ["rulesets", "show", "params", "lint", "coverage", "compile", "simulate", "replay",
-            "check", "contradictions", "diff", "ask", "report", "conform", "study"]
+#: Every command (a module ``verify/commands/NAME.py`` defining ``command``), in the order ``verify --help``
+#: lists them, with the line it shows there.
+COMMANDS = {
+    "rulesets": "List the bundled rulesets and what each extends.",
+    "show": "Show a ruleset's values with their quotes or reasons.",
+    "params": "List the catalogued parameters (all, or one area's).",
+    "lint": "Check rulesets: quotes, types, constraints, completeness.",
+    "coverage": "Show which sentences of each source are cited or waived.",
+    "compile": "Compile a ruleset into an engine config (JSON) or SMT-LIB 2.",
+    "simulate": "Play seeded games of a ruleset and summarise them.",
+    "replay": "Re-check every step of a trace against its ruleset.",
+    "check": "Prove the invariants of rulesets, action by action.",
+    "contradictions": "Find where rulesets disagree, with witness situations.",
+    "diff": "Show what a table changes against its base.",
+    "ask": "Answer a rules question from every ruleset.",
+    "report": "Write the HTML report.",
+    "conform": "Check an engine step by step against a ruleset.",
+    "study": "Compare rulesets on the same seeded games.",
+}
 
 
 def _fail(message: str, status: int = 1):
@@ -47,6 +65,13 @@ class _Group(click.Group):
     def list_commands(self, ctx) -> list[str]:
         # a command not built yet is simply absent
         return [n for n in COMMANDS if importlib.util.find_spec(f".commands.{n}", __package__) is not None]
+
+    def format_commands(self, ctx, formatter) -> None:
+        # the listing reads COMMANDS: importing every command only to print one line each took 0.3 s
+        rows = [(name, COMMANDS[name]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx, cmd_name: str):
         if cmd_name not in COMMANDS:

@@ -37,7 +37,8 @@ CODES = {
     "E024": "an output location holding files the toolkit did not write, or read-only",
     "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file or engine spec",
-    "E027": "an entry marked not applicable where the catalogue declares no condition, or its condition holds",
+    "E027": "a rule parameter read from a compiled engine config that does not carry it",
+    "E028": "an entry marked not applicable where the catalogue declares no condition, or its condition holds",
 }
 
 

@@ -23,10 +23,12 @@ the signal to us, and a watcher thread interrupts the running query at once.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -72,7 +74,6 @@ def _die_with_parent() -> None:
     if not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)          # PR_SET_PDEATHSIG
         import multiprocessing
@@ -136,8 +137,6 @@ _BEFORE: set[int] = set()
 
 def stop_children(grace: float = 2.0) -> None:
     """Terminate the children the command started (worker pools, subprocesses); kill those that linger."""
-    import time
-
     mp = sys.modules.get("multiprocessing")     # never imported: no worker pool to stop
     kids = [p for p in mp.active_children() if p.pid not in _BEFORE] if mp is not None else []
     for p in kids:
@@ -190,7 +189,6 @@ EXIT_AFTER = 6.0
 
 
 def _watchdog(signum: int) -> None:
-    import time
     time.sleep(STOP_WORKERS_AFTER)
     try:
         stop_children(grace=1.0)

@@ -1,51 +1,26 @@
-"""The game invariants (``specs/invariants.yaml``): loaded, checked, and evaluated on real states.
+"""The game invariants (``specs/invariants.yaml``) evaluated on real states.
 
-Invariants are declared once in the safe expression language and compiled
+Invariants are declared once in the safe expression language (loaded and
+checked against the catalogue by ``verify.spec.invariants``) and compiled
 twice: here to Python predicates over the canonical game state (used by the
-engine's ``--check-invariants`` and by ``verify replay``), and in
-``verify.smt`` to z3 formulas over the symbolic state (``verify check``).
+engine's ``--check-invariants``, ``verify replay`` and the conformance oracle),
+and in ``verify.smt`` to z3 formulas over the symbolic state (``verify check``).
 
-Both backends range over the same *view* of a state: ``players``,
-``properties``, ``streets``, ``groups`` (each with ``.streets``), ``bank``,
-``pot``, ``jackpot``, the rule parameters by id, and for step invariants the
-``action`` and each player's/property's ``before``. The field lists below are
-that contract; the loader rejects an expression that names anything else
-(E014, with file and line) and a ruleset that promises an unknown id (E013).
+Both range over the same *view* of a state (``verify.state_view``), whose fields
+``verify.spec.invariants`` lists; the rule parameters an invariant reads come from
+the compiled config (``param_value``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .errors import ExprError, Location, SpecError
-from .expr import Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit
-from .expr import compile_expr, evaluate, names, parse
-from .paths import display, specs_dir
-from .state_view import (BANK_SLICES, NOBODY, PLAYER_FIELDS, PLAYER_SLICES, PROPERTY_FIELDS, PROPERTY_SLICES,
-                         SLICE_OF_FIELD, Record, ViewCache, ViewEnv, board_facts, share, state_slices, view_env)
-
-#: The fields of the other objects in the view (the contract with verify.smt; players' and
-#: properties' are in verify.state_view).
-GROUP_FIELDS = ("name", "streets")
-BANK_FIELDS = ("houses", "hotels", "cash")
-ACTION_FIELDS = ("kind", "player", "creditor", "team", "bankruptcy")
-ROOTS = {"players": "player*", "properties": "property*", "streets": "property*", "groups": "group*",
-         "bank": "bank", "pot": "int", "jackpot": "int"}
-KINDS = ("state", "step")
-
-
-@dataclass(frozen=True)
-class Invariant:
-    id: str
-    title: str
-    kind: str                      # state | step
-    text: str
-    expr: Any
-    reads: tuple[str, ...]         # rule parameters the expression reads
-    where: Location
+from .config.parameters import read_param
+from .expr import Aggregate, BoolOp, compile_expr, evaluate, names
+from .spec.invariants import Invariant, by_id, invariant_ids, load_invariants
+from .state_view import (BANK_SLICES, NOBODY, PLAYER_SLICES, PROPERTY_SLICES, SLICE_OF_FIELD, Record, ViewCache,
+                         ViewEnv, board_facts, share, state_slices, view_env)
 
 
 @dataclass(frozen=True)
@@ -61,231 +36,21 @@ class Violation:
         return f"invariant {self.invariant} broken: {self.title}" + (f" ({self.message})" if self.message else "")
 
 
-# ---- loading and validation -----------------------------------------------------
-
-def load_invariants(path: Path | None = None) -> list[Invariant]:
-    """Every invariant of ``specs/invariants.yaml`` (or ``path``), validated."""
-    return list(_load(str(path or specs_dir() / "invariants.yaml")))
-
-
-def invariant_ids() -> list[str]:
-    return [i.id for i in load_invariants()]
-
-
-def by_id(ids: Iterable[str] | None = None) -> list[Invariant]:
-    """The invariants named by ``ids`` (all when None), in file order; unknown ids raise E013."""
-    invs = load_invariants()
-    if ids is None:
-        return invs
-    wanted = list(ids)
-    known = {i.id for i in invs}
-    for w in wanted:
-        if w not in known:
-            import difflib
-            close = difflib.get_close_matches(w, sorted(known), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise SpecError("E013", f"unknown invariant {w!r}{hint}; known: {', '.join(sorted(known))}")
-    return [i for i in invs if i.id in wanted]
-
-
-@lru_cache(maxsize=4)
-def _load(path: str) -> tuple[Invariant, ...]:
-    from .spec import load_catalogue
-    from .spec.yamlsafe import load_yaml
-
-    cat = load_catalogue()
-    name = display(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError("E001", f"cannot read invariants: {exc}", Location(name)) from None
-    data, lines = load_yaml(text, name)
-    items = (data or {}).get("invariants") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        raise SpecError("E009", "the invariants file needs a list 'invariants'", Location(name, 1))
-    out: list[Invariant] = []
-    seen: set[str] = set()
-    for i, item in enumerate(items):
-        where = Location(name, lines.get(("invariants", i)))
-        if not isinstance(item, dict) or not {"id", "title", "kind", "expr"} <= set(item):
-            raise SpecError("E009", "an invariant needs id, title, kind and expr", where)
-        extra = sorted(set(item) - {"id", "title", "kind", "expr", "reads"})
-        if extra:
-            raise SpecError("E009", f"invariant {item['id']}: unknown field(s) {extra}", where)
-        iid = item["id"]
-        if iid in seen:
-            raise SpecError("E008", f"invariant {iid!r} is declared twice", where)
-        seen.add(iid)
-        kind = item["kind"]
-        if kind not in KINDS:
-            raise SpecError("E009", f"invariant {iid}: kind must be state or step, not {kind!r}",
-                            Location(name, lines.get(("invariants", i, "kind"))))
-        ewhere = Location(name, lines.get(("invariants", i, "expr")) or where.line)
-        if not isinstance(item["expr"], str):
-            raise ExprError(f"invariant {iid}: expr must be a string", ewhere)
-        # YAML folded blocks keep the newlines of indented lines; an expression is one line
-        expr = parse(" ".join(item["expr"].split()), ewhere)
-        params = _validate(expr, kind, cat, iid, ewhere)
-        declared = item.get("reads")
-        if declared is not None:
-            if not isinstance(declared, list) or not all(isinstance(x, str) for x in declared):
-                raise SpecError("E009", f"invariant {iid}: reads is a list of parameter ids", where)
-            for p in declared:
-                if p not in cat:
-                    raise ExprError(f"invariant {iid} reads unknown parameter {p!r}{cat.suggest(p)}",
-                                    Location(name, lines.get(("invariants", i, "reads"))))
-            if set(declared) != set(params):
-                raise SpecError("E009", f"invariant {iid}: reads {sorted(declared)} but the expression "
-                                f"reads {sorted(params)}", Location(name, lines.get(("invariants", i, "reads"))))
-        out.append(Invariant(iid, str(item["title"]), kind, item["expr"], expr, tuple(sorted(params)), where))
-    return tuple(out)
-
-
-def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
-    """Check every name against the view (or the catalogue); return the parameter ids read."""
-    params: set[str] = set()
-    step = kind == "step"
-
-    in_old = False
-
-    def field_type(typ: str, path: tuple[str, ...], full: str) -> str:
-        for attr in path:
-            if typ == "player":
-                if attr == "before" and step and not in_old:
-                    continue
-                if attr not in PLAYER_FIELDS:
-                    raise ExprError(f"invariant {iid}: a player has no field {attr!r} in {full!r}; "
-                                    f"fields: {', '.join(PLAYER_FIELDS)}", where)
-                typ = "int"
-            elif typ == "property":
-                if attr == "before" and step and not in_old:
-                    continue
-                if attr not in PROPERTY_FIELDS:
-                    raise ExprError(f"invariant {iid}: a property has no field {attr!r} in {full!r}; "
-                                    f"fields: {', '.join(PROPERTY_FIELDS)}", where)
-                typ = "int"
-            elif typ == "group":
-                if attr not in GROUP_FIELDS:
-                    raise ExprError(f"invariant {iid}: a group has no field {attr!r} in {full!r}; "
-                                    f"fields: {', '.join(GROUP_FIELDS)}", where)
-                typ = "property*" if attr == "streets" else "int"
-            elif typ == "bank":
-                if attr not in BANK_FIELDS:
-                    raise ExprError(f"invariant {iid}: the bank has no field {attr!r}; "
-                                    f"fields: {', '.join(BANK_FIELDS)}", where)
-                typ = "int"
-            elif typ == "action":
-                if attr not in ACTION_FIELDS:
-                    raise ExprError(f"invariant {iid}: an action has no field {attr!r}; "
-                                    f"fields: {', '.join(ACTION_FIELDS)}", where)
-                typ = "int"
-            else:
-                raise ExprError(f"invariant {iid}: {full!r} has no fields", where)
-        return typ
-
-    def name_type(path: tuple[str, ...], scope: dict[str, str]) -> str:
-        full = ".".join(path)
-        if path[0] in scope:
-            return field_type(scope[path[0]], path[1:], full)
-        if full in cat:
-            params.add(full)
-            return "param"
-        if path[0] in ROOTS:
-            return field_type(ROOTS[path[0]], path[1:], full)
-        if path[0] == "action":
-            if not step:
-                raise ExprError(f"invariant {iid}: 'action' is only available in step invariants", where)
-            if in_old:
-                raise ExprError(f"invariant {iid}: old(...) reads the state before the action, not the action",
-                                where)
-            return field_type("action", path[1:], full)
-        raise ExprError(f"invariant {iid}: unknown name {full!r}{cat.suggest(full)}; a state has "
-                        f"{', '.join(sorted(ROOTS))}" + (", action" if step else "")
-                        + " and the rule parameters by id", where)
-
-    def walk(e: Any, scope: dict[str, str]) -> None:
-        if isinstance(e, Name):
-            name_type(e.path, scope)
-        elif isinstance(e, Aggregate):
-            inner = dict(scope)
-            for var, it in e.loops:
-                walk(it, inner)
-                t = name_type(it.path, inner) if isinstance(it, Name) else "?"
-                if not t.endswith("*"):
-                    raise ExprError(f"invariant {iid}: {var} must range over players, properties, "
-                                    "streets, groups or a group's streets", where)
-                inner[var] = t[:-1]
-            walk(e.elt, inner)
-            for c in e.conds:
-                walk(c, inner)
-        elif isinstance(e, Call):
-            nonlocal in_old
-            if e.func == "old" and not step:
-                raise ExprError(f"invariant {iid}: old(...) is only allowed in step invariants", where)
-            outer = in_old
-            in_old = in_old or e.func == "old"      # inside old(...), x.before and the action mean nothing
-            for a in e.args:
-                walk(a, scope)
-            in_old = outer
-        elif isinstance(e, (Compare, BoolOp)):
-            for x in e.operands:
-                walk(x, scope)
-        elif isinstance(e, TupleLit):
-            for x in e.items:
-                walk(x, scope)
-        elif isinstance(e, (Not, Neg)):
-            walk(e.operand, scope)
-        elif isinstance(e, BinOp):
-            walk(e.left, scope), walk(e.right, scope)
-        elif isinstance(e, IfExp):
-            walk(e.test, scope), walk(e.then, scope), walk(e.orelse, scope)
-        elif not isinstance(e, Const):
-            raise ExprError(f"invariant {iid}: unsupported expression {e!r}", where)
-
-    walk(expr, {})
-    assert names(expr) is not None
-    return params
-
-
 # ---- rule parameters read from an EngineConfig ----------------------------------
-
-#: Catalogue ids whose EngineConfig field is not simply ``<area>.<name>``.
-_CONFIG_FIELD = {
-    "bankruptcy.threshold": ("debt", "threshold"),
-    "bankruptcy.mortgage_interest_base": ("debt", "transfer_interest_base"),
-    "mortgage.value": ("mortgage", "value_ratio"),
-    "rent.mortgaged": ("rent", "mortgaged_collects"),
-}
-_AREA = {"bankruptcy": "debt", "free_parking": "taxes", "tax": "taxes", "dice": "movement", "go": "movement",
-         "auction": "purchase", "timer": "clock"}
-
 
 def param_value(config: Any, pid: str) -> Any:
     """The value of rule parameter ``pid`` (catalogue id) in ``config``.
 
-    ``config`` is an EngineConfig (symbols such as ``unlimited`` come back from
-    its ``None``), a resolved Ruleset, or a plain ``{id: value}`` mapping.
+    ``config`` is an EngineConfig (read through the one declaration of where each parameter goes,
+    ``verify.config.parameters``: a symbol such as ``unlimited`` comes back from its ``None``, and a
+    parameter the config does not carry is an error), a resolved Ruleset, or a plain ``{id: value}``
+    mapping.
     """
-    from .spec import load_catalogue
-
     if isinstance(config, dict):
         return config[pid]
     if hasattr(config, "catalogue") and hasattr(config, "value"):
         return config.value(pid)
-    area, _, name = pid.partition(".")
-    section, attr = _CONFIG_FIELD.get(pid, (_AREA.get(area, area), name))
-    sec = getattr(config, section, None)
-    if sec is None or not hasattr(sec, attr):
-        extra = getattr(config, "extra", None)
-        if isinstance(extra, dict) and pid in extra:
-            return extra[pid]
-        return load_catalogue()[pid].fallback
-    value = getattr(sec, attr)
-    if value is None:
-        p = load_catalogue()[pid]
-        if p.symbols:
-            return p.symbols[0]
-    return value
+    return read_param(config, pid)
 
 
 # ---- the view of a state (verify/state_view.py) ------------------------------------

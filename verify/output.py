@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import IO, Iterator
 
 from .errors import Location, VerifyError
+from .interrupt import deferred
 
 MARKER = ".verify-report"
 #: Files a report folder may hold without the marker (what a fresh clone ships in reports/).
@@ -286,8 +287,6 @@ def _carry(src: Path, dst: Path) -> None:
 @contextmanager
 def atomic_dir(target: str | Path, writer: str = "verify report") -> Iterator[Path]:
     """Yield a temporary folder; on clean exit it replaces ``target``, on any error it vanishes."""
-    from .interrupt import deferred
-
     target = Path(target).absolute()
     check_report_dir(target)
     try:

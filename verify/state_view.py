@@ -35,15 +35,13 @@ from operator import ne
 from types import SimpleNamespace
 from typing import Any
 
+from .config import EngineConfig
 from .errors import GameError
 from .expr import LazyEnv
+from .spec.invariants import PLAYER_FIELDS, PROPERTY_FIELDS   # the fields of the view (the contract with verify.smt)
 
 NOBODY = -1  #: owner of a deed the bank holds; creditor of a debt to the bank
 
-#: The fields of each kind of object in the view (the contract with verify.smt).
-PLAYER_FIELDS = ("seat", "cash", "in_jail", "bankrupt", "team", "chance_cards", "chest_cards", "jail_cards")
-PROPERTY_FIELDS = ("square", "kind", "group", "owner", "mortgaged", "houses", "hotel", "hotels", "price",
-                   "house_cost")
 #: The slices the players' and the properties' records are built from.
 PLAYER_SLICES = ("seats", "in_jail", "bankrupt", "teams", "cards", "cash")
 PROPERTY_SLICES = ("listed", "owner", "mortgaged", "houses", "hotel")
@@ -174,7 +172,6 @@ _FACTS: dict[int, tuple[Any, BoardFacts]] = {}
 def board_facts(config: Any) -> BoardFacts:
     board = getattr(config, "board", None)
     if board is None:
-        from .config import EngineConfig
         board = EngineConfig.from_ruleset(config).board
     hit = _FACTS.get(id(board))              # by identity: hashing a board is not free
     if hit is not None and hit[0] is board:

@@ -14,6 +14,8 @@ import click
 
 from ..execute.options import campaign_options, cli_errors
 from ..output import output_option
+from ..smt.run import check
+from ..invariants import by_id
 from .options import SECONDS
 from .ruleset_options import set_option
 
@@ -44,14 +46,12 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     shortage and a bankruptcy are reachable, no building from nothing).
     """
     from ..smt.actions import ACTIONS
-    from ..smt.run import check
 
     if "help" in actions:
         for a in ACTIONS:
             click.echo(f"{a.name:24s} {a.title}")
         return
     if invariants:
-        from ..invariants import by_id
         by_id(invariants)          # unknown ids: E013 with a suggestion
     t0 = time.perf_counter()
     with cli_errors():

@@ -17,6 +17,7 @@ import click
 
 from ..output import output_option
 from ..spec import DEFAULT_RULESET, load_ruleset
+from ..config import EngineConfig
 
 #: target name -> "module:function" (or several, tried in order; imported when used, so a
 #: stage that is not built costs nothing). The function takes a resolved Ruleset, returns text.
@@ -32,7 +33,6 @@ def register_target(name: str, ref: str | Callable) -> None:
 
 
 def engine_config_text(ruleset) -> str:
-    from ..config import EngineConfig
     cfg = EngineConfig.from_ruleset(ruleset)
     doc = {"schema": "verify.engine-config/1", "ruleset": ruleset.id, "config_hash": cfg.hash(),
            "config": cfg.to_json()}

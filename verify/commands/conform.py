@@ -12,12 +12,19 @@ from __future__ import annotations
 
 import json
 import shlex
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
 
 from ..execute.options import campaign_options, execute
+from ..conform.render import junit, scenario_text
+from ..conform.transport import EngineSpec
+from ..engine.rules import rules_for
+from ..spec.readings import with_readings
+from ..output import write_text
 from .ruleset_options import reading_option, set_option
 
 
@@ -54,11 +61,8 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
     from ..conform.harness import conform_campaign, load_target, replay
-    from ..conform.render import html, junit, scenario_text
+    from ..report.conformance import html
     from ..conform.scenario_file import load, save
-    from ..conform.transport import EngineSpec
-    from ..engine.rules import rules_for
-    from ..spec.readings import with_readings
 
     if (engine is None) == (engine_cmd is None):
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
@@ -114,9 +118,6 @@ class Terminated(BaseException):
 def _exit_on_terminate() -> None:
     """SIGTERM and SIGHUP end the run like Ctrl-C does: through the ``finally`` blocks that kill the
     engines' process groups (by default they would end Python at once and orphan the engines' children)."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return
 
@@ -133,7 +134,6 @@ def _given(name: str) -> bool:
 
 
 def _write(path: Path, text: str) -> None:
-    from ..output import write_text
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text(path, text)

@@ -15,8 +15,11 @@ import click
 from ..compare import compare
 from ..compare.model import KINDS
 from ..compare.values import show
+from ..compare.witness import write
 from ..output import output_option
 from ..report.terminal import echo_side, echo_witness
+from ..compare.from_rulesets import load_registry
+from ..compare.table import compare_table
 
 _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
            "ambiguous": "blue"}
@@ -44,14 +47,11 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], wi
     (variant) and, for each, where the rulebooks' base games rule otherwise (contradiction).
     """
     if len(rulesets) == 1:
-        from ..compare.from_rulesets import load_registry
-        from ..compare.table import compare_table
         result = compare_table(load_registry(), rulesets[0])
     else:
         result = compare(list(rulesets) or None)
     findings = [f for f in result.findings if not kinds or f.kind in kinds]
     if witness_dir is not None:
-        from ..compare.witness import write
         written = write(findings, witness_dir)
         if not as_json:
             click.echo(f"{len(written)} witness file(s) written to {witness_dir}", err=True)

@@ -9,9 +9,16 @@ compute for minutes and then fail to write.
 
 from __future__ import annotations
 
+import difflib
+import math
 from pathlib import Path
 
 import click
+
+from ..spec.catalogue import load_catalogue
+from ..output import check_file_target, check_report_dir
+from ..engine.campaign import players_for as checked
+from ..errors import GameError
 
 #: A count that must be at least one (games, players, turns).
 POSITIVE = click.IntRange(min=1)
@@ -21,7 +28,6 @@ class Seconds(click.ParamType):
     name = "seconds"
 
     def convert(self, value, param, ctx):
-        import math
         try:
             x = float(value)
         except (TypeError, ValueError):
@@ -39,10 +45,8 @@ def area_callback(ctx, param, value):
     """``--area``: one of the catalogue's areas (with a suggestion for a near miss)."""
     if value is None:
         return value
-    from ..spec.catalogue import load_catalogue
     areas = list(load_catalogue().by_area())
     if value not in areas:
-        import difflib
         close = difflib.get_close_matches(value, areas, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise click.BadParameter(f"unknown area {value!r}{hint}; areas: {', '.join(areas)}", ctx, param)
@@ -52,7 +56,6 @@ def area_callback(ctx, param, value):
 def output_file_callback(ctx, param, value):
     """A file the command will write (``--trace``): its folder must exist; a protected file is refused."""
     if value is not None:
-        from ..output import check_file_target
         check_file_target(Path(value))
     return value
 
@@ -60,7 +63,6 @@ def output_file_callback(ctx, param, value):
 def report_dir_callback(ctx, param, value):
     """``--out`` of a report: refused before any work unless the toolkit may replace it (E024)."""
     if value is not None:
-        from ..output import check_report_dir
         check_report_dir(Path(value))
     return value
 
@@ -68,8 +70,6 @@ def report_dir_callback(ctx, param, value):
 def players_for(cfg, rid: str, players: int | None) -> int:
     """``--players`` checked against the ruleset (or its default count); a count it does not allow is a
     usage error naming the option (``verify.engine.campaign.players_for`` says why)."""
-    from ..engine.campaign import players_for as checked
-    from ..errors import GameError
     try:
         return checked(cfg, rid, players)
     except GameError as exc:

@@ -15,6 +15,11 @@ from pathlib import Path
 import click
 
 from ..errors import Location, VerifyError
+from ..config import EngineConfig
+from ..engine.rules import rules_for
+from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
+from ..spec import load_ruleset
+from ..spec.open_values import require_supplied, supply
 from .ruleset_options import set_option
 
 
@@ -34,12 +39,6 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
     A trace cut short (a run killed while writing) is reported as truncated: the steps before
     the cut are checked, and the exit status is 1, without calling the missing part a violation.
     """
-    from ..config import EngineConfig
-    from ..engine.rules import rules_for
-    from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
-    from ..spec import load_ruleset
-    from ..spec.open_values import require_supplied, supply
-
     name = str(trace)
     games = steps = 0
     problems: list[str] = []
@@ -89,7 +88,6 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
 def _header_set(header: dict, name: str) -> dict:
     values = header.get("set") or {}
     if not isinstance(values, dict):
-        from ..engine.trace import TraceError
         raise TraceError("the trace header's 'set' must map parameters to values", Location(name, 1))
     return values
 

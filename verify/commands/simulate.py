@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -23,6 +24,12 @@ from ..output import atomic_file
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import require_supplied, supply
 from ..spec.readings import with_readings
+from ..config import EngineConfig
+from ..engine.campaign import CampaignSpec, Row, games_campaign, Tally
+from ..engine.rules import rules_for
+from ..engine.policies import make_policies
+from ..engine.simulate import game_seed, play_game
+from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
 from .options import output_file_callback, players_for
 from .ruleset_options import reading_option, set_option
 
@@ -56,9 +63,6 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
-    from ..config import EngineConfig
-    from ..engine.campaign import CampaignSpec, Row, games_campaign
-
     r = load_ruleset(with_readings(ruleset, readings))
     if r.is_overlay:
         raise click.UsageError(f"{ruleset} is an overlay; stack it on a ruleset, e.g. {DEFAULT_RULESET}+{ruleset}")
@@ -73,7 +77,6 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
             raise click.UsageError("--trace writes one file from this process; drop --jobs/--scheduler/--resume")
         doc, elapsed = _traced(r.id, spec, games, trace, dict(r.supplied))
     else:
-        from ..engine.rules import rules_for
         rules_for(cfg)                     # refuse an unplayable ruleset before starting workers
         out = execute(games_campaign([Row(r.id, spec, games)]), jobs, scheduler, resume)
         doc, elapsed = out.result[0], out.elapsed_s
@@ -92,14 +95,6 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
 
 def _traced(rid: str, spec, games: int, trace: Path, supplied: dict) -> tuple[dict, float]:
     """Every game written to ``trace``, in this process, with the same tally as a campaign."""
-    import time
-
-    from ..engine.campaign import Tally
-    from ..engine.policies import make_policies
-    from ..engine.rules import rules_for
-    from ..engine.simulate import game_seed, play_game
-    from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
-
     rules = rules_for(spec.config)
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
     tally = Tally(spec.players)

@@ -15,6 +15,13 @@ from pathlib import Path
 import click
 
 from ..execute.options import campaign_options, execute
+from ..config import EngineConfig
+from ..engine.campaign import CampaignSpec, Row, Tally, by_row, games_campaign
+from ..engine.rules import rules_for
+from ..spec import DEFAULT_RULESET, load_ruleset
+from ..study import analysis
+from ..study.collect import StudyCollector, merge_collected
+from .options import players_for
 
 
 @click.command()
@@ -35,13 +42,6 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
     """Play GAMES seeded games of each of RULESETS and compare them: game length, stalls, win share by seat
     (95 % Wilson intervals), bankruptcies, houses and the bank's stock over time, money in play, the first
     complete colour group."""
-    from ..config import EngineConfig
-    from ..engine.campaign import CampaignSpec, Row, Tally, by_row, games_campaign
-    from .options import players_for
-    from ..engine.rules import rules_for
-    from ..spec import DEFAULT_RULESET, load_ruleset
-    from ..study import analysis
-    from ..study.collect import StudyCollector, merge_collected
     from ..study.page import write_study
 
     rows, titles, scales = [], {}, {}

@@ -14,13 +14,12 @@ from __future__ import annotations
 from ..spec.readings import apply_reading
 from ..spec.ruleset import Ruleset
 from . import witness as wit
-from .model import Finding, Side
+from .model import Finding, Side, primary_source
 from .probes import BY_PARAM
 from .values import normalize, show
 
 
 def ambiguous_findings(ctx, rs: list[Ruleset]) -> list[Finding]:
-    from .from_rulesets import primary_source
     out: dict[str, Finding] = {}
     for r in rs:
         for pid, e in r.entries.items():

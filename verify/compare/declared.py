@@ -20,6 +20,7 @@ from ..paths import display, specs_dir
 from ..spec.catalogue import load_catalogue
 from ..spec.sources import load_source
 from ..spec.yamlsafe import load_yaml
+from ..expr import parse
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,6 @@ def _load(path: str) -> Declared:
             raise SpecError("E002", f"unknown parameter {pid!r}{cat.suggest(pid)}", where)
         return pid
 
-    from ..expr import parse
     quantities = []
     for i, item in enumerate(data.get("quantities") or []):
         where = Location(name, lines.get(("quantities", i)))

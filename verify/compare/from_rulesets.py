@@ -23,9 +23,11 @@ differences in words only are listed as ``equivalent``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..errors import ErrorList, SpecError, VerifyError
+from ..expr import Undecided, evaluate, names
 from ..spec.applicability import applies, played_env
 from ..spec.registry import DEFAULT_RULESET, Registry
 from ..spec.ruleset import Entry, Ruleset
@@ -34,7 +36,7 @@ from ..spec.open_values import supply
 from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
-from .model import KINDS, Comparison, Finding, Side, Witness
+from .model import KINDS, Comparison, Finding, Side, Witness, primary_source
 from .probes import BY_PARAM
 from .proofs import prove
 from .search import Party
@@ -100,10 +102,6 @@ def ordered(reg: Registry, names: list[str] | None = None, strict: bool = False)
         return rid
     return sorted(rs, key=lambda r: (rank.get(root(r.id), 99), r.id not in rank, r.is_overlay, "+" in r.id,
                                      r.id))
-
-
-def primary_source(r: Ruleset) -> str | None:
-    return r.sources[0] if r.sources else None
 
 
 def plan(rulesets: list[Ruleset], declared: Declared) -> Plan:
@@ -248,7 +246,6 @@ class _Ctx:
 
     def dependents(self, pid: str) -> tuple[str, ...]:
         """The parameters whose catalogue condition names ``pid`` (they apply only with it)."""
-        from ..expr import names
         return tuple(q for q, p in self.cat.parameters.items() if p.applies_expr is not None
                      and pid in {".".join(n) for n in names(p.applies_expr)})
 
@@ -257,7 +254,6 @@ def _in_scale(p, value: Any, scale: int, target: int) -> Any:
     """``value`` (in money of ``scale``) in money of ``target``."""
     if not p.is_money or scale == target:
         return value
-    from fractions import Fraction
     conv = lambda x: int(Fraction(x) * target / scale) if isinstance(x, int) and not isinstance(x, bool) else x  # noqa: E731
     return [conv(x) for x in value] if isinstance(value, list) else conv(value)
 
@@ -406,7 +402,6 @@ def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
 
 
 def _holds(expr, r: Ruleset) -> bool:
-    from ..expr import Undecided, evaluate
     try:
         return bool(evaluate(expr, played_env(r)))
     except (Undecided, TypeError, ValueError):

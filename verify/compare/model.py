@@ -146,3 +146,8 @@ class Comparison:
         for f in self.findings:
             out[f.kind] += 1
         return out
+
+
+def primary_source(r) -> str | None:
+    """The rulebook a ruleset is read from: the first source quoted along its chain (a variant's base's)."""
+    return r.sources[0] if r.sources else None

@@ -16,9 +16,12 @@ Nothing here says what a rule does: the engine plays it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable
 
+from ..engine.step import legal_actions, new_game
 from .situations import ACTOR, OTHER, THIRD, Played, Table, play
+from .values import number
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,6 @@ def _prop(s: dict, square: int) -> dict:
 
 
 def _min_bid(t: Table, pl: Played) -> Any:
-    from ..engine.step import legal_actions
     if pl.last.get("phase") != "auction":
         return None
     bids = [a["amount"] for a in legal_actions(t.cfg, pl.last) if a["type"] == "bid"]
@@ -275,9 +277,7 @@ def rent_kept(t: Table, pl: Played, v: dict) -> Any:
     owed = rent_owed(t, pl)
     if not owed:
         return None
-    from fractions import Fraction
 
-    from .values import number
     return number(Fraction(gained(t, pl, OTHER)) * 100 / Fraction(owed))
 
 
@@ -356,7 +356,6 @@ def _first_bid(t: Table, v: dict, s: dict, acts: list):
 
 def _bid_over_cash(t: Table, v: dict, s: dict, acts: list):
     """OTHER bids the lowest bid allowed, holding ``cash`` (classic) less than that bid."""
-    from ..engine.step import legal_actions
     opened = play(t.cfg, s, acts)
     if opened.refused is not None:
         return None
@@ -564,7 +563,6 @@ BANKRUPT_OUTCOMES = ((0, "not bankrupt"), (1, "not bankrupt; may give up volunta
 
 
 def _bankrupt_outcome(t: Table, pl: Played, v: dict) -> int:
-    from ..engine.step import legal_actions
     kinds = {a["type"] for a in legal_actions(t.cfg, pl.last) if a.get("seat") == ACTOR}
     return 2 if "bankrupt" in kinds else 1 if "surrender" in kinds else 0
 
@@ -660,9 +658,7 @@ def _turns_per_hour(t: Table, pl: Played, v: dict):
     minutes = pl.last["minute"] - pl.first["minute"]
     if minutes <= 0:
         return None
-    from fractions import Fraction
 
-    from .values import number
     return number(Fraction(60) / Fraction(minutes).limit_denominator(1000))
 
 
@@ -728,7 +724,6 @@ def _built(t: Table, pl: Played, v: dict) -> int:
 
 
 def _opening_state(t: Table) -> dict:
-    from ..engine.step import new_game
     return new_game(t.cfg, players=3, seed=1)
 
 
@@ -873,7 +868,6 @@ def out_of_turn_bid(t: Table, v: dict):
 
 def _out_of_turn(t: Table, pl: Played, v: dict) -> bool | None:
     """Whether a bidder other than the one whose turn it is may bid now."""
-    from ..engine.step import legal_actions
     if pl.last.get("phase") != "auction":
         return None
     seats = {a["seat"] for a in legal_actions(t.cfg, pl.last) if a["type"] == "bid"}
@@ -883,7 +877,6 @@ def _out_of_turn(t: Table, pl: Played, v: dict) -> bool | None:
 def jump_bid(t: Table, v: dict):
     """After the decline, OTHER bids well above the lowest bid allowed."""
     def more(t: Table, v: dict, s: dict, acts: list):
-        from ..engine.step import legal_actions
         opened = play(t.cfg, s, acts)
         bids = [a["amount"] for a in legal_actions(t.cfg, opened.last) if a["type"] == "bid" and a["seat"] == OTHER]
         return [{"type": "bid", "seat": OTHER, "amount": min(bids) + t.money(v["jump"])}] if bids else None

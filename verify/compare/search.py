@@ -17,65 +17,15 @@ no witness (and is said so).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-from typing import Any
 
-
-from ..config import EngineConfig
 from ..errors import GameError, VerifyError
+from .parties import Found, Party, broken_promise, outcome_key
 from .probes import Probe
-from .situations import ACTOR, Played, Table, play
+from .situations import ACTOR, Table, play
+from .smt_search import smt_situation
 
-#: z3 budget of one witness query (a timeout is UNKNOWN with its reason, never a verdict).
-TIMEOUT_MS = 4000
 #: At most this many of a probe's situations are played.
 MAX_SITUATIONS = 96
-
-
-@dataclass(frozen=True)
-class Party:
-    """One side of a witness: what it is called, the ruleset it plays, and how ``verify replay`` finds it."""
-
-    label: str                      # shown in the witness: a ruleset id, RULESET@READING, ...
-    ruleset: Any                    # verify.spec.Ruleset (any values set already applied)
-    name: str                       # the ruleset name ``verify replay`` resolves
-    set: tuple[tuple[str, Any], ...] = ()   # values set on top of ``name`` (its own money)
-    opened: tuple[str, ...] = ()    # open values nobody supplied, played at the catalogue's fallback
-    #: the money scale its outcomes are shown in: the ruleset the side stands for (a value of another
-    #: ruleset played in this one's game is shown in that ruleset's money)
-    scale: int | None = None
-
-    @property
-    def cfg(self) -> EngineConfig:
-        cfg = _CFG.get(id(self.ruleset))
-        if cfg is None or cfg[0] is not self.ruleset:
-            cfg = _CFG[id(self.ruleset)] = (self.ruleset, EngineConfig.from_ruleset(self.ruleset))
-        return cfg[1]
-
-
-_CFG: dict[int, tuple[Any, EngineConfig]] = {}
-
-
-@dataclass(frozen=True)
-class Found:
-    """The outcome of a search: ``status`` is ``differs`` (a witness), ``same`` (proved: no situation
-    separates the sides) or ``unknown`` (with the reason)."""
-
-    status: str
-    method: str = "engine"          # smt | engine
-    values: dict | None = None      # the probe's situation values (engine situations)
-    situation: str = ""             # the situation in words
-    plays: tuple[Played, ...] = ()  # per side, what the engine did
-    outcomes: tuple[Any, ...] = ()
-    reason: str | None = None
-    tried: int = 0
-
-
-def outcome_key(value: Any) -> Any:
-    from fractions import Fraction
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return Fraction(value).limit_denominator(10_000)
-    return value
 
 
 def _choices(var, parties: list[Party]) -> tuple:
@@ -96,23 +46,6 @@ def _combos(probe: Probe, parties: list[Party]):
                  key=lambda ix: (sum(1 for i in ix if i), sum(ix)))
     for ix in idx[:MAX_SITUATIONS]:
         yield {v.name: c[i] for v, c, i in zip(probe.vars, choices, ix)}
-
-
-def broken_promise(p: Party, pl: Played) -> str | None:
-    """The first invariant ``p``'s ruleset promises that the played situation breaks (a witness must be a
-    game its ruleset allows: a situation no game of it can reach proves nothing), else None."""
-    from ..engine.trace import InvariantChecker, _action_for_check   # as `verify replay` checks a step
-    promised = p.ruleset.promised()
-    if not promised:
-        return None
-    check = InvariantChecker(p.cfg, promised)
-    before = None
-    for state, step in zip(pl.states, ((None, ()),) + tuple(pl.steps)):
-        bad = check(before, state, _action_for_check(step[0], list(step[1])))
-        if bad:
-            return str(bad[0])
-        before = state
-    return None
 
 
 def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, tuple] | None:
@@ -164,7 +97,6 @@ def find(probe: Probe, parties: list[Party]) -> Found:
     """A situation where the engine plays the parties differently, proof that none exists, or UNKNOWN."""
     note = None
     if probe.smt is not None and len({p.cfg.setup.scale for p in parties}) == 1:
-        from .smt_search import smt_situation
         got = smt_situation(probe, parties)
         if got.status in ("differs", "same"):
             return got
@@ -175,4 +107,4 @@ def find(probe: Probe, parties: list[Party]) -> Found:
     return found
 
 
-__all__ = ["Party", "Found", "find", "by_situations", "situation_text", "outcome_key", "ACTOR"]
+__all__ = ["Party", "Found", "find", "by_situations", "situation_text", "outcome_key", "broken_promise", "ACTOR"]

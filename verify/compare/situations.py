@@ -13,6 +13,7 @@ situation in their own money.
 from __future__ import annotations
 
 import copy
+from fractions import Fraction
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from ..config import EngineConfig
 from ..engine.step import IllegalAction, apply, new_game
 from ..errors import GameError
+from .values import number
 
 #: Seats of a witness: the player who acts, another player, and a third who stands by.
 ACTOR, OTHER, THIRD = 0, 1, 2
@@ -65,9 +67,7 @@ class Table:
         return int(round(classic * self.scale))
 
     def classic(self, own: int | float) -> Any:
-        from fractions import Fraction
 
-        from .values import number
         return number(Fraction(own) / self.scale) if self.scale != 1 else own
 
     # ---- the board --------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ from ..invariants import load_invariants
 from ..smt.actions import BY_NAME, Args
 from ..smt.model import Model, extras_of
 from ..smt.proofs import invariant_before
-from ..smt.scenario import minimise
+from ..smt.scenario import _deed_line, _describe_action, _player_line, minimise
 from ..smt.state import concrete, domain, fresh
-from .search import TIMEOUT_MS, Found, Party, broken_promise, outcome_key
+from .parties import TIMEOUT_MS, Found, Party, broken_promise, outcome_key
 from .situations import ACTOR, Table, play
 
 #: SMT action -> the engine action that performs it (the inverse of verify.smt.oracle.ENGINE_ACTIONS)
@@ -177,7 +177,6 @@ def _action(name: str, m, args: dict) -> dict:
 
 
 def _describe(m, st: dict, name: str, args: dict) -> str:
-    from ..smt.scenario import _deed_line, _describe_action, _player_line
     lines = [_player_line(p) for p in st["players"] if p["seat"] in (args["a"], args["b"]) or p["jail_cards"]]
     lines += [_deed_line(m, i, p) for i, p in enumerate(st["properties"])
               if p["owner"] is not None or p["mortgaged"] or p["houses"] or p["hotel"]]

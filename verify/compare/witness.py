@@ -17,10 +17,12 @@ an UNKNOWN is shown, never taken for agreement.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..output import write_text
 from .model import Outcome, Witness
 from .probes import Probe
 from .search import Found, Party, find
@@ -117,13 +119,11 @@ def direct(question: str, sides: list[tuple[str, Any]], param: str) -> Witness:
 
 
 def file_name(finding_id: str) -> str:
-    import re
     return re.sub(r"[^A-Za-z0-9_.@-]+", "_", finding_id) + ".jsonl"
 
 
 def write(findings, folder: Path) -> list[Path]:
     """Each finding's witness as a trace file ``verify replay`` re-runs (atomically written)."""
-    from ..output import write_text
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []

@@ -9,7 +9,7 @@ module reads them once, in classic amounts; ``config`` scales them.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import yaml
@@ -62,7 +62,6 @@ class Card:
     def scaled(self, scale: int) -> "Card":
         if scale == 1:
             return self
-        from dataclasses import replace
         # a utility multiplier is money per pip of the dice, so it scales like any amount
         return replace(self, amount=self.amount * scale, house=self.house * scale, hotel=self.hotel * scale,
                        utility_multiplier=self.utility_multiplier * scale)

@@ -21,6 +21,8 @@ import json
 from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import Any
 
+from ..spec import load_catalogue
+from ..spec.ruleset import Ruleset
 from .board import Card
 
 #: Square kinds, in the order used by the engine's flat tables.
@@ -393,8 +395,6 @@ def _jsonable(obj: Any) -> Any:
 
 def fallback_ruleset():
     """A ruleset whose every value is the catalogue fallback (for tests and early wiring)."""
-    from ..spec import load_catalogue
-    from ..spec.ruleset import Ruleset
     return Ruleset(id="fallback", title="", chain=(), sources=(), entries={}, promises={},
                    catalogue=load_catalogue())
 

@@ -24,21 +24,30 @@ restarted for the next scenario.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import signal
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from hypothesis import HealthCheck, Phase, find, settings
+from hypothesis.errors import Flaky, FlakyFailure, NoSuchExample
+
 from ..config import EngineConfig
 from ..errors import GameError
+from ..spec.open_values import playable
+from ..engine.step import new_game
+from .. import __version__
+from ..execute import Campaign, InProcess, run as execute
 from .oracle import ACCEPT, REFUSE, Oracle, StepViolation, expect, fault_violation
 from .protocol import EngineFault, Hello
 from .scenarios import Context, Scenario, scenarios, simplifications
 from .seeded import seeded
-from .transport import EngineSpec
+from .transport import EngineSpec, _kill_all
 
 SCENARIO_SCHEMA = "verify.conform-scenario/1"
 #: Scenarios per chunk (fixed, so the chunks of a run depend only on its seed and size).
@@ -106,7 +115,6 @@ def plan(engine: EngineSpec, ruleset: str, seed: int, examples: int, max_steps: 
 def load_target(ruleset: str, settings: dict | tuple | None = None) -> tuple[EngineConfig, list[str]]:
     """The compiled config and promised invariants of ``ruleset`` with ``settings`` supplied; an open
     value still unsupplied is refused (E020: the reference engine cannot play it)."""
-    from ..spec.open_values import playable
     r = playable(ruleset, dict(settings or ()))
     return EngineConfig.from_ruleset(r), list(r.promised())
 
@@ -241,11 +249,9 @@ def _engines_die_with_worker() -> Iterator[None]:
     worker's default would end it at once, past every ``finally``). The command's own process and
     Dask's worker threads keep their handlers."""
     import multiprocessing
-    import threading
     if multiprocessing.parent_process() is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    from .transport import _kill_all
 
     def stop(signum, _frame):
         _kill_all()
@@ -265,9 +271,6 @@ def run_chunk(spec: ChunkSpec) -> dict:
 
 
 def _run_chunk(spec: ChunkSpec) -> dict:
-    from hypothesis import HealthCheck, Phase, find, settings
-    from hypothesis.errors import Flaky, FlakyFailure, NoSuchExample
-
     session = Session(spec.engine, spec.ruleset, spec.settings)
     found_at = {"seed": spec.seed, "chunk": spec.index}
     result: dict[str, Any] = {"index": spec.index, "seed": spec.seed, "engine": spec.engine.label,
@@ -276,7 +279,6 @@ def _run_chunk(spec: ChunkSpec) -> dict:
     try:
         v = session.start()
         if v is not None:
-            from ..engine.step import new_game      # a replayable file: the engine fails before any step
             start = new_game(session.config, max(2, session.config.setup.players_min), 0)
             result["violations"].append(scenario_doc(spec.ruleset, Scenario(start, [], "new game"), v, found_at,
                                                      spec.settings))
@@ -396,7 +398,6 @@ def merge(results: list[dict]) -> ConformResult:
     if not results:
         raise ValueError("nothing to merge")
     kept: dict[tuple, dict] = {}
-    import json
     for r in results:
         for doc in r["violations"]:
             key = _identity(doc)
@@ -416,8 +417,6 @@ def conform_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 
                      shrink_seconds: float | None = None):
     """A run as the execution layer's ``Campaign`` (``verify.execute``): its chunks, ``run_chunk`` and
     ``merge``; the identity (what ``--resume`` matches) names everything a chunk's result depends on."""
-    from .. import __version__
-    from ..execute import Campaign
     chunks = plan(engine, ruleset, seed, examples, max_steps, shrink_runs, shrink_seconds, settings)
     identity = {"version": __version__, "engine": engine.label, "step_timeout": engine.step_timeout,
                 "ruleset": ruleset, "set": dict(settings_key(settings)), "seed": seed, "examples": examples,
@@ -430,8 +429,6 @@ def run(engine: EngineSpec, ruleset: str = "official", seed: int = 0, examples: 
         max_steps: int = DEFAULT_MAX_STEPS, shrink_runs: int = DEFAULT_SHRINK_RUNS,
         settings: dict | tuple | None = None) -> ConformResult:
     """A whole run in this process (the pytest plugin's), through the execution layer like the command's."""
-    from ..execute import InProcess
-    from ..execute import run as execute
     return execute(conform_campaign(engine, ruleset, seed, examples, settings, max_steps, shrink_runs),
                    InProcess()).result
 

@@ -12,6 +12,7 @@ with a readable diff). Faults of the engine itself are rule ``protocol``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,7 +181,6 @@ def _diff(a: Any, b: Any, path: tuple, out: list, limit: int, left: str = "rules
 
 
 def _show(v: Any) -> str:
-    import json
     text = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 80 else text[:80] + "…"
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.step import ACTION_TYPES
+import json
+
 PROTOCOL = 1
 
 #: The top-level keys of the state schema that every engine must report and, unless it
@@ -78,7 +81,6 @@ def _ok(resp: Any, what: str) -> dict:
 
 
 def read_hello(resp: Any) -> Hello:
-    from ..engine.step import ACTION_TYPES
     r = _ok(resp, "hello")
     engine, version, protocol = r.get("engine"), r.get("version"), r.get("protocol")
     if not isinstance(engine, str) or not engine:
@@ -144,7 +146,6 @@ def check_state_shape(state: Any, what: str) -> None:
 
 
 def _short(value: Any, limit: int = 160) -> str:
-    import json
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -5,22 +5,28 @@ lines of ``verify check``'s counterexamples (players, the deeds that are owned,
 built or mortgaged, the bank), then each action in words with what the ruleset
 and the engine did, the broken rule, and the state diff (ruleset vs engine).
 
-``verify conform --html DIR`` writes ``DIR/index.html`` (the report's look),
-the scenario files under ``DIR/scenarios/`` and ``DIR/conform.json``: the run
-as a document (``run_document``, schema ``verify.conform-run/1``) holding each
-violation's step list and scenario, so ``verify report --conform DIR`` shows
-the run on the main report's ``conformance.html`` page (linked from its
-navigation and index) without running or resolving anything again. Both pages
-are the one template ``conform.html`` (``view``).
+``verify conform --html DIR`` writes ``DIR/index.html`` (the report's look,
+``verify.report.conformance``), the scenario files under ``DIR/scenarios/`` and
+``DIR/conform.json``: the run as a document (``run_document``, schema
+``verify.conform-run/1``) holding each violation's step list and scenario, so
+``verify report --conform DIR`` shows the run on the main report's
+``conformance.html`` page (linked from its navigation and index) without running
+or resolving anything again. Both pages are the one template ``conform.html``
+(``view``).
 """
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
+
+from ..jsondoc import read_doc
+from ..smt.model import Model
+from . import ConformInputError
 
 RULE_TEXT = {"legality": "the engine must accept exactly the actions the ruleset allows",
              "successor": "an accepted action must give the ruleset's successor state",
@@ -34,7 +40,6 @@ def _model(doc: dict):
 
 @lru_cache(maxsize=8)
 def _model_of(ruleset: str, settings: str):
-    from ..smt.model import Model
     from .harness import load_target
     return Model.from_config(load_target(ruleset, json.loads(settings))[0])
 
@@ -157,7 +162,6 @@ RUN_DOC = "conform.json"
 
 def run_document(result, files: list[str | None], engine_arg: str = "") -> dict:
     """A run as ``conform.json``: what the pages show, each violation with its step list and scenario."""
-    import datetime as _dt
     items = []
     for doc, path in zip(result.violations, files):
         v = doc["violation"]
@@ -177,29 +181,8 @@ def view(runs: list[dict], standalone: bool) -> dict:
             "standalone": standalone}
 
 
-def html(result, files: list[str | None], out: Path, engine_arg: str = "") -> None:
-    """Write the conformance page, ``conform.json`` and the scenario files into ``out``, atomically."""
-    import shutil
-
-    from ..report.atomic import atomic_dir
-    from ..report.site import environment
-
-    doc = run_document(result, files, engine_arg)
-    page = environment().get_template("conform.html").render(page="index.html", generated=doc["generated"],
-                                                             **view([doc], standalone=True))
-    with atomic_dir(out, writer="verify conform --html") as tmp:
-        (tmp / "scenarios").mkdir()
-        for src, it in zip(files, doc["violations"]):
-            if src:
-                shutil.copyfile(src, tmp / it["file"])
-        (tmp / RUN_DOC).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        (tmp / "index.html").write_text(page, encoding="utf-8")
-
-
 def load_run(path: Path) -> dict:
     """A saved run (``conform.json``, or the ``--html`` folder holding one); E026 when it is not one."""
-    from ..jsondoc import read_doc
-    from . import ConformInputError
     doc, where = read_doc(path, "conformance run", RUN_SCHEMA, ConformInputError, in_folder=RUN_DOC,
                           written_by="`verify conform --html DIR`")
     for key, typ in (("engine", str), ("ruleset", str), ("scenarios", int), ("steps", int), ("violations", list),
@@ -213,5 +196,5 @@ def load_run(path: Path) -> dict:
     return doc
 
 
-__all__ = ["scenario_text", "describe", "state_lines", "junit", "html", "run_document", "view", "load_run",
+__all__ = ["scenario_text", "describe", "state_lines", "junit", "run_document", "view", "load_run",
            "RUN_SCHEMA", "RUN_DOC"]

@@ -26,6 +26,7 @@ so the reference's ``apply`` stays a function and a scenario replays exactly.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -36,7 +37,7 @@ from hypothesis import strategies as st
 from ..config import EngineConfig
 from ..engine.rules import rules_for
 from ..engine.state import AUCTION, DEBT, OVER, PRE_ROLL, GameState
-from ..engine.step import ACTION_TYPES, enumerate_actions, fill_random, new_game
+from ..engine.step import ACTION_TYPES, enumerate_actions, fill_random, new_game, actor
 from ..errors import GameError
 from ..invariants import check_state
 from .oracle import ACCEPT, expect
@@ -94,7 +95,6 @@ class Scenario:
         return f"Scenario({self.origin!r}, {len(self.actions)} action(s))"
 
     def key(self) -> str:
-        import json
         return json.dumps([self.state, self.actions], sort_keys=True, separators=(",", ":"))
 
     def truncated(self, n: int) -> "Scenario":
@@ -473,7 +473,6 @@ def _out_of_turn(draw, ctx: Context, g: GameState) -> dict | None:
     kinds = [k for k in OUT_OF_TURN if k in ctx.allowed]
     if not kinds:
         return None
-    from ..engine.step import actor
     kind = pick(draw, kinds)
     waiting = actor(g)
     seat = pick(draw, [x for x in range(g.n) if x != waiting] or [waiting])

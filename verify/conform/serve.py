@@ -14,6 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from . import Illegal
+from .transport import resolve_class
 
 
 def handle(engine: Any, request: Any) -> dict | None:
@@ -68,7 +69,6 @@ def serve(engine: Any, stdin: TextIO | None = None, stdout: TextIO | None = None
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .transport import resolve_class
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m verify.conform.serve module:Class", file=sys.stderr)

@@ -22,6 +22,8 @@ from ..invariants import NOBODY, load_invariants
 from ..smt.model import Model
 from ..smt.proofs import invariant_before
 from ..smt.state import concrete, domain, fresh
+from ..engine.state import GameState
+from ..engine.step import new_game
 
 #: The edges asked of z3; the player at the edge is seat 0, whose turn it is.
 GOALS = ("last-house", "exact-cash", "uneven-group")
@@ -77,8 +79,6 @@ def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | N
 
 def smt_state(draw, ctx):
     """A game carrying a z3-found boundary state (players, deeds, bank) and its name, or None."""
-    from ..engine.state import GameState
-    from ..engine.step import new_game
     from .scenarios import _turn, ints, pick
     m = Model.from_config(ctx.config)
     if not m.street_groups:

@@ -16,6 +16,7 @@ report. After a fault the engine is killed; ``start`` launches a fresh one.
 from __future__ import annotations
 
 import atexit
+import ctypes
 import importlib
 import json
 import os
@@ -216,7 +217,6 @@ def _kill_all() -> None:            # the last guard: no engine outlives the har
 
 def _die_with_parent() -> None:    # runs in the child between fork and exec (Linux only)
     try:
-        import ctypes
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
     except Exception:  # noqa: BLE001 - not Linux: the process group and atexit still apply

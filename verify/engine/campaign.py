@@ -28,9 +28,13 @@ from typing import Any, Callable, Sequence
 from ..config import EngineConfig
 from ..errors import GameError
 from ..execute.tally import Histogram, add_counts, add_lists
+from ..execute import Campaign, run
+from .. import __version__
+from ..execute.backends import make_backend
 from .policies import make_policies
 from .rules import rules_for
 from .simulate import DEFAULT_MAX_TURNS, GameResult, game_seed, play_game
+from .trace import InvariantBroken, InvariantChecker, TraceRecorder
 
 #: games per chunk: enough to amortise shipping a chunk, small enough to balance and to resume finely
 GAMES_PER_CHUNK = 50
@@ -171,7 +175,6 @@ def play_chunk(chunk: GamesChunk, on_game: Callable[[GameResult], None], observe
     rules = rules_for(spec.config)
     checker = None
     if spec.check is not None:
-        from .trace import InvariantBroken, InvariantChecker, TraceRecorder
         checker = InvariantChecker(spec.config, spec.check)
     for i in range(chunk.start, chunk.stop):
         s = game_seed(spec.seed, i)
@@ -238,8 +241,6 @@ def merge(rows: Sequence[Row], results: Sequence[dict]) -> list[dict]:
 def games_campaign(rows: Sequence[Row], kind: str = "simulate", collector: Any = None,
                    merge_fn: Callable[[list], Any] | None = None):
     """The execution layer's ``Campaign`` for these rows (a single row stops at its first violation)."""
-    from ..execute import Campaign
-    from .. import __version__
     chunks = plan(rows, collector)
     identity = {"version": __version__, "collector": getattr(collector, "__name__", None),
                 "rows": [dict(row.spec.identity(), label=row.label, games=row.games) for row in rows]}
@@ -262,8 +263,6 @@ class RunSummary:
 
 def run_campaign(spec: CampaignSpec, games: int, ruleset: str, jobs: int = 1, backend=None) -> RunSummary:
     """Play ``games`` games of one ruleset with ``jobs`` local processes (or ``backend``) and summarise."""
-    from ..execute import run
-    from ..execute.backends import make_backend
     rules_for(spec.config)  # fail early on a bad config
     out = run(games_campaign([Row(ruleset, spec, games)]), backend or make_backend(jobs))
     return RunSummary(out.result[0], out.elapsed_s)

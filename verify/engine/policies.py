@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 
 from .state import BUS, CASINO, INCOME_TAX, JAIL_CHOICE, PRE_ROLL, TRIPLES, GameState
+from .step import enumerate_actions
 
 JAIL_STRATEGIES = ("leave", "stay")
 
@@ -267,7 +268,6 @@ class RandomPolicy(HeuristicPolicy):
         self.timeout_rate = timeout_rate
 
     def manage(self, rules, g: GameState, seat: int) -> list:
-        from .step import enumerate_actions
         rng = self.rng
         if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
             out = super().manage(rules, g, seat)
@@ -299,13 +299,11 @@ class RandomPolicy(HeuristicPolicy):
         return None
 
     def raise_cash(self, rules, g, seat, amount):
-        from .step import enumerate_actions
         acts = [a for a in enumerate_actions(rules, g) if a.get("seat") == seat and a["type"] in (
             "sell_house", "sell_hotel", "sell_group", "mortgage")]
         return self.rng.choice(acts) if acts else None
 
     def decide(self, rules, g, seat, rng):
-        from .step import enumerate_actions
         acts = [a for a in enumerate_actions(rules, g) if a.get("seat") == seat and a["type"] in (
             "pay_tax", "casino_bet", "casino_decline", "bus", "move_to", "pay_fine", "use_card", "stay")]
         return self.rng.choice(acts)

@@ -216,12 +216,4 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
                       bankrupt=[i for i in range(n) if g.bankrupt[i]], landings=g.landings)
 
 
-def __getattr__(name: str):
-    # the campaign part moved to verify.engine.campaign (chunks for the execution layer); old imports work
-    if name in ("CampaignSpec", "run_campaign"):
-        from . import campaign
-        return getattr(campaign, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["play_game", "GameResult", "Recorder", "game_seed", "DEFAULT_MAX_TURNS"]

@@ -36,7 +36,9 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 from ..errors import Location, VerifyError
 from ..config import EngineConfig
-from .rules import Rules
+from ..invariants import Monitor
+from .. import invariants as inv
+from .rules import IllegalAction, Rules
 from .simulate import Recorder
 from .state import UNLIMITED, GameState
 from .step import apply_state
@@ -134,10 +136,8 @@ class InvariantChecker:
         self.promised = sorted(promised)
         self._monitor = None
         if check_state is None and check_step is None:
-            from ..invariants import Monitor
             self._monitor = Monitor(config, self.promised)
         else:
-            from .. import invariants as inv
             self._state = check_state or inv.check_state
             self._step = check_step or inv.check_step
         self._slicer: GameSlicer | None = None
@@ -380,7 +380,6 @@ def replay_game(config: EngineConfig, rules: Rules, header: dict, steps: list, n
 
 def _refusal(rules: Rules, state: dict, action: Any) -> str | None:
     """Why the rules refuse ``action`` in ``state`` (None when they accept it)."""
-    from .rules import IllegalAction
     try:
         g = GameState.from_json(state, rules.ownable)
         g.events = []

@@ -25,6 +25,9 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterator
 
+from ..interrupt import worker_init
+import threading
+
 
 class BackendUnavailable(Exception):
     """The chosen backend cannot start (Dask not installed, scheduler unreachable)."""
@@ -86,9 +89,7 @@ def _worker_init() -> None:
     """In each local worker: the CLI's worker set-up (``verify.interrupt.worker_init``: SIGINT left to
     the main process, SIGTERM ends it quietly, it dies with its parent on Linux), and, on any system,
     exit when the main process is gone (killed with SIGKILL it cannot stop its workers)."""
-    from ..interrupt import worker_init
     worker_init()
-    import threading
     parent = os.getppid()
 
     def watch() -> None:

@@ -26,10 +26,15 @@ from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_r
 from ..compare.model import KINDS, Comparison
 from ..compare.questions import load_questions
 from ..compare.table import compare_table, table_name
+from ..compare.witness import write as write_witnesses
 from ..spec.open_values import not_played
 from ..spec.registry import Registry
 from ..spec.ruleset import Ruleset
 from ..spec.sources import LANGUAGES
+from ..study import page as study_page
+from ..conform import render as conform_render
+from ..smt.run import config_hash
+from ..study.charts import percent
 from . import charts, findings, matrix, questions
 from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
@@ -102,10 +107,8 @@ def _runnable(reg: Registry, rid: str) -> str:
 def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     study = None
     if opts.study is not None:                 # a bad study document fails before any work
-        from ..study.page import load as load_study
-        study = load_study(opts.study)
-    from ..conform.render import load_run        # a bad conformance run fails before any work too
-    conform = tuple(load_run(p) for p in opts.conform)
+        study = study_page.load(opts.study)
+    conform = tuple(conform_render.load_run(p) for p in opts.conform)  # a bad run fails before any work too
     reg = load_registry()
     tables = tuple(dict.fromkeys(table_name(reg, t) for t in opts.tables))
     for t in tables:
@@ -136,7 +139,6 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     runnable = {r.id: _runnable(reg, r.id) for r in rs}
     back = {v: k for k, v in runnable.items()}
     if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E009
-        from ..smt.run import config_hash
         now = {r.id: config_hash(r) for r in rs}
         check = load_check_json(opts.check_json, [r.id for r in rs] + list(back),
                                 {**now, **{name: now[rid] for name, rid in back.items()}})
@@ -273,9 +275,7 @@ def _not_played(sim: Simulation) -> list[str]:
 
 def _study(x: Inputs):
     if x.study is not None:
-        from ..study.charts import percent
-        from ..study.page import view
-        yield "study.html", dict(view(x.study), standalone=False, pct=percent)
+        yield "study.html", dict(study_page.view(x.study), standalone=False, pct=percent)
 
 
 def _study_card(x: Inputs) -> Card:
@@ -285,8 +285,7 @@ def _study_card(x: Inputs) -> Card:
 
 def _conformance(x: Inputs):
     if x.conform:
-        from ..conform.render import view
-        yield "conformance.html", view(list(x.conform), standalone=False)
+        yield "conformance.html", conform_render.view(list(x.conform), standalone=False)
 
 
 def _conformance_card(x: Inputs) -> Card:
@@ -363,7 +362,6 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
-        from ..compare.witness import write as write_witnesses
         written += [f"witnesses/{p.name}" for p in write_witnesses(x.comparison.findings, tmp / "witnesses")]
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")

@@ -17,6 +17,9 @@ from typing import Any
 from click.testing import CliRunner
 
 from ..interrupt import Interrupted
+from ..errors import Location, SpecError
+from ..smt.verdict import StaleCheck, results_from_json
+from ..spec.yamlsafe import read_text
 
 
 #: Largest saved check read (the full check of every bundled ruleset is about 2 MB).
@@ -105,9 +108,6 @@ def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, 
     Its shape is checked, every result must be for one of ``rulesets``, and, given ``configs``
     (ruleset -> ``verify.smt.run.config_hash`` now), computed for the ruleset as it is now: an
     empty, fake, foreign or stale file is an error (E009), never shown as results."""
-    from ..errors import Location, SpecError
-    from ..smt.verdict import StaleCheck, results_from_json
-    from ..spec.yamlsafe import read_text
     try:
         results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), rulesets, configs)
     except StaleCheck as exc:

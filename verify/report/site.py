@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable
 import jinja2
 
 from ..compare.values import show
+from ..compare.witness import file_name
 
 #: (file name, template context) pairs a page writes.
 Files = Iterable[tuple[str, dict[str, Any]]]
@@ -80,6 +81,5 @@ def environment() -> jinja2.Environment:
     env.filters["slug"] = slug
     env.filters["anchor"] = anchor
     env.filters["finding_href"] = finding_href
-    from ..compare.witness import file_name
     env.filters["witness_file"] = file_name
     return env

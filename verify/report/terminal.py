@@ -11,6 +11,7 @@ import click
 
 from ..compare.model import Side
 from ..compare.values import show
+from .matrix import build_matrix, role, scenario_lines, LIVE
 
 
 def value_text(s: Side) -> str:
@@ -120,7 +121,6 @@ def print_check(results: list[dict], elapsed: float, matrix: bool = False, all_c
     kept apart), per-ruleset invariants × actions grids with ``--matrix``, counterexamples, totals."""
     from rich.console import Console
 
-    from .matrix import build_matrix, role, scenario_lines
 
     console = console or Console()
     m = build_matrix(results)
@@ -182,7 +182,6 @@ def _open_values(console, results: list[dict]) -> None:
 def _action_grid(console, rid: str, rows: list[dict]) -> None:
     """One ruleset: actions (rows) × invariants (numbered columns); a dead action is flagged, its
     vacuous verdicts greyed."""
-    from .matrix import LIVE
     live = {r.get("action"): r for r in rows if r.get("invariant") == LIVE}
     invs = list(dict.fromkeys(str(r.get("invariant")) for r in rows
                               if ":" not in str(r.get("invariant")) and r.get("invariant") != LIVE))

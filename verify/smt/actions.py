@@ -14,7 +14,8 @@ differential tests. What the model leaves out is listed in ``NOT_MODELLED``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Callable
 
 import z3
@@ -131,7 +132,6 @@ def add_cash(s: SymState, seat, delta) -> SymState:
 
 
 def bank_gets(s: SymState, amount) -> SymState:
-    from dataclasses import replace
     return replace(s, bank_cash=s.bank_cash + amount)
 
 
@@ -343,7 +343,6 @@ def _on_street(m: Model, x: Args, per_street: Callable[[int], list]) -> Any:
 
 
 def _bank_stock(s: SymState, field: str, delta) -> SymState:
-    from dataclasses import replace
     cur = getattr(s, field)
     return s if cur is None else replace(s, **{field: cur + delta})
 
@@ -557,7 +556,6 @@ def mortgage_expiry(m: Model, s: SymState, x: Args):
 def _balanced(m: Model, s: SymState, x: Args, team) -> Any:
     """The trade balance limits: the two sides' values (cash, printed price or mortgage value of each
     deed, the jail fine per card) may differ by at most a share of the larger, or a ratio."""
-    from fractions import Fraction
     t, fine = m.config.trade, m.config.jail.fine
     deed_value = lambda idx: pick(idx, [ite(p.mortgaged, m.deeds[p.index].mortgage, m.deeds[p.index].price)  # noqa
                                         for p in s.props])
@@ -674,7 +672,6 @@ def card_repairs(m: Model, s: SymState, x: Args):
 
 
 def _to_pot_or_bank(m: Model, s: SymState, amount) -> SymState:
-    from dataclasses import replace
     if m.config.taxes.free_parking_pot:
         return replace(s, pot=s.pot + amount)
     return bank_gets(s, amount)
@@ -865,7 +862,6 @@ def surrender(m: Model, s: SymState, x: Args):
 def casino_bet(m: Model, s: SymState, x: Args):
     """A casino bet on `amt` numbers: the stake to the bank, the bank's contribution to the jackpot;
     f1: the die shows a chosen number (the bank pays stake x N / numbers); f2: the jackpot is won."""
-    from dataclasses import replace
     c = m.config.casino
     k = x.amt
     guard = [seat_ok(m, x.a), active(s, x.a), k >= 1, k <= c.max_numbers, pf(s, x.a, "cash") >= c.stake]
@@ -881,7 +877,6 @@ def casino_bet(m: Model, s: SymState, x: Args):
 
 def free_parking(m: Model, s: SymState, x: Args):
     """Landing on Free Parking takes the pot."""
-    from dataclasses import replace
     guard = [seat_ok(m, x.a), active(s, x.a)]
     after = add_cash(s, x.a, s.pot)
     return _all(guard), replace(after, pot=0)

@@ -14,6 +14,8 @@
   building except by a paid build (one house on the street built on, paid at
   its house cost; one hotel; the houses a broken-down hotel becomes); since
   this holds for every single step it holds for runs of every length ``k``.
+  Being a property of one step, it is proved with the invariants of each action
+  (``verify.smt.proofs.no_building_goal``).
 
 Verdicts: PROVED (the property holds / the witness exists), VIOLATED (with a
 counterexample, or: unreachable within the bound), UNKNOWN on a timeout.
@@ -22,15 +24,15 @@ counterexample, or: unreachable within the bound), UNKNOWN on a timeout.
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import replace
 
 import z3
 
 from ..invariants import load_invariants
-from .actions import BY_NAME, Args
+from .actions import BY_NAME, Args, street_rent
 from .model import Model
 from .proofs import invariant_before
-from .reads import Log, Recorder
+from .reads import Log, Recorder, same_reads
 from .state import domain, fresh
 from .verdict import CheckResult, Verdict
 
@@ -103,7 +105,6 @@ def shortage(rid: str, m: Model, promised, timeout_s: float) -> CheckResult:
 def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckResult:
     """From a state with nothing built and nobody bankrupt, the owner (seat 1) builds k - 1 houses, then
     the rent of one of its streets is more than seat 0 can raise: seat 0 goes bankrupt to seat 1."""
-    from .actions import street_rent
     name = "bounded:bankruptcy-reachable"
     t0 = time.perf_counter()
     s, cons = _start(m, "@0", promised)
@@ -128,39 +129,11 @@ def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckR
     return CheckResult(rid, name, "build-house|bankrupt-to-player", True, verdict, None, reason, secs)
 
 
-NOBF = "bounded:no-building-from-nothing"
-
-
-def no_building_goal(m: Model, step) -> Any:
-    """No street gains a building in ``step`` except by a paid build (a per-step property)."""
-    x, cond = step.args, []
-    action = step.action
-    for p, q in zip(step.before.props, step.after.props):
-        if p.kind != "street":
-            continue
-        if q.houses is p.houses and q.hotels is p.hotels:
-            continue
-        here = x.sq == p.index
-        more_h = z3.If(here, 1, 0) if action.name == "build-house" else \
-            z3.If(z3.And(here, p.hotel), m.config.building.max_houses, 0) \
-            if action.name == "break-down-hotel" else 0
-        more_t = z3.If(here, 1, 0) if action.name == "build-hotel" else 0
-        cond += [q.houses <= p.houses + more_h, q.hotels <= p.hotels + more_t]
-    if action.name == "build-house":
-        cond.append(step.after.bank_cash - step.before.bank_cash
-                    == z3.Sum([z3.If(x.sq == p.index, m.deeds[p.index].house_cost, 0)
-                               for p in step.before.props]))
-    return z3.And(cond) if cond else z3.BoolVal(True)
-
-
 _DONE: list[tuple[dict, tuple, CheckResult]] = []
 
 
 def check(rid: str, config, extras: dict, promised, timeout_s: float, k: int = 3) -> list[CheckResult]:
     """The bounded checks for one ruleset; each is reused for rulesets that read the same values."""
-    from dataclasses import replace
-
-    from .reads import same_reads
     out = []
     for name in ("shortage", "bankruptcy"):
         key = (name, tuple(sorted(extras.items())), tuple(sorted(promised)), timeout_s, k)

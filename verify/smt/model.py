@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..invariants import load_invariants, param_value
+from ..config import EngineConfig
 
 #: Catalogue parameters the model reads beside the EngineConfig (with the value when absent).
 EXTRA_PARAMS = {
@@ -49,19 +50,11 @@ class Model:
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "Model":
-        from ..config import EngineConfig
         return cls.from_config(EngineConfig.from_ruleset(ruleset), extras_of(ruleset))
 
     @classmethod
     def from_config(cls, cfg, extras: dict | None = None) -> "Model":
-        merged = dict(EXTRA_PARAMS)
-        for pid in EXTRA_PARAMS:           # once the EngineConfig carries them, it wins
-            sec, _, name = pid.partition(".")
-            holder = getattr(cfg, {"bankruptcy": "debt"}.get(sec, sec), None)
-            if holder is not None and hasattr(holder, name):
-                merged[pid] = getattr(holder, name)
-        merged.update(extras or {})
-        extras = merged
+        extras = {**{pid: param_value(cfg, pid) for pid in EXTRA_PARAMS}, **(extras or {})}
         board = cfg.board
         deeds = tuple(board.deeds)
         all_groups = tuple((g.name, tuple(i for i, d in enumerate(deeds) if d.group == gi))

@@ -24,6 +24,11 @@ import itertools
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
+from ..config import EngineConfig
+from ..spec.open_values import supply, unsupplied
+from ..errors import ErrorList
+from ..spec.ruleset import Entry
+from ..spec.constraints import check_constraints
 from .verdict import CheckResult, Verdict
 
 #: the most combinations of finite open values checked one by one
@@ -62,8 +67,6 @@ def _leaves(obj, path=()) -> dict:
 
 def controlled_paths(r, pid: str) -> set[tuple]:
     """The config fields whose value changes with ``pid`` (found by compiling sample values)."""
-    from ..config import EngineConfig
-    from ..spec.open_values import supply
     p = r.catalogue[pid]
     base = _leaves(EngineConfig.from_ruleset(r))
     out: set[tuple] = set()
@@ -79,19 +82,14 @@ def controlled_paths(r, pid: str) -> set[tuple]:
 
 
 def _without_constraints(supply, r, pid, v):
-    from ..errors import ErrorList
     try:
         return supply(r, {pid: v})
     except ErrorList:      # a constraint broken by this sample alone: the entry is enough for compiling
-        from ..spec.ruleset import Entry
         return replace(r, entries={**r.entries, pid: Entry(pid, "assumed", v, reason="sample")})
 
 
 def check_open(target, timeout_s: float, actions) -> list[CheckResult]:
     """The proofs of ``target`` over its open values (see the module docstring)."""
-    from ..config import EngineConfig
-    from ..spec.constraints import check_constraints
-    from ..spec.open_values import supply, unsupplied
     from . import proofs
     r = target.ruleset
     base = proofs.check_ruleset(target.id, target.config, target.extras, target.promised, timeout_s,
@@ -140,7 +138,6 @@ def check_open(target, timeout_s: float, actions) -> list[CheckResult]:
 
 def unsupplied_note(r) -> tuple[str, ...]:
     """For checks that are not enumerated (the bounded runs): the fallbacks they assumed."""
-    from ..spec.open_values import unsupplied
     values = ", ".join(f"{e.param} = {_show(r.value(e.param))}" for e in sorted(unsupplied(r), key=lambda e: e.param))
     return (f"bounded runs: open values at the catalogue's fallbacks ({values})",)
 

@@ -21,17 +21,18 @@ give the same term) and the key terms are kept alive by the cache.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as dc_replace
 from typing import Any, Iterable
 
 import z3
 
 from ..invariants import NOBODY, Invariant, load_invariants
+from ..expr import Name
 from .actions import ACTIONS, Action, Args, pick
 from .model import Model
 from .reads import Log, Recorder, same_reads
 from .scenario import counterexample
-from .state import domain, fresh, link_before, view
+from .state import domain, fresh, link_before, view, _Rec
 from .to_z3 import as_bool, formula
 from .verdict import CheckResult, Verdict
 
@@ -84,7 +85,6 @@ def instantiate(m: Model, action: Action, tag: str = "") -> Step:
 
 
 def action_view(m: Model, step: Step):
-    from .state import _Rec
     name = step.action.name
     creditor = step.args.b if name == "bankrupt-to-player" else NOBODY
     team = pick(step.args.a, [p.team for p in step.before.players])
@@ -119,7 +119,6 @@ def _fields_read(inv: Invariant) -> set[str]:
     out: set[str] = set()
 
     def walk(e):
-        from ..expr import Name
         if isinstance(e, Name):
             out.update(e.path)
         elif isinstance(e, tuple):
@@ -174,6 +173,32 @@ def invariant_before(m: Model, inv: Invariant, s) -> Any:
     return as_bool(formula(inv.expr, view(m, s)))
 
 
+#: A per-step property checked with the invariants of every action (named as the bounded checks are).
+NOBF = "bounded:no-building-from-nothing"
+
+
+def no_building_goal(m: Model, step) -> Any:
+    """No street gains a building in ``step`` except by a paid build (a per-step property)."""
+    x, cond = step.args, []
+    action = step.action
+    for p, q in zip(step.before.props, step.after.props):
+        if p.kind != "street":
+            continue
+        if q.houses is p.houses and q.hotels is p.hotels:
+            continue
+        here = x.sq == p.index
+        more_h = z3.If(here, 1, 0) if action.name == "build-house" else \
+            z3.If(z3.And(here, p.hotel), m.config.building.max_houses, 0) \
+            if action.name == "break-down-hotel" else 0
+        more_t = z3.If(here, 1, 0) if action.name == "build-hotel" else 0
+        cond += [q.houses <= p.houses + more_h, q.hotels <= p.hotels + more_t]
+    if action.name == "build-house":
+        cond.append(step.after.bank_cash - step.before.bank_cash
+                    == z3.Sum([z3.If(x.sq == p.index, m.deeds[p.index].house_cost, 0)
+                               for p in step.before.props]))
+    return z3.And(cond) if cond else z3.BoolVal(True)
+
+
 def _status(res) -> str:
     return "sat" if res == z3.sat else "unsat" if res == z3.unsat else "unknown"
 
@@ -221,8 +246,6 @@ def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeo
     matrix. Results are reused for a later ruleset whose config has the same
     values wherever this encoding read one.
     """
-    from dataclasses import replace as dc_replace
-
     promised = set(promised)
     actions = tuple(actions)
     key = _key(extras, promised, actions, timeout_s)
@@ -319,7 +342,6 @@ class _Checker:
                 continue
             built = self._built(action)
             live.append((action, built, self._solver(built.step)))
-        from .bounded import NOBF, no_building_goal
         nobf = Invariant(NOBF, "no street gains a building except by a paid build", "step", "", None, (),
                          self.invs[0].where)
 

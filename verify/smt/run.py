@@ -16,7 +16,17 @@ import json
 import os
 from dataclasses import dataclass, replace
 
+from ..config import EngineConfig
+from ..spec import DEFAULT_RULESET, registry, load_ruleset
+from ..spec.open_values import supply, unsupplied as open_entries
+from ..errors import SpecError
+from ..execute import Campaign, CampaignStore, run
+from ..execute.backends import make_backend
+from ..execute.progress import Progress
+from .. import __version__
 from .verdict import CheckResult
+from .model import extras_of
+from .open_values import check_open, unsupplied_note
 
 
 @dataclass(frozen=True)
@@ -32,8 +42,6 @@ class Target:
     @classmethod
     def of(cls, r) -> "Target":
         """The target of a resolved ruleset (values supplied, overlays stacked)."""
-        from ..config import EngineConfig
-        from .model import extras_of
         return cls(r.id, EngineConfig.from_ruleset(r), extras_of(r), tuple(r.promised()), r)
 
     def fingerprint(self) -> str:
@@ -56,7 +64,6 @@ def config_hash(r) -> str:
 
 def default_names() -> list[str]:
     """Every bundled ruleset; an overlay is checked stacked on the default ruleset."""
-    from ..spec import DEFAULT_RULESET, registry
     reg = registry()
     out = []
     for rid in reg.ids():
@@ -66,8 +73,6 @@ def default_names() -> list[str]:
 
 def resolve(names: list[str], settings: dict | None = None) -> list[Target]:
     """The rulesets to check, each with the ``--set`` values applied (``verify.spec.open_values``)."""
-    from ..spec import DEFAULT_RULESET, load_ruleset
-    from ..spec.open_values import supply
     out = []
     for name in names:
         r = load_ruleset(name)
@@ -78,7 +83,6 @@ def resolve(names: list[str], settings: dict | None = None) -> list[Target]:
 
 
 def unsupplied(r) -> bool:
-    from ..spec.open_values import unsupplied as open_entries
     return bool(open_entries(r))
 
 
@@ -99,7 +103,6 @@ def run_chunk(chunk: CheckChunk) -> list[dict]:
     actions = chunk.actions
     chosen = ACTIONS if not actions else tuple(a for a in ACTIONS if a.name in actions)
     out: list[CheckResult] = []
-    from .open_values import check_open, unsupplied_note
     for t in chunk.targets:
         out += constraints.check(t.ruleset)
         if unsupplied(t.ruleset):
@@ -133,10 +136,6 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     ``actions`` restricts the inductive checks to those actions (and skips the bounded runs);
     ``settings`` are ``--set`` values given to every ruleset; ``jobs``, ``scheduler`` and ``resume``
     are the execution layer's (default: up to 2 local processes)."""
-    from ..errors import SpecError
-    from ..execute import Campaign, CampaignStore, run
-    from ..execute.backends import make_backend
-    from ..execute.progress import Progress
     from .actions import BY_NAME
     for a in actions:
         if a not in BY_NAME:
@@ -148,7 +147,6 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     leaders = [g[0] for g in groups.values()]
     families = _families(leaders)
     chunks = [CheckChunk(tuple(fam), timeout_s, bounded_k, tuple(actions)) for fam in families]
-    from .. import __version__
     identity = {"version": __version__, "timeout_s": timeout_s, "bounded_k": bounded_k, "actions": list(actions),
                 "families": [[[t.id, t.fingerprint()] for t in fam] for fam in families]}
     campaign = Campaign("check", identity, chunks, run_chunk, lambda parts: [r for p in parts for r in p],

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import z3
 
 from ..invariants import load_invariants
+from ..config import EngineConfig
 from .actions import ACTIONS
-from .model import Model
-from .proofs import instantiate, invariant_after, invariant_before
+from .model import Model, extras_of
+from .proofs import instantiate, invariant_after, invariant_before, check_ruleset
 from .state import domain
 
 
@@ -30,10 +31,6 @@ class Query:
 
 def queries(ruleset, timeout_s: float = 10.0, only: set[str] | None = None) -> list[Query]:
     """The inductive queries of ``ruleset`` (optionally only actions named in ``only``)."""
-    from .proofs import check_ruleset
-    from ..config import EngineConfig
-    from .model import extras_of
-
     cfg = EngineConfig.from_ruleset(ruleset)
     extras = extras_of(ruleset)
     promised = set(ruleset.promised())

@@ -15,8 +15,8 @@ from typing import Any
 import z3
 
 from ..errors import ExprError
-from ..expr import (Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit,
-                    _lookup)
+from ..expr import (
+    Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit, _lookup, _CMP_PY, _BIN_PY)
 
 
 def _is_z3(x: Any) -> bool:
@@ -88,7 +88,6 @@ def _num(x: Any) -> Any:
 
 def _cmp(op: str, a: Any, b: Any) -> Any:
     if not _is_z3(a) and not _is_z3(b):
-        from ..expr import _CMP_PY
         return _CMP_PY[op](a, b)
     if op in ("in", "not in"):
         if not isinstance(b, (tuple, list)):
@@ -116,7 +115,6 @@ def _cmp(op: str, a: Any, b: Any) -> Any:
 def _arith(op: str, a: Any, b: Any) -> Any:
     a, b = _num(a), _num(b)
     if not _is_z3(a) and not _is_z3(b):
-        from ..expr import _BIN_PY
         return _BIN_PY[op](a, b)
     if op == "+":
         return a + b

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import Location, SpecError
 from ..paths import display, specs_dir
+from ..expr import parse, names
 from .yamlsafe import load_yaml
 
 TYPES = {"bool", "int", "money", "ratio", "enum", "int_or", "money_or", "ratio_or",
@@ -210,7 +211,6 @@ def _load_catalogue(folder: str) -> Catalogue:
             if spec.get("medium") is not None and spec["medium"] not in MEDIA:
                 raise SpecError("E009", f"{pid}: medium is one of {', '.join(MEDIA)}", loc)
             if spec.get("applies_when") is not None:
-                from ..expr import parse
                 text = str(spec["applies_when"])
                 p = replace(p, applies_when=text, applies_expr=parse(text, Location(
                     name, where.get(("parameters", pid, "applies_when")) or loc.line)))
@@ -234,7 +234,6 @@ def _load_catalogue(folder: str) -> Catalogue:
 
 
 def _disables(p: Parameter, raw: Any, loc: Location) -> tuple[Disables, ...]:
-    from ..expr import parse
     if not isinstance(raw, list) or not raw:
         raise SpecError("E009", f"{p.id}: disables is a list of {{values, mechanism, when}}", loc)
     out = []
@@ -256,5 +255,4 @@ def _disables(p: Parameter, raw: Any, loc: Location) -> tuple[Disables, ...]:
 def _names(expr: Any) -> set[str]:
     if expr is None:
         return set()
-    from ..expr import names
     return {".".join(n) for n in names(expr)}

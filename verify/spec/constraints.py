@@ -16,6 +16,7 @@ from ..expr import UNDECIDED, Undecided, evaluate, names, parse
 from ..paths import display, specs_dir
 from .ruleset import Ruleset
 from .yamlsafe import load_yaml
+from .catalogue import load_catalogue
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,6 @@ def load_constraints(path: Path | None = None) -> list[Constraint]:
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> tuple[Constraint, ...]:
-    from .catalogue import load_catalogue
-
     cat = load_catalogue()
     name = display(path)
     data, lines = load_yaml(Path(path).read_text(encoding="utf-8"), name)

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import SpecError, VerifyError
 from .applicability import unfounded_marks
 from .constraints import check_constraints
+from .invariants import invariant_ids
 from .registry import Registry
 from .silence import contradicting_silences
 
@@ -27,7 +28,7 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
         ids = [f.id for f in reg.files.values() if str(f.path.resolve()) in wanted]
     else:
         ids = reg.ids()
-    invariants = _invariant_ids()
+    invariants = set(invariant_ids())
     for rid in ids:
         f = reg.files[rid]
         try:
@@ -36,7 +37,7 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
             errors.append(exc)
             continue
         for inv in f.promises:
-            if invariants is not None and inv not in invariants:
+            if inv not in invariants:
                 errors.append(SpecError("E013", f"{rid} promises unknown invariant {inv!r}",
                                         f.loc("promises", inv)))
         if f.kind == "overlay":
@@ -62,11 +63,3 @@ def _where_of(r, params):
         if e is not None and e.where is not None:
             return e.where
     return None
-
-
-def _invariant_ids() -> set[str] | None:
-    try:
-        from ..invariants import load_invariants
-    except ImportError:
-        return None
-    return {i.id for i in load_invariants()}

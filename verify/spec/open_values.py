@@ -21,6 +21,9 @@ from typing import Any, Iterable
 from ..errors import ErrorList, Location, SpecError, VerifyError
 from .ruleset import Entry, Ruleset
 from .yamlsafe import load_yaml
+from .constraints import check_constraints
+from .readings import with_readings
+from .registry import load_ruleset
 
 #: How an entry supplied on the command line is labelled (its "ruleset" and its reason).
 ORIGIN = "--set"
@@ -75,7 +78,6 @@ def supply(r: Ruleset, values: dict[str, Any]) -> Ruleset:
     if errors:
         raise ErrorList(errors)
     out = replace(r, entries=entries, supplied=tuple(sorted(values.items(), key=lambda kv: kv[0])))
-    from .constraints import check_constraints
     broken = [res for res in check_constraints(out)
               if res.status == "broken" and set(res.constraint.params) & set(values)]
     if broken:
@@ -131,8 +133,6 @@ def playable(name: str, settings: Iterable[str] | dict | None = None, readings: 
     """Resolve ``name`` (with ``@READING`` parts or ``readings``), apply ``--set`` values, refuse open ones.
 
     The one call a command that plays a ruleset needs (``verify conform`` uses it too)."""
-    from .readings import with_readings
-    from .registry import load_ruleset
     values = settings if isinstance(settings, dict) else parse_assignments(settings or ())
     r = supply(load_ruleset(with_readings(name, tuple(readings))), values)
     require_supplied(r, doing)

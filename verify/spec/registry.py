@@ -11,8 +11,9 @@ table of one's own.
 
 from __future__ import annotations
 
+import difflib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import ErrorList, Location, SpecError, VerifyError
@@ -129,7 +130,6 @@ class Registry:
                 raise SpecError("E011", f"no ruleset file {token!r}")
             return self._add_or_raise(path)
         if token not in self.files:
-            import difflib
             close = difflib.get_close_matches(token, self.ids(), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise SpecError("E011", f"unknown ruleset {token!r}{hint}; `verify rulesets` lists them")
@@ -196,12 +196,10 @@ def is_path(token: str) -> bool:
 
 
 def _with_id(r: Ruleset, rid: str, title: str | None = None) -> Ruleset:
-    from dataclasses import replace
     return replace(r, id=rid, title=title or r.title, is_overlay=False)
 
 
 def _merge(a: Ruleset, b: Ruleset) -> Ruleset:
-    from dataclasses import replace
     entries = dict(a.entries)
     entries.update(b.entries)
     promises = dict(a.promises)
@@ -212,7 +210,6 @@ def _merge(a: Ruleset, b: Ruleset) -> Ruleset:
 
 
 def _hint(name: str, options: list[str]) -> str:
-    import difflib
     close = difflib.get_close_matches(name, options, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -12,6 +12,7 @@ import json
 import sys
 
 from ..paths import schemas_dir
+from ..output import write_text
 from .catalogue import Catalogue, Parameter, load_catalogue
 
 SCHEMA_FILE = "ruleset.schema.json"
@@ -100,7 +101,6 @@ def render() -> str:
 def main() -> int:
     path = schemas_dir() / SCHEMA_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    from ..output import write_text
     write_text(path, render())
     print(f"wrote {path}")
     return 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import SpecError
-from ..expr import UNDECIDED, Undecided, evaluate
+from ..expr import UNDECIDED, Undecided, evaluate, names
 from .ruleset import Ruleset
 
 
@@ -79,7 +79,6 @@ def contradicting_silences(r: Ruleset, inherited: Ruleset | None = None) -> list
 
 
 def _cited(r: Ruleset, expr) -> str:
-    from ..expr import names
     parts = []
     for n in sorted(".".join(x) for x in names(expr)):
         e = r.entries.get(n)

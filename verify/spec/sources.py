@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import Location, SpecError
 from ..paths import display, sources_dir
+from .yamlsafe import load_yaml
 
 _WS = re.compile(r"\s+")
 # A sentence ends at . ! ? (or ;) followed by whitespace; a line break always ends one.
@@ -113,8 +114,6 @@ class Waiver:
 
 def load_waivers(folder: Path | None = None) -> list[Waiver]:
     """Waivers live beside the sources: ``<source stem>.waivers.yaml``."""
-    from .yamlsafe import load_yaml
-
     base = Path(folder or sources_dir())
     out: list[Waiver] = []
     for path in sorted(base.glob("*.waivers.yaml")):

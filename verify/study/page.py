@@ -14,7 +14,10 @@ from pathlib import Path
 import jinja2
 
 from ..execute.store import write_atomic, write_json_atomic
+from ..errors import SpecError
+from ..jsondoc import read_doc
 from . import charts
+from .analysis import SCHEMA
 
 PAGE = "study.html"
 DOC = "study.json"
@@ -63,9 +66,6 @@ def write_study(doc: dict, out: Path) -> tuple[Path, Path]:
 
 def load(path: Path) -> dict:
     """A saved study document (a study.json, or the folder holding one)."""
-    from ..errors import SpecError
-    from ..jsondoc import read_doc
-    from .analysis import SCHEMA
     doc, where = read_doc(path, "study document", SCHEMA, lambda message, at: SpecError("E009", message, at),
                           in_folder=DOC, written_by="`verify study`")
     if not isinstance(doc.get("rows"), list):
