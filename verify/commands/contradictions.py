@@ -22,7 +22,7 @@ from ..compare.from_rulesets import load_registry
 from ..compare.table import compare_table
 
 _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
-           "ambiguous": "blue"}
+           "ambiguous": "blue", "assumed": "bright_black", "medium": "bright_black"}
 
 
 @click.command()
@@ -37,11 +37,15 @@ _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "v
 def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], witness_dir: Path | None) -> None:
     """Compare RULESETS (default: every bundled ruleset, and each overlay on the default one).
 
-    Each finding is a contradiction (sources presenting the same game disagree), a variant (a mode or
-    house rule differs on purpose), internal (one source disagrees with itself), silent (one side
-    leaves the question open), redundancy (a clause implied by others, proved by z3) or ambiguous (an
-    entry whose words allow other readings: each reading, and what the other rulebooks say). Differences
-    in meaning carry a witness: a situation where the rulings give different outcomes.
+    Each finding is a contradiction (sources presenting the same game state different rules), internal
+    (one source states a quantity twice, differently), ambiguous (an entry whose words allow other
+    readings: each reading, and what the other rulebooks say), assumed (a difference resting on a value
+    a source does not state), medium (a difference that exists because one game is played on a board
+    and the other online), silent (one side leaves the question open), variant (a mode or house rule
+    differs on purpose) or redundancy (a clause implied by others, proved by z3). Each side says what it
+    rests on (cited, assumed, silent, open, not applicable). Differences in meaning carry a witness: a
+    situation and what the reference engine plays in it for each side (--witnesses DIR writes each as a
+    trace file `verify replay` plays again), or UNKNOWN with the reason.
 
     One RULESET alone (e.g. your table, my-table.yaml) shows its changes against what it extends
     (variant) and, for each, where the rulebooks' base games rule otherwise (contradiction).

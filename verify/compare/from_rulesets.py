@@ -5,19 +5,24 @@ how the rulesets relate:
 
 * each source's **base game** (``specs/comparison.yaml`` names the preferred
   one; otherwise its root ruleset) is compared with the other sources' base
-  games: a difference is a ``contradiction`` (they present the same game);
+  games: a difference between stated (cited) rulings is a ``contradiction``
+  (they present the same game); one that rests on an assumed side is
+  ``assumed``, or ``medium`` for a feature of one medium (board or online);
 * a ruleset that extends another, an overlay stacked on the default ruleset,
   and any further mode of the same source are compared with their nearest
   ancestor (or their source's base game): a difference is a ``variant``;
 * a side that is ``silent`` where another cites an answer gives ``silent``;
-* two parameters one source defines as the same quantity with different
-  meanings give ``internal``; a clause implied by other rulings (z3) gives
-  ``redundancy``; an entry that records other readings of its quote gives
-  ``ambiguous`` (``verify.compare.ambiguities``).
+* a quantity one source states twice, differently, gives ``internal``; a
+  clause implied by other rulings (z3) gives ``redundancy``; an entry that
+  records other readings of its quote gives ``ambiguous``
+  (``verify.compare.ambiguities``).
 
-Values are compared in proportion to each ruleset's ``money.scale``, and a
-difference counts only when some situation makes the outcomes differ (z3);
-differences in words only are listed as ``equivalent``.
+A side where the catalogue's condition for the parameter does not hold is
+not applicable: shown, never compared (``verify.spec.applicability``).
+Values are compared in proportion to each ruleset's ``money.scale``; a
+difference counts when the reference engine plays the sides differently in
+some situation (``verify.compare.witness``), an UNKNOWN search is reported
+with its reason, and only values z3 proves alike are listed as ``equivalent``.
 """
 
 from __future__ import annotations
@@ -130,6 +135,7 @@ class _Ctx:
         self.cat = reg.catalogue
         self.declared = declared
         self._envs: dict[str, dict] = {}
+        self._parties: dict[tuple, Party] = {}      # one compiled side per ruleset and values set
 
     def applies(self, r: Ruleset, pid: str) -> bool:
         """Whether ``pid`` means anything in ``r`` (the catalogue's ``applies_when``)."""
@@ -143,6 +149,13 @@ class _Ctx:
         """``r`` as a side of a witness, with ``values`` set (in ``r``'s money); an open value nobody
         supplied is played at the catalogue's fallback (or, where that breaks a constraint, at the
         smallest value of its domain), and the witness says so."""
+        memo = (r.id, repr(sorted((values or {}).items())), label, scale)
+        if memo in self._parties:
+            return self._parties[memo]
+        self._parties[memo] = party = self._party(r, values, label, scale)
+        return party
+
+    def _party(self, r: Ruleset, values: dict | None, label: str | None, scale: int | None) -> Party:
         values = dict(values or {})
         opened = [pid for pid, e in r.entries.items() if e.kind == "open" and pid not in values]
         for pid in opened:

@@ -70,10 +70,14 @@ def outcome_key(value: Any) -> Any:
 def broken_promise(p: Party, pl: Played) -> str | None:
     """The first invariant ``p``'s ruleset promises that the played situation breaks (a witness must be a
     game its ruleset allows: a situation no game of it can reach proves nothing), else None."""
-    promised = p.ruleset.promised()
+    promised = tuple(p.ruleset.promised())
     if not promised:
         return None
-    check = InvariantChecker(p.cfg, promised)       # as `verify replay` checks each step
+    key = (id(p.cfg), promised)
+    hit = _CHECKERS.get(key)
+    if hit is None or hit[0] is not p.cfg:          # compiled once per config (its results depend on
+        hit = _CHECKERS[key] = (p.cfg, InvariantChecker(p.cfg, promised))   # the states alone)
+    check = hit[1]                                  # as `verify replay` checks each step
     before = None
     for state, step in zip(pl.states, ((None, ()),) + tuple(pl.steps)):
         bad = check(before, state, _action_for_check(step[0], list(step[1])))
@@ -82,5 +86,7 @@ def broken_promise(p: Party, pl: Played) -> str | None:
         before = state
     return None
 
+
+_CHECKERS: dict[tuple, tuple[EngineConfig, InvariantChecker]] = {}
 
 __all__ = ["Party", "Found", "outcome_key", "broken_promise", "TIMEOUT_MS"]
