@@ -22,7 +22,9 @@ def test_the_readme_shows_the_example_engine_and_plugin_verbatim():
     assert EXAMPLE.strip() in readme
 
 
-def test_the_example_script_engine_conforms(tmp_path):
+def test_the_example_script_engine_conforms(tmp_path, monkeypatch):
+    # the script engine is a child process: it must import this repository's verify, not an installed one
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     r = CliRunner().invoke(main, ["conform", "--engine-cmd", f"{sys.executable} {SCRIPT}", "--examples", "15",
                                   "--seed", "4", "--json", "--scenarios", str(tmp_path)])
     assert r.exit_code == 0, r.output

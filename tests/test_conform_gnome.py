@@ -34,7 +34,7 @@ NAMED = {
     "build-with-exact-cash.json": ("legality", 1, "cannot afford this improvement"),
     "unmortgage-after-roll.json": ("legality", 2, "free_mortgage is not among GNOME's allowable post-roll"),
     "fractional-interest.json": ("successor", 1, "engine 945.5"),
-    "empty-trade.json": ("legality", 1, "a trade moves at least one deed or card"),
+    "empty-trade.json": ("legality", 1, "no gifts or loans: both sides give something"),
     "no-debt-in-progress.json": ("protocol", 0, "no counterpart of phase 'debt'"),
     "rent-at-once.json": ("successor", 1, "players[1].cash: ruleset 1500, engine 1504"),
     "back-three-passes-go.json": ("successor", 1, "players[0].cash: ruleset 1300, engine 1700"),

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from verify.cli import main
 from verify.config import EngineConfig, fallback_ruleset
-from verify.engine.rules import Rules
+from verify.engine.engines import readable
 from verify.engine.state import GameState
 from verify.engine.step import apply, fill_random, legal_actions, new_game
 from verify.paths import schemas_dir
@@ -76,11 +76,11 @@ def test_state_round_trip_and_schema():
 def test_dealt_properties_at_setup():
     cfg = EngineConfig.from_ruleset(load_ruleset("official-short"))
     assert cfg.setup.dealt_per_player == 3 and not cfg.setup.dealt_paid
-    g = Rules(cfg).new_game(4, random.Random(1))
+    g = readable(cfg).new_game(4, random.Random(1))
     owned = [sum(1 for s in cfg.board.ownable if g.owner[s] == p) for p in range(4)]
     assert owned == [3, 3, 3, 3] and g.cash == [cfg.setup.starting_cash] * 4
     show = EngineConfig.from_ruleset(load_ruleset("platform-showdown"))
-    g = Rules(show).new_game(3, random.Random(1))
+    g = readable(show).new_game(3, random.Random(1))
     assert sorted(sum(1 for s in show.board.ownable if g.owner[s] == p) for p in range(3)) == [9, 9, 9]
 
 
@@ -115,7 +115,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 def test_a_value_the_engine_does_not_play_is_refused_with_its_file_and_line():
     from verify.config.from_ruleset import PLAYED_ONLY
-    from verify.engine.rules import rules_for
+    from verify.engine.engines import rules_for
     from verify.errors import VerifyError
 
     path = FIXTURES / "unplayable" / "loans.yaml"

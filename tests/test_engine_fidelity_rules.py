@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from verify.config import EngineConfig
-from verify.engine.rules import Rules
+from verify.engine.engines import Engine, readable
 from verify.engine.state import GameState
 from verify.engine.step import apply_state
 from verify.errors import SpecError
@@ -25,9 +25,9 @@ def config(rid: str, **changes) -> EngineConfig:
     return cfg
 
 
-def cleared(cfg: EngineConfig, players: int = 3) -> tuple[Rules, GameState]:
+def cleared(cfg: EngineConfig, players: int = 3) -> tuple[Engine, GameState]:
     """A fresh game: no deeds dealt, the starting cash, seat 0 to move."""
-    rules = Rules(cfg)
+    rules = readable(cfg)
     g = rules.new_game(players, random.Random(1))
     g.events = []
     for s in rules.ownable:
@@ -135,9 +135,9 @@ def test_the_shortage_bound_follows_every_change_of_hands_and_every_building():
     g.bank_houses = 15
     assert rules.shortage_possible(g)
     own(g, 2, 3)                             # brown broken up: one owner of a whole group left
-    assert not rules.shortage_possible(g) and rules._demand(g, "house") == (1, 7)
+    assert not rules.shortage_possible(g) and rules.demand(g, "house") == (1, 7)
     own(g, 1, 3)
-    assert rules.shortage_possible(g) and rules._demand(g, "house") == (2, 15)
+    assert rules.shortage_possible(g) and rules.demand(g, "house") == (2, 15)
     g.houses[37] = 1                         # one level fewer free: 15 wanted, 15 left
     assert not rules.shortage_possible(g)
 
@@ -252,7 +252,7 @@ def test_the_destroying_card_hits_the_drawer_or_an_opponent(rid, mine, theirs):
     g.houses[37], g.houses[39], g.houses[1], g.houses[3] = 3, 3, 3, 3
     g.houses[39] = 4                                       # the most developed street of each side
     g.houses[3] = 4
-    rules._destroy_building(g, 0)
+    rules.destroy_building(g, 0)
     assert (g.houses[39], g.houses[3]) == (mine, theirs)
 
 
@@ -351,8 +351,9 @@ def test_a_bankruptcy_outside_ones_turn_may_run_into_a_new_round_with_forfeited_
     g.mortgage_rounds[39] = cfg.mortgage.expiry_rounds - 1
     own(g, 1, 37)
     g.cash[1], g.current, g.stage, g.timed_out = 0, 2, "move", True
-    g.phase, g.pending = "debt", {"debtor": 1, "creditor": -1, "amount": 2000, "kind": "auction"}
-    g.debts = [[1, -1, 2000, 0, "auction"]]
+    # a debt above seat 1's worth (Park Place, 3,500): platform-classic's bankruptcy.threshold is debt_exceeds_worth
+    g.phase, g.pending = "debt", {"debtor": 1, "creditor": -1, "amount": 5000, "kind": "auction"}
+    g.debts = [[1, -1, 5000, 0, "auction"]]
     before = g.to_json(rules.ownable)
     act(rules, g, type="bankrupt", seat=1)
     after = g.to_json(rules.ownable)
@@ -362,3 +363,73 @@ def test_a_bankruptcy_outside_ones_turn_may_run_into_a_new_round_with_forfeited_
     after["properties"] = [dict(p, owner=2) if p["square"] == 39 else p for p in after["properties"]]
     assert [v.invariant for v in check_step(cfg, before, after, {"type": "bankrupt", "seat": 1},
                                             ["bankruptcy-transfer"])] == ["bankruptcy-transfer"]
+
+
+# ------------------------------------------------------------------ AA: a debt within the debtor's worth
+def _debt_of_6000(rid: str):
+    """The audit's debtor: 6,000 owed to the bank with 1,000 cash, Boardwalk and Park Place (worth 8,500,
+    raisable by selling and mortgaging 4,750)."""
+    cfg = config(rid)
+    rules, g = cleared(cfg)
+    own(g, 0, 37, 39)
+    g.cash[0] = 1000
+    g.phase, g.pending = "debt", {"debtor": 0, "creditor": -1, "amount": 6000, "kind": "tax"}
+    g.debts = [[0, -1, 6000, 6000, "tax"]]
+    assert rules.net_worth(g, 0) == 8500 and rules.raisable(g, 0) == 4750
+    return cfg, rules, g
+
+
+def test_a_debtor_whose_worth_covers_the_debt_may_not_declare_bankruptcy():
+    """platform-classic: "Играч банкротира када дугује више од укупне имовине" (bankrupt when owing more than
+    total assets); in Debt Repayment one sells, mortgages "или предложи размену другом играчу" (or proposes
+    a trade), and may give up. The reading that takes the surrender sentence as the threshold
+    (cannot_raise) lets the same debtor declare bankruptcy."""
+    cfg, rules, g = _debt_of_6000("platform-classic")
+    assert cfg.debt.threshold == "debt_exceeds_worth"
+    why = rules.why_not_bankrupt(g, 0)
+    assert why is not None and why.params == ("bankruptcy.threshold",)
+    assert rules.why_not_surrender(g, 0) is None
+    assert rules.why_not_trade(g, 0, 1, {"squares": [39]}, {"cash": 2800}) is None
+    act(rules, g, type="trade", seat=0, **{"with": 1}, give={"squares": [39]}, take={"cash": 2800})
+    assert g.phase == "debt" and g.cash[0] == 3800 and g.owner[39] == 1
+
+    _, reading, h = _debt_of_6000("platform-classic@cannot-cover-is-bankrupt")
+    assert reading.config.debt.threshold == "cannot_raise" and reading.why_not_bankrupt(h, 0) is None
+    act(reading, h, type="bankrupt", seat=0)
+    assert h.bankrupt[0]
+
+
+def test_a_debt_above_the_worth_is_a_bankruptcy_under_both_readings():
+    for rid in ("platform-classic", "platform-classic@cannot-cover-is-bankrupt"):
+        _, rules, g = _debt_of_6000(rid)
+        g.pending["amount"] = g.debts[0][2] = g.debts[0][3] = 9000
+        assert rules.why_not_bankrupt(g, 0) is None, rid
+
+
+def test_the_two_thresholds_play_different_games():
+    """Seeded campaigns of heuristic bots: under debt_exceeds_worth a debtor whose worth covers the debt
+    sells deeds to other players or gives up; under cannot_raise they declare bankruptcy at once."""
+    from verify.engine.engines import rules_for
+    from verify.engine.policies import make_policies
+    from verify.engine.simulate import Recorder, game_seed, play_game
+
+    class Count(Recorder):
+        def __init__(self):
+            self.debt_trades = self.bankruptcies = 0
+
+        def step(self, rules, g, action):
+            self.debt_trades += g.phase == "debt" and action["type"] == "trade"
+            self.bankruptcies += action["type"] == "bankrupt"
+            apply_state(rules, g, action)
+
+    played = {}
+    for rid in ("platform-classic", "platform-classic@cannot-cover-is-bankrupt"):
+        engine, count, games = rules_for(config(rid)), Count(), []
+        for i in range(4):
+            seed = game_seed(3, i)
+            r = play_game(engine, make_policies("heuristic", 4, "leave", seed), seed, 2000, count)
+            games.append((r.player_turns, r.winner, r.landings))
+        played[rid] = (games, count.debt_trades, count.bankruptcies)
+    (worth_games, trades, _), (raise_games, no_trades, bankruptcies) = played.values()
+    assert worth_games != raise_games
+    assert trades > 0 and no_trades == 0 and bankruptcies > 0

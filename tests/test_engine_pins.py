@@ -21,7 +21,7 @@ import pytest
 
 from verify.config import EngineConfig
 from verify.engine.policies import make_policies
-from verify.engine.rules import rules_for
+from verify.engine.engines import rules_for
 from verify.engine.simulate import game_seed, play_game
 from verify.engine.trace import InvariantChecker, TraceRecorder
 from verify.spec import load_ruleset, registry

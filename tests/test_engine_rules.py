@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from verify.config import EngineConfig, fallback_ruleset
-from verify.engine.rules import IllegalAction, Rules
+from verify.engine.engines import Engine, readable
+from verify.engine.rules import IllegalAction
 from verify.engine.state import GameState
 from verify.engine.step import apply, apply_state, legal_actions
 from verify.spec import load_ruleset
@@ -19,8 +20,8 @@ def official() -> EngineConfig:
     return EngineConfig.from_ruleset(load_ruleset("official"))
 
 
-def game(cfg: EngineConfig, players: int = 2, seed: int = 1) -> tuple[Rules, GameState]:
-    rules = Rules(cfg)
+def game(cfg: EngineConfig, players: int = 2, seed: int = 1) -> tuple[Engine, GameState]:
+    rules = readable(cfg)
     g = rules.new_game(players, random.Random(seed))
     g.events = []
     return rules, g
@@ -519,7 +520,7 @@ def test_teammate_inherits_on_bankruptcy_to_the_bank():
     g.current = 0
     own(g, 0, 1, 3)
     g.mortgaged[1] = True
-    g.cash[0] = 100
+    g.cash[0] = 0                                     # worth 900 (bankruptcy.threshold: debt_exceeds_worth)
     g.pos[0] = 36
     act(rules, g, type="roll", dice=[1, 1])           # Luxury Tax 1000
     act(rules, g, type="bankrupt")
@@ -542,8 +543,8 @@ def test_reshuffled_deck_is_deterministic():
     rules, g = game(cfg)
     g.chance_discards, g.chance = list(g.chance), []
     g2 = g.copy()
-    rules._draw(g, 0, "chance")
-    rules._draw(g2, 0, "chance")
+    rules.draw(g, 0, "chance")
+    rules.draw(g2, 0, "chance")
     assert g.chance == g2.chance and g.shuffles == 1 and len(g.chance) + len(g.chance_discards) == 20
 
 
@@ -554,7 +555,7 @@ def test_showdown_card_destroys_a_building():
     own(g, 0, 37, 39)
     g.houses[37], g.houses[39] = 2, 3
     g.bank_houses = None or g.bank_houses
-    rules._destroy_building(g, 0)
+    rules.destroy_building(g, 0)
     assert g.houses[39] == 2 and g.houses[37] == 2
 
 
@@ -821,7 +822,7 @@ def test_utility_rent_is_money_per_pip_in_the_board_scale():
 def test_free_parking_pot_takes_taxes_and_fines_and_card_payments_where_the_rules_say(cards, pot):
     cfg, rules, g = _cleared("official+house-free-parking-pot")
     assert cfg.taxes.pot_card_payments                  # the overlay reads card payments as fines
-    rules = Rules(with_(cfg, "taxes", pot_card_payments=cards))
+    rules = readable(with_(cfg, "taxes", pot_card_payments=cards))
     rules.charge(g, 0, -1, 50, "card")
     rules.charge(g, 0, -1, 100, "tax")
     rules.charge(g, 0, -1, 50, "fine")

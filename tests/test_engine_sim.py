@@ -9,7 +9,7 @@ import pytest
 
 from verify.config import EngineConfig
 from verify.engine.policies import make_policies
-from verify.engine.rules import rules_for
+from verify.engine.engines import rules_for
 from verify.engine.campaign import CampaignSpec, run_campaign
 from verify.engine.simulate import game_seed, play_game
 from verify.engine.trace import InvariantBroken, InvariantChecker, TraceRecorder, read_trace, replay_game

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from verify.config import EngineConfig
 from verify.engine.policies import make_policies
-from verify.engine.rules import rules_for
+from verify.engine.engines import rules_for
 from verify.engine.simulate import play_game
 from verify.engine.trace import TraceRecorder
 from verify.invariants import Monitor, by_id, check_state, check_step, slices_read

@@ -134,7 +134,7 @@ def test_repairs_card_pays_into_the_pot_or_the_bank_alike(cards):
 # ------------------------------------------------------------------ V: whose building the card destroys
 @pytest.mark.parametrize("target", ["drawer", "opponent"])
 def test_the_destroying_card_is_judged_alike(target):
-    from verify.engine.rules import rules_for
+    from verify.engine.engines import rules_for
     from verify.engine.state import GameState
     cfg, m, s = world("platform-showdown", cards__building_destroy_target=target)
     for sq in (37, 39):
@@ -144,7 +144,7 @@ def test_the_destroying_card_is_judged_alike(target):
     s["bank"]["houses"] = None
     rules = rules_for(cfg)
     g = GameState.from_json(s, rules.ownable)
-    rules._destroy_building(g, 0)
+    rules.destroy_building(g, 0)
     eng_after = g.to_json(rules.ownable)
     hit = next(p["square"] for p in eng_after["properties"] if p["houses"] == 2)
     assert (hit in (37, 39)) == (target == "drawer")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from verify.cli import main
 from verify.config import EngineConfig
 from verify.engine.policies import make_policies
-from verify.engine.rules import rules_for
+from verify.engine.engines import rules_for
 from verify.engine.simulate import game_seed, play_game
 from verify.spec import load_ruleset
 from verify.study.analysis import wilson

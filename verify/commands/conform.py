@@ -22,7 +22,7 @@ import click
 from ..execute.options import campaign_options, execute
 from ..conform.render import junit, scenario_text
 from ..conform.transport import EngineSpec
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..spec.readings import with_readings
 from ..output import write_text
 from .ruleset_options import reading_option, set_option

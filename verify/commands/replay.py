@@ -16,7 +16,7 @@ import click
 
 from ..errors import Location, VerifyError
 from ..config import EngineConfig
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
 from ..spec import load_ruleset
 from ..spec.open_values import require_supplied, supply

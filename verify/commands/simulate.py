@@ -26,7 +26,7 @@ from ..spec.open_values import require_supplied, supply
 from ..spec.readings import with_readings
 from ..config import EngineConfig
 from ..engine.campaign import CampaignSpec, Row, games_campaign, Tally
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..engine.policies import make_policies
 from ..engine.simulate import game_seed, play_game
 from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder

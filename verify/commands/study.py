@@ -17,7 +17,7 @@ import click
 from ..execute.options import campaign_options, execute
 from ..config import EngineConfig
 from ..engine.campaign import CampaignSpec, Row, Tally, by_row, games_campaign
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..study import analysis
 from ..study.collect import StudyCollector, merge_collected

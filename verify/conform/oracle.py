@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import EngineConfig
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..engine.state import GameState
 from ..engine.step import IllegalAction, check
 from ..errors import GameError

@@ -35,7 +35,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ..config import EngineConfig
-from ..engine.rules import rules_for
+from ..engine.engines import rules_for
 from ..engine.state import AUCTION, DEBT, OVER, PRE_ROLL, GameState
 from ..engine.step import ACTION_TYPES, enumerate_actions, fill_random, new_game, actor
 from ..errors import GameError
@@ -416,7 +416,7 @@ def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[
               "sell_house": r.why_not_sell_house, "sell_hotel": r.why_not_sell_hotel, "mortgage": r.why_not_mortgage}
     out: dict[str, list] = {}
     for p in range(g.n):
-        if r._manage_window(g, p, "anytime", raises_cash=True) is not None:
+        if not r.may_manage_now(g, p):
             continue
         for s in r.street_squares:
             if g.owner[s] == p and all(g.owner[t] == p for t in r.groups[r.group_of[s]]):

@@ -32,7 +32,7 @@ from ..execute import Campaign, run
 from .. import __version__
 from ..execute.backends import make_backend
 from .policies import make_policies
-from .rules import rules_for
+from .engines import rules_for
 from .simulate import DEFAULT_MAX_TURNS, GameResult, game_seed, play_game
 from .trace import InvariantBroken, InvariantChecker, TraceRecorder
 

@@ -10,6 +10,9 @@ points:
 * ``wants_buy(rules, g, seat, square)`` -> bool;
 * ``bid(rules, g, seat)``      -> amount or None (pass);
 * ``raise_cash(rules, g, seat, amount)`` -> one action that raises cash, or None;
+* ``debt_trade(rules, g, seat, amount)`` -> a trade selling a deed for cash to another player, or None,
+  when the debt cannot be raised by selling and mortgaging but bankruptcy is refused
+  (``bankruptcy.threshold: debt_exceeds_worth``); the other player's ``accepts`` decides;
 * ``claims_rent(rules, g, claim)`` -> bool, where the owner must ask for rent;
 * ``decide(rules, g, seat, rng)`` -> an action for the rarer decisions
   (income tax, casino, bus, triples, the jail choice after a failed roll).
@@ -199,6 +202,27 @@ class HeuristicPolicy:
         # jump straight to our value (an English auction in one step) unless bids rise by a fixed step
         amount = low if rules.cfg.purchase.fixed_step else cap
         return amount if rules.why_not_bid(g, seat, amount) is None else None
+
+    def debt_trade(self, rules, g: GameState, seat: int, amount: int) -> dict | None:
+        """Sell a deed to another player for cash (each offer once a turn): the offer that raises most
+        first, to the richest buyer first, at five sevenths of the deed's value (what ``accepts`` takes,
+        within the balance limits of the rules)."""
+        offers = []
+        for s in rules.ownable:
+            if g.owner[s] == seat:
+                price = rules.side_value(g, {"squares": [s]}) * 5 // 7
+                for q in range(g.n):
+                    if q != seat and not g.bankrupt[q] and 0 < price <= g.cash[q]:
+                        offers.append((-price, -g.cash[q], s, q))
+        for neg_price, _, s, q in sorted(offers):
+            key = (g.player_turns, "debt", s, q)
+            if key in self._tried:
+                continue
+            self._tried.add(key)
+            give, take = {"squares": [s]}, {"cash": -neg_price}
+            if rules.why_not_trade(g, seat, q, give, take) is None:
+                return {"type": "trade", "seat": seat, "with": q, "give": give, "take": take}
+        return None
 
     def raise_cash(self, rules, g: GameState, seat: int, amount: int) -> dict | None:
         """One step of raising cash: sell the highest building, else mortgage the cheapest deed."""

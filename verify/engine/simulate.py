@@ -1,8 +1,8 @@
 """The game loop and simulation campaigns.
 
 ``play_game`` drives one seeded game: it asks the seat's policy at each
-decision point and applies the answer with the rule code of ``rules.py`` (the
-same code the step API runs). Without a recorder it takes a fast path: the
+decision point and applies the answer with the rule functions of the config's
+engine (``verify.engine.engines``: the same code the step API runs). Without a recorder it takes a fast path: the
 frequent actions (roll, buy/decline, end of turn) call the rule directly,
 nothing is serialised and no event objects are built. With a recorder (a
 trace file, invariant checks) every action goes through
@@ -23,9 +23,10 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
-from .rules import Rules
+from .actions import ACTIONS, awaited
+from .engines import Engine
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
-from .step import _DISPATCH, actor, apply_state
+from .step import apply_state
 
 #: A game that has not ended after this many player-turns stops and counts as "hit a limit".
 DEFAULT_MAX_TURNS = 2000
@@ -52,17 +53,17 @@ class GameResult:
 class Recorder:
     """Sees every action with the canonical state before and after (traces, invariant checks)."""
 
-    def start(self, rules: Rules, g: GameState) -> None:  # pragma: no cover - interface
+    def start(self, rules: Engine, g: GameState) -> None:  # pragma: no cover - interface
         pass
 
-    def step(self, rules: Rules, g: GameState, action: dict) -> None:
+    def step(self, rules: Engine, g: GameState, action: dict) -> None:
         apply_state(rules, g, action)
 
-    def finish(self, rules: Rules, g: GameState) -> None:  # pragma: no cover - interface
+    def finish(self, rules: Engine, g: GameState) -> None:  # pragma: no cover - interface
         pass
 
 
-def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_MAX_TURNS,
+def play_game(rules: Engine, policies: list, seed: int, max_turns: int = DEFAULT_MAX_TURNS,
               recorder: Recorder | None = None,
               observe: Callable[[GameState], None] | None = None) -> GameResult:
     rng = random.Random(seed)
@@ -78,12 +79,16 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
         def act(a: dict) -> None:
             recorder.step(rules, g, a)
     else:
+        dispatch = rules.dispatch
+
         def act(a: dict) -> None:   # policies only propose actions whose guard they checked
             seat = a.get("seat")
-            _DISPATCH[a["type"]][1](rules, g, actor(g) if seat is None else seat, a)
+            kind = a["type"]
+            dispatch[kind][1](g, awaited(g) if seat is None else seat,
+                              *[a.get(f.name, f.default) for f in ACTIONS[kind].fields])
 
     timed = rules.cfg.clock.on_timeout != "none"
-    two_dice = rules.white == 2 and not rules.speed_on
+    two_dice = rules.white == 2 and not rules.cfg.speed_die.enabled
     debt_timer = rules.cfg.debt.repayment_seconds is not None
     post_manage = [getattr(p, "name", "") == "random" for p in policies]
     rolls = 0
@@ -142,10 +147,10 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             if tracing:
                 act({"type": "roll", "seat": p, "dice": list(dice)})
             else:
-                rules.roll(g, dice)
+                rules.roll(g, p, dice)
                 # the common case: the move ended with nothing left to decide or claim
                 if g.phase == POST_ROLL and not g.claims and not post_manage[p]:
-                    rules.end_turn(g)
+                    rules.next_turn(g)
         elif ph == POST_ROLL:
             p = g.current
             if post_manage[p]:
@@ -156,7 +161,7 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             if tracing:
                 act({"type": "end_turn", "seat": p})
             else:
-                rules.end_turn(g)
+                rules.next_turn(g)
         elif ph == BUY:
             p = g.pending["player"]
             s = g.pending["square"]
@@ -168,7 +173,7 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
             else:
                 rules.decline(g, p)
         elif ph == AUCTION:
-            q = actor(g)
+            q = awaited(g)
             amount = policies[q].bid(rules, g, q)
             act({"type": "bid", "seat": q, "amount": amount} if amount is not None
                 else {"type": "pass", "seat": q})
@@ -188,17 +193,27 @@ def play_game(rules: Rules, policies: list, seed: int, max_turns: int = DEFAULT_
                     act(a)
                 elif rules.why_not_bankrupt(g, p) is None:
                     act({"type": "bankrupt", "seat": p})
-                elif rules.why_not_surrender(g, p) is None:
-                    act({"type": "surrender", "seat": p})
                 else:
-                    a = policies[p].raise_cash(rules, g, p, amount)
-                    if a is None:
-                        raise RuntimeError(f"seat {p} can neither pay, raise cash nor go bankrupt")
-                    act(a)
+                    # bankruptcy is refused although selling and mortgaging cannot raise the debt: the debt
+                    # is within the debtor's worth (bankruptcy.threshold: debt_exceeds_worth): sell a deed to
+                    # another player, else give up, else raise what can be raised while the timer runs
+                    a = policies[p].debt_trade(rules, g, p, amount)
+                    if a is not None:
+                        if policies[a["with"]].accepts(rules, g, a["with"], p, a["give"], a["take"]):
+                            act(a)
+                        continue
+                    if rules.why_not_surrender(g, p) is None:
+                        act({"type": "surrender", "seat": p})
+                    elif (a := policies[p].raise_cash(rules, g, p, amount)) is not None:
+                        act(a)
+                    elif debt_timer:
+                        act({"type": "timeout", "seat": p})
+                    else:
+                        raise RuntimeError(f"seat {p} can neither pay, raise cash, trade nor go bankrupt")
         elif ph == OVER:
             break
         else:
-            q = actor(g)
+            q = awaited(g)
             a = policies[q].decide(rules, g, q, rng)
             if a["type"] == "casino_bet":
                 a["die"] = int(rnd() * 6) + 1

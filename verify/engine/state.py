@@ -53,8 +53,11 @@ class GameState:
         # per-move scratch (reset at each roll; canonical under turn.move)
         "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll", "still",
         "steps_after_debts",
-        # instrumentation (not canonical): events list, landing counts, ownership/mortgage version
-        "events", "landings", "ov",
+        # instrumentation (not canonical): events list, landing counts, ownership/mortgage version, the
+        # whole colour groups remembered for the last owner column seen
+        "events", "landings", "ov", "whole",
+        # the random values an action supplies for its step (verify.engine.actions: card_dice, reshuffle)
+        "card_dice", "reshuffle",
     )
 
     def copy(self) -> "GameState":
@@ -215,10 +218,17 @@ class GameState:
         if not (0 <= g.current < g.n):
             raise GameError(f"current seat {g.current} is not a player")
         _check_pending(g)
-        g.events = None
-        g.landings = None
-        g.ov = [0] * g.n
+        g.clear_scratch(g.n)
         return g
+
+    def clear_scratch(self, n: int) -> None:
+        """The parts that are not canonical state: instrumentation and a step's supplied random values."""
+        self.events = None
+        self.landings = None
+        self.ov = [0] * n
+        self.whole = None
+        self.card_dice = None
+        self.reshuffle = None
 
     def reset_move(self) -> None:
         self.salary_paid = False

@@ -6,153 +6,117 @@
     state, events = apply(config, state, {"type": "roll", "dice": [3, 4]})
 
 Actions are dicts with a ``type`` and, when someone other than the expected
-actor acts, a ``seat`` (default: the pending decision's player, else the
-current player). Types and their fields:
+actor acts, a ``seat`` (default: the pending decision's player, else the current
+player). Every action type, its fields and which of them are random are declared
+once in ``verify.engine.actions`` (``ACTIONS``); the dispatch below and
+``legal_actions`` are driven by those declarations.
 
-    roll {dice}            buy | decline          bid {amount} | pass
-    build_house {square}   build_hotel {square}   sell_house {square}
-    sell_hotel {square}    (break a hotel down)   sell_group {group} (every building of a group)
-    mortgage {square}      unmortgage {square}    lift_mortgage {square}   auction_mortgaged {square}
-    trade {with, give, take}   (each side: {"squares": [...], "cash": n, "cards": ["chance"|"chest"]})
-    pay_fine | use_card {deck?} | stay       pay | bankrupt | surrender    claim_rent {square}
-    pay_tax {option: fixed|percent}          casino_bet {numbers, die, jackpot} | casino_decline
-    bus {steps}            move_to {square}       end_turn        timeout {dice?}
-
-Randomness is never drawn inside ``apply``: ``roll`` carries the dice (two
-white dice, then the speed die when it is in play: its faces as the config
-says, 1-3 = pips, 4-5 = Mr. Monopoly, 6 = Bus on the Hasbro die), ``casino_bet`` the casino die and the jackpot draw; a deck
-reshuffle and the nearest-utility card's fresh throw use a generator seeded
-from the state's ``seed``, so ``apply`` stays a function of state and action.
-``legal_actions`` lists such actions without those fields; ``fill_random``
-completes one from a ``random.Random``. ``legal_actions`` lists every finite
-action (bids at the minimum amount, no trades: a trade is checked when
-applied). A refused action raises ``IllegalAction`` (a ``GameError``) with the
-rule's reason; a malformed state or action raises ``GameError``.
+Randomness is never drawn inside ``apply``: the dice, the casino's draw, and the
+order of a deck reshuffled or the nearest-utility card's own throw during the step
+are fields of the action (the last two optional: without them they come from
+generators seeded by the state, so ``apply`` stays a function of state and
+action). ``legal_actions`` lists actions without random fields; ``fill_random``
+completes one from a ``random.Random``. ``legal_actions`` lists every action whose
+fields can be enumerated (bids at the minimum amount, no trades: a trade is
+checked when applied). A refused action raises ``IllegalAction`` (a
+``GameError``) with the rule's reason (``exc.reason``: what it rests on); a
+malformed state or action raises ``GameError``.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
-from ..errors import GameError
 from ..config import EngineConfig
-from .rules import IllegalAction, Rules, rules_for
-from .state import AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, OVER, POST_ROLL, PRE_ROLL, \
-    TRIPLES, GameState
+from ..errors import GameError
+from .actions import ACTION_TYPES, ACTIONS, Action, awaited, enumerate_legal
+from .engines import Engine, rules_for
+from .rules import IllegalAction
+from .state import OVER, GameState
 
 __all__ = ["IllegalAction", "new_game", "legal_actions", "apply", "apply_state", "fill_random",
-           "actor", "check"]
+           "actor", "check", "enumerate_actions", "ACTION_TYPES"]
+
+#: who is expected to act now (the default seat of an action)
+actor = awaited
 
 
 def new_game(config: EngineConfig, players: int, seed: int) -> dict:
-    rules = rules_for(config)
-    return rules.new_game(players, random.Random(seed)).to_json(rules.ownable)
-
-
-def actor(g: GameState) -> int:
-    """Who is expected to act now."""
-    p = g.pending
-    if g.phase == DEBT:
-        return p["debtor"]
-    if g.phase == AUCTION:
-        if p["turn"] is not None:
-            return p["turn"]
-        for q in p["bidders"]:
-            if q != p["leader"]:
-                return q
-        return p["bidders"][0]
-    if p and "player" in p:
-        return p["player"]
-    return g.current
+    engine = rules_for(config)
+    return engine.new_game(players, random.Random(seed)).to_json(engine.ownable)
 
 
 def _seat(g: GameState, action: dict) -> int:
     seat = action.get("seat")
     if seat is None:
-        return actor(g)
+        return awaited(g)
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
         raise GameError(f"seat must be a player 0..{g.n - 1}, got {seat!r}")
     return seat
 
 
-def _int(action: dict, key: str) -> int:
-    v = action.get(key)
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise GameError(f"action {action.get('type')!r} needs an integer {key!r}")
-    return v
+def _fields(act: Action, action: dict) -> list:
+    """The values of the action's own fields, in declaration order (a strict field must be an integer)."""
+    out = []
+    for f in act.fields:
+        v = action.get(f.name, f.default)
+        if f.strict and (not isinstance(v, int) or isinstance(v, bool)):
+            raise GameError(f"action {act.name!r} needs an integer {f.name!r}")
+        out.append(v)
+    return out
 
 
-# action type -> (guard, perform) over (rules, g, seat, action)
-_DISPATCH = {
-    "roll": (lambda r, g, s, a: r.why_not_roll(g, s, a.get("dice")), lambda r, g, s, a: r.roll(g, a["dice"])),
-    "buy": (lambda r, g, s, a: r.why_not_buy(g, s), lambda r, g, s, a: r.buy(g, s)),
-    "decline": (lambda r, g, s, a: r.why_not_decline(g, s), lambda r, g, s, a: r.decline(g, s)),
-    "bid": (lambda r, g, s, a: r.why_not_bid(g, s, a.get("amount")),
-            lambda r, g, s, a: r.bid(g, s, a["amount"])),
-    "pass": (lambda r, g, s, a: r.why_not_pass(g, s), lambda r, g, s, a: r.pass_bid(g, s)),
-    "build_house": (lambda r, g, s, a: r.why_not_build_house(g, s, _int(a, "square")),
-                    lambda r, g, s, a: r.build_house(g, s, a["square"])),
-    "build_hotel": (lambda r, g, s, a: r.why_not_build_hotel(g, s, _int(a, "square")),
-                    lambda r, g, s, a: r.build_hotel(g, s, a["square"])),
-    "sell_house": (lambda r, g, s, a: r.why_not_sell_house(g, s, _int(a, "square")),
-                   lambda r, g, s, a: r.sell_house(g, s, a["square"])),
-    "sell_hotel": (lambda r, g, s, a: r.why_not_sell_hotel(g, s, _int(a, "square")),
-                   lambda r, g, s, a: r.sell_hotel(g, s, a["square"])),
-    "sell_group": (lambda r, g, s, a: r.why_not_sell_group(g, s, _int(a, "group")),
-                   lambda r, g, s, a: r.sell_group(g, s, a["group"])),
-    "mortgage": (lambda r, g, s, a: r.why_not_mortgage(g, s, _int(a, "square")),
-                 lambda r, g, s, a: r.mortgage(g, s, a["square"])),
-    "unmortgage": (lambda r, g, s, a: r.why_not_unmortgage(g, s, _int(a, "square")),
-                   lambda r, g, s, a: r.unmortgage(g, s, a["square"])),
-    "lift_mortgage": (lambda r, g, s, a: r.why_not_lift(g, s, _int(a, "square")),
-                      lambda r, g, s, a: r.lift(g, s, a["square"])),
-    "auction_mortgaged": (lambda r, g, s, a: r.why_not_auction_mortgaged(g, s, _int(a, "square")),
-                          lambda r, g, s, a: r.auction_mortgaged(g, s, a["square"])),
-    "trade": (lambda r, g, s, a: r.why_not_trade(g, s, a.get("with"), a.get("give", {}), a.get("take", {})),
-              lambda r, g, s, a: r.trade(g, s, a["with"], a.get("give", {}), a.get("take", {}))),
-    "pay_fine": (lambda r, g, s, a: r.why_not_pay_fine(g, s), lambda r, g, s, a: r.pay_fine(g, s)),
-    "use_card": (lambda r, g, s, a: r.why_not_use_card(g, s),
-                 lambda r, g, s, a: r.use_card(g, s, a.get("deck"))),
-    "stay": (lambda r, g, s, a: r.why_not_stay(g, s), lambda r, g, s, a: r.stay(g, s)),
-    "pay": (lambda r, g, s, a: r.why_not_pay(g, s), lambda r, g, s, a: r.pay(g, s)),
-    "claim_rent": (lambda r, g, s, a: r.why_not_claim_rent(g, s, a.get("square")),
-                   lambda r, g, s, a: r.claim_rent(g, s, a.get("square"))),
-    "bankrupt": (lambda r, g, s, a: r.why_not_bankrupt(g, s), lambda r, g, s, a: r.bankrupt(g, s)),
-    "surrender": (lambda r, g, s, a: r.why_not_surrender(g, s), lambda r, g, s, a: r.surrender(g, s)),
-    "pay_tax": (lambda r, g, s, a: r.why_not_pay_tax(g, s, a.get("option")),
-                lambda r, g, s, a: r.pay_tax(g, s, a["option"])),
-    "casino_bet": (lambda r, g, s, a: r.why_not_casino_bet(g, s, a.get("numbers"), a.get("die"),
-                                                           a.get("jackpot")),
-                   lambda r, g, s, a: r.casino_bet(g, s, a["numbers"], a["die"], a["jackpot"])),
-    "casino_decline": (lambda r, g, s, a: r.why_not_casino_decline(g, s),
-                       lambda r, g, s, a: r.casino_decline(g, s)),
-    "bus": (lambda r, g, s, a: r.why_not_bus(g, s, a.get("steps")), lambda r, g, s, a: r.bus(g, s, a["steps"])),
-    "move_to": (lambda r, g, s, a: r.why_not_move_to(g, s, a.get("square")),
-                lambda r, g, s, a: r.move_to(g, s, a["square"])),
-    "end_turn": (lambda r, g, s, a: r.why_not_end_turn(g, s), lambda r, g, s, a: r.end_turn(g)),
-    "timeout": (lambda r, g, s, a: r.why_not_timeout(g, s, a.get("dice")),
-                lambda r, g, s, a: r.timeout(g, s, a.get("dice"))),
-}
-ACTION_TYPES = tuple(_DISPATCH)
+def _step_random(g: GameState, action: dict) -> tuple[Any, Any]:
+    """The step's random values the action supplies (card_dice, reshuffle), checked against the state."""
+    dice, order = action.get("card_dice"), action.get("reshuffle")
+    if dice is not None and not (isinstance(dice, (list, tuple)) and len(dice) == 2 and all(
+            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise GameError(f"card_dice must be two dice 1..6, got {dice!r}")
+    if order is not None:
+        if not isinstance(order, dict) or set(order) - {"chance", "chest"}:
+            raise GameError(f"reshuffle must map chance and/or chest to an order of their discards, got {order!r}")
+        for deck, ids in order.items():
+            discards = g.chance_discards if deck == "chance" else g.chest_discards
+            if not isinstance(ids, list) or sorted(map(str, ids)) != sorted(discards):
+                raise GameError(f"reshuffle.{deck} must be an order of the deck's discards {sorted(discards)}, "
+                                f"got {ids!r}")
+        order = {deck: list(ids) for deck, ids in order.items()}
+    return dice, order
 
 
-def check(rules: Rules, g: GameState, action: Any) -> tuple[int, Any]:
-    """Validate an action against the rules; return (seat, perform). Raises IllegalAction/GameError."""
-    if not isinstance(action, dict) or action.get("type") not in _DISPATCH:
+def check(rules: Engine, g: GameState, action: Any) -> tuple[int, Callable]:
+    """Validate an action against the rules; return (seat, perform) where ``perform(rules, g, seat, action)``
+    applies it. Raises IllegalAction (with the rule's ``reason``) or GameError."""
+    act = ACTIONS.get(action.get("type")) if isinstance(action, dict) else None
+    if act is None:
         kind = action.get("type") if isinstance(action, dict) else type(action).__name__
         raise GameError(f"unknown action {kind!r}; one of {', '.join(ACTION_TYPES)}")
     if g.phase == OVER:
         raise IllegalAction("the game is over")
     seat = _seat(g, action)
-    guard, perform = _DISPATCH[action["type"]]
-    why = guard(rules, g, seat, action)
+    args = _fields(act, action)
+    why = rules.dispatch[act.name][0](g, seat, *args)
     if why:
-        raise IllegalAction(f"{action['type']} by seat {seat} refused in phase {g.phase}: {why}")
-    return seat, perform
+        raise IllegalAction(f"{act.name} by seat {seat} refused in phase {g.phase}: {why}", why)
+    return seat, _perform
 
 
-def apply_state(rules: Rules, g: GameState, action: dict) -> None:
+def _perform(rules: Engine, g: GameState, seat: int, action: dict) -> None:
+    act = ACTIONS[action["type"]]
+    args = _fields(act, action)
+    effect = rules.dispatch[act.name][1]
+    if not act.moves:
+        effect(g, seat, *args)
+        return
+    g.card_dice, g.reshuffle = _step_random(g, action)
+    try:
+        effect(g, seat, *args)
+    finally:
+        g.card_dice = g.reshuffle = None
+
+
+def apply_state(rules: Engine, g: GameState, action: dict) -> None:
     """Apply an action to a GameState in place (the step API's core; the simulator uses it too)."""
     seat, perform = check(rules, g, action)
     perform(rules, g, seat, action)
@@ -166,115 +130,53 @@ def apply(config: EngineConfig, state: dict, action: dict) -> tuple[dict, list[d
     seat, perform = check(rules, g, action)
     try:
         perform(rules, g, seat, action)
+    except GameError:
+        raise
     except (IndexError, KeyError, TypeError, ValueError) as exc:   # a hand-made state the rules cannot follow
         raise GameError(f"{action['type']}: the state is inconsistent ({type(exc).__name__}: {exc})") from None
     return g.to_json(rules.ownable), g.events
 
 
 def fill_random(config: EngineConfig, state: dict | GameState, action: dict, rng: random.Random) -> dict:
-    """Complete an action's random fields (dice, casino draw) from ``rng``."""
+    """Complete an action's random fields from ``rng``: the dice, the casino's draw, and for an action that
+    may move a token, the order of a deck that is empty now (it reshuffles at its next draw) and the
+    nearest-utility card's throw when that card is the next one drawn."""
     rules = rules_for(config)
     g = state if isinstance(state, GameState) else GameState.from_json(state, rules.ownable)
     a = dict(action)
-    if a["type"] in ("roll", "timeout") and "dice" not in a:
-        if a["type"] == "roll" or config.clock.on_timeout == "default_choices":
+    kind = a.get("type")
+    if kind in ("roll", "timeout") and "dice" not in a:
+        if kind == "roll" or config.clock.on_timeout == "default_choices":
             a["dice"] = [rng.randint(1, 6) for _ in range(rules.dice_needed(g))]
-    if a["type"] == "casino_bet":
+    if kind == "casino_bet":
         a.setdefault("die", rng.randint(1, 6))
         a.setdefault("jackpot", rng.randrange(config.casino.jackpot_odds) == 0)
+    act = ACTIONS.get(kind)
+    if act is None or not act.moves:
+        return a
+    order = dict(a.get("reshuffle") or {})
+    for deck, pile, discards in (("chance", g.chance, g.chance_discards), ("chest", g.chest, g.chest_discards)):
+        if not pile and discards and deck not in order:
+            order[deck] = rng.sample(discards, len(discards))
+        top = (pile or order.get(deck) or [None])[0]
+        card = rules.cards[deck].get(top) if top is not None else None
+        if (card is not None and card.effect == "advance_nearest" and card.kind == "utility"
+                and card.utility_multiplier and "card_dice" not in a):
+            a["card_dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
+    if order:
+        a["reshuffle"] = order
     return a
 
 
 def legal_actions(config: EngineConfig, state: dict | GameState) -> list[dict]:
-    """Every finite legal action (random fields left out; see ``fill_random``)."""
+    """Every enumerable legal action (random fields left out; see ``fill_random``)."""
     rules = rules_for(config)
     g = state if isinstance(state, GameState) else GameState.from_json(state, rules.ownable)
-    return enumerate_actions(rules, g)
+    return enumerate_legal(rules, g)
 
 
-def enumerate_actions(rules: Rules, g: GameState) -> list[dict]:
-    out: list[dict] = []
-    ph = g.phase
-    if ph == OVER:
-        return out
-    pend = g.pending
-    cur = g.current
-    r = rules
-    if ph == PRE_ROLL:
-        if r.why_not_roll(g, cur, [1] * r.dice_needed(g)) is None:
-            out.append({"type": "roll", "seat": cur})
-        if r.why_not_timeout(g, cur, [1] * r.dice_needed(g)) is None:
-            out.append({"type": "timeout", "seat": cur})
-    elif ph == POST_ROLL:
-        out.append({"type": "end_turn", "seat": cur})
-    elif ph == BUY:
-        p = pend["player"]
-        if r.why_not_buy(g, p) is None:
-            out.append({"type": "buy", "seat": p})
-        out.append({"type": "decline", "seat": p})
-    elif ph == AUCTION:
-        seats = [pend["turn"]] if pend["turn"] is not None else list(pend["bidders"])
-        for q in seats:
-            amount = r.min_bid(g)
-            if r.why_not_bid(g, q, amount) is None:
-                out.append({"type": "bid", "seat": q, "amount": amount})
-            if r.why_not_pass(g, q) is None:
-                out.append({"type": "pass", "seat": q})
-    elif ph == DEBT:
-        p = pend["debtor"]
-        if r.why_not_pay(g, p) is None:
-            out.append({"type": "pay", "seat": p})
-        if r.why_not_bankrupt(g, p) is None:
-            out.append({"type": "bankrupt", "seat": p})
-        if r.why_not_timeout(g, p) is None:
-            out.append({"type": "timeout", "seat": p})
-    elif ph == INCOME_TAX:
-        p = pend["player"]
-        out += [{"type": "pay_tax", "seat": p, "option": o} for o in ("fixed", "percent")]
-    elif ph == CASINO:
-        p = pend["player"]
-        c = r.cfg.casino
-        if g.cash[p] >= c.stake:
-            for k in range(1, c.max_numbers + 1):
-                out.append({"type": "casino_bet", "seat": p, "numbers": list(range(1, k + 1))})
-        if r.why_not_casino_decline(g, p) is None:
-            out.append({"type": "casino_decline", "seat": p})
-    elif ph == BUS:
-        for steps in pend["options"]:
-            out.append({"type": "bus", "seat": pend["player"], "steps": steps})
-    elif ph == TRIPLES:
-        out += [{"type": "move_to", "seat": pend["player"], "square": s} for s in range(40)]
-    elif ph == JAIL_CHOICE:
-        p = pend["player"]
-        out.append({"type": "stay", "seat": p})
-    # jail exits, management and surrender, for every player who may act now
-    for p in range(g.n):
-        if g.bankrupt[p]:
-            continue
-        if r.why_not_pay_fine(g, p) is None:
-            out.append({"type": "pay_fine", "seat": p})
-        if r.why_not_use_card(g, p) is None:
-            out.append({"type": "use_card", "seat": p})
-        if r._manage_window(g, p, "anytime", raises_cash=True) is None:   # the widest window; each guard decides
-            for s in r.ownable:
-                if g.owner[s] != p and not (g.mortgaged[s] and r.cfg.mortgage.others_may_lift):
-                    continue
-                for kind, guard in (("build_house", r.why_not_build_house), ("build_hotel", r.why_not_build_hotel),
-                                    ("sell_house", r.why_not_sell_house), ("sell_hotel", r.why_not_sell_hotel),
-                                    ("mortgage", r.why_not_mortgage), ("unmortgage", r.why_not_unmortgage),
-                                    ("lift_mortgage", r.why_not_lift),
-                                    ("auction_mortgaged", r.why_not_auction_mortgaged)):
-                    if guard(g, p, s) is None:
-                        out.append({"type": kind, "seat": p, "square": s})
-            for grp in range(len(r.groups)):
-                if r.why_not_sell_group(g, p, grp) is None:
-                    out.append({"type": "sell_group", "seat": p, "group": grp})
-        if r.why_not_surrender(g, p) is None:
-            out.append({"type": "surrender", "seat": p})
-    if g.claims and ph in (PRE_ROLL, POST_ROLL, BUY):
-        for c in g.claims:
-            out.append({"type": "claim_rent", "seat": c[1], "square": c[2]})
-    return out
-
-
-__all__ += ["enumerate_actions", "ACTION_TYPES"]
+def enumerate_actions(rules: Engine, g: GameState) -> list[dict]:
+    """``legal_actions`` for an engine and a GameState."""
+    if g.phase == OVER:
+        return []
+    return enumerate_legal(rules, g)

@@ -38,7 +38,8 @@ from ..errors import Location, VerifyError
 from ..config import EngineConfig
 from ..invariants import Monitor
 from .. import invariants as inv
-from .rules import IllegalAction, Rules
+from .engines import Engine
+from .rules import IllegalAction
 from .simulate import Recorder
 from .state import UNLIMITED, GameState
 from .step import apply_state
@@ -153,7 +154,7 @@ class InvariantChecker:
             out += list(self._step(self.config, before, after, action, self.promised))
         return out
 
-    def check_game(self, rules: Rules, g: GameState, action: dict | None) -> list:
+    def check_game(self, rules: Engine, g: GameState, action: dict | None) -> list:
         """The violations after ``action`` was applied to ``g`` (None: ``g`` is a game's first state)."""
         if not self.promised:
             return []
@@ -188,7 +189,7 @@ class TraceRecorder(Recorder):
         self.out, self.header, self.checker = out, header, checker
         self.steps = 0
 
-    def start(self, rules: Rules, g: GameState) -> None:
+    def start(self, rules: Engine, g: GameState) -> None:
         first = g.to_json(rules.ownable) if self.out is not None else None
         if self.out is not None:
             self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
@@ -199,7 +200,7 @@ class TraceRecorder(Recorder):
                 self._end(g, stopped="invariant violated")
                 raise InvariantBroken(0, None, [], first or g.to_json(rules.ownable), bad)
 
-    def step(self, rules: Rules, g: GameState, action: dict) -> None:
+    def step(self, rules: Engine, g: GameState, action: dict) -> None:
         g.events = []
         apply_state(rules, g, action)
         after = g.to_json(rules.ownable) if self.out is not None else None   # only a trace needs the JSON
@@ -213,7 +214,7 @@ class TraceRecorder(Recorder):
                 self._end(g, stopped="invariant violated")
                 raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.ownable), bad)
 
-    def finish(self, rules: Rules, g: GameState) -> None:
+    def finish(self, rules: Engine, g: GameState) -> None:
         self._end(g)
         if self.out is not None:
             self.out.flush()
@@ -330,7 +331,7 @@ def read_trace(lines: Iterable[str], name: str) -> Iterator[tuple[dict, list[tup
         yield game.header, game.steps
 
 
-def replay_game(config: EngineConfig, rules: Rules, header: dict, steps: list, name: str,
+def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, name: str,
                 checker: InvariantChecker | None, stop_at_first: bool = True) -> tuple[int, list[str]]:
     """Re-apply each action; compare states; evaluate invariants. Returns (steps checked, problems)."""
     problems: list[str] = []
@@ -378,7 +379,7 @@ def replay_game(config: EngineConfig, rules: Rules, header: dict, steps: list, n
     return checked, problems
 
 
-def _refusal(rules: Rules, state: dict, action: Any) -> str | None:
+def _refusal(rules: Engine, state: dict, action: Any) -> str | None:
     """Why the rules refuse ``action`` in ``state`` (None when they accept it)."""
     try:
         g = GameState.from_json(state, rules.ownable)

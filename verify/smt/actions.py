@@ -618,8 +618,7 @@ def trade(m: Model, s: SymState, x: Args):
              z3.Implies(z3.And(give, take), x.sq != x.sq2),
              pf(s, x.a, "cash") - x.amt >= 0, pf(s, x.b, "cash") + x.amt >= 0,
              z3.Implies(x.f3, pf(s, x.a, "chance")), z3.Implies(x.f4, pf(s, x.a, "chest")),
-             z3.Implies(x.f5, pf(s, x.b, "chance")), z3.Implies(x.f6, pf(s, x.b, "chest")),
-             _any([give, take] + cards)]            # a trade moves at least one deed or card
+             z3.Implies(x.f5, pf(s, x.b, "chance")), z3.Implies(x.f6, pf(s, x.b, "chest"))]
     if not t.loans:   # no gifts: each side gives something
         guard += [_any([give, x.f3, x.f4, x.amt > 0]), _any([take, x.f5, x.f6, x.amt < 0])]
     if t.max_value_gap is not None or t.max_value_ratio is not None:
@@ -711,14 +710,15 @@ def tax(m: Model, s: SymState, x: Args):
 # ---- bankruptcy -----------------------------------------------------------------------------------
 
 def _cannot_pay(m: Model, s: SymState, a, debt) -> Any:
-    """The debtor may declare bankruptcy: the debt exceeds the cash and cannot be raised."""
+    """The debtor may declare bankruptcy: the debt exceeds the cash, cannot be raised by selling and
+    mortgaging (debt.raise_cash_first), and, under debt_exceeds_worth, exceeds the debtor's total worth
+    (a debtor whose worth covers the debt must raise it, by trading too, or give up)."""
     d = m.config.debt
     cond = [pf(s, a, "cash") < debt]
     if d.raise_cash_first:
-        why = [pf(s, a, "cash") + liquidation(m, s, a) < debt]
-        if d.threshold == "debt_exceeds_worth":
-            why.append(debt > worth(m, s, a))
-        cond.append(_any(why))
+        cond.append(pf(s, a, "cash") + liquidation(m, s, a) < debt)
+    if d.threshold == "debt_exceeds_worth":
+        cond.append(debt > worth(m, s, a))
     return _all(cond)
 
 

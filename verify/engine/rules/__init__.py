@@ -1,70 +1,50 @@
-"""The rules: one implementation of every rule the engine plays, over a ``GameState``.
+"""The rules: one implementation of every rule the engine plays, as plain functions.
 
-``Rules(config)`` precomputes flat tables from an ``EngineConfig`` (square
-kinds, prices, rents, nearest station/utility, ...) and exposes two kinds of
-methods used by both the step API (``step.py``) and the fast simulator
-(``simulate.py``), one module per rule family (``base``, ``flow``,
-``movement``, ``cards``, ``auctions``, ``building``, ``mortgages``,
-``trades``, ``debts``, ``extras``), combined here into one class:
+Every rule is a module-level function whose first two arguments are ``t`` (the
+frozen per-config ``verify.engine.tables.Tables``) and ``g`` (the mutable
+``verify.engine.state.GameState``); nothing else is shared between rule families.
+One module per family:
 
-* ``why_not_<action>(g, ...)``: the refusal reason, or ``None`` when the
-  action is legal (the guard);
-* ``<action>(g, ...)``: perform it, assuming the guard passed (the transition).
+=========== ==============================================================
+base        a new game; worth, levels, rent owed; money and stock moving
+flow        resolving queued debts and auctions, ending a turn, the end
+movement    rolling, moving, GO, landing, jail, the speed die's choices
+cards       Chance and Community Chest (reshuffles, the card's own throw)
+auctions    buying the square landed on, auctions of every kind
+building    the management window; houses and hotels, shortages, selling
+mortgages   mortgaging, lifting, the owner's own auction
+trades      trades between players
+debts       rent claims, paying, bankruptcy, surrender
+extras      income tax choice, the casino, the timers
+=========== ==============================================================
 
-A move is resolved until a decision is needed; the state then waits in a
-phase (``buy``, ``auction``, ``debt``, ...) with ``pending`` describing the
-decision. Randomness never happens here: dice, casino draws and the jackpot
-draw arrive inside actions, and a deck reshuffle uses a generator seeded from
-the state (``seed`` and the shuffle count), so a state plus an action always
-gives the same successor.
+Two kinds of function serve the step API (``verify.engine.actions`` declares which
+belongs to which action):
+
+* ``why_not_<action>(t, g, seat, ...)``: the refusal (a ``verify.engine.reasons.Reason``),
+  or ``None`` when the action is legal (the guard);
+* ``<action>(t, g, seat, ...)``: perform it, assuming the guard passed (the effect).
+
+A move is resolved until a decision is needed; the state then waits in a phase
+(``buy``, ``auction``, ``debt``, ...) with ``pending`` describing the decision.
+Randomness never happens here: dice and casino draws arrive inside actions, and
+a deck reshuffle or a card's own throw is given by the action or drawn from a
+generator seeded by the state, so a state plus an action always gives the same
+successor.
+
+Conventions the specialiser (``verify.engine.specialise``) relies on: ``t`` is only
+read, never stored or passed anywhere but as the first argument of another rule
+function (called as ``module.function(t, ...)``); function names are unique across
+the family modules; ``if g.events is not None:`` is the only test of the events list.
 """
 
 from __future__ import annotations
 
-from ...errors import VerifyError
-from ...config import EngineConfig
-from .auctions import AuctionRules
-from .base import RulesBase
-from .building import BuildingRules
-from .cards import CardRules
-from .common import MANAGE_PHASES, MOVING, POT_KINDS, IllegalAction
-from .debts import DebtRules
-from .extras import ExtraRules
-from .flow import FlowRules
-from .mortgages import MortgageRules
-from .movement import MovementRules
-from .trades import TradeRules
+from . import auctions, base, building, cards, debts, extras, flow, mortgages, movement, trades
+from .common import MANAGE_PHASES, MOVING, IllegalAction
 
+#: the rule families, in the order of the table above
+FAMILIES = (base, flow, movement, cards, auctions, building, mortgages, trades, debts, extras)
 
-class Rules(FlowRules, MovementRules, CardRules, AuctionRules, BuildingRules, MortgageRules, TradeRules,
-            DebtRules, ExtraRules, RulesBase):
-    """Every rule of the engine, for one EngineConfig."""
+__all__ = ["FAMILIES", "IllegalAction", "MOVING", "MANAGE_PHASES"]
 
-
-_RULES: dict[int, tuple[EngineConfig, Rules]] = {}
-
-
-def rules_for(config: EngineConfig) -> Rules:
-    """The (cached) Rules of a config; keyed by identity first, as hashing a config is not free.
-
-    Refuses (E018) a config with values the engine does not play (``EngineConfig.unplayable``).
-    """
-    if config.unplayable:
-        raise VerifyError("E018", "the reference engine cannot play this ruleset as written: "
-                          + "; ".join(config.unplayable) + " (see verify/engine/README.md, "
-                          "'What the engine does not model')")
-    hit = _RULES.get(id(config))
-    if hit is not None and hit[0] is config:
-        return hit[1]
-    for cfg, rules in _RULES.values():  # noqa: B007 (the match is used after the loop)
-        if cfg == config:
-            break
-    else:
-        rules = Rules(config)
-        if len(_RULES) >= 64:
-            _RULES.pop(next(iter(_RULES)))
-    _RULES[id(config)] = (config, rules)
-    return rules
-
-
-__all__ = ["Rules", "rules_for", "IllegalAction", "MOVING", "POT_KINDS", "MANAGE_PHASES"]

@@ -1,178 +1,206 @@
 """Buying the square landed on, and auctions of every kind (declined deeds, forfeited mortgages,
 building shortages).
 
-A mixin of ``Rules`` (see ``verify.engine.rules``): methods read the tables ``RulesBase``
-builds and change a ``GameState`` in place.
+Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
+``verify.engine.rules``); they change ``g`` in place.
 """
 
 from __future__ import annotations
 
-from .common import AUCTION, BUY, GameState, MOVING
+from . import building, flow
+from .common import AUCTION, BUY, MOVING, GameState, Tables
+from ..reasons import refusal, structural
+
+NO_PURCHASE = structural("no purchase offered", "phase")
+NO_CASH = structural("not enough cash", "ownership")
+NO_AUCTION = structural("no auction", "phase")
+NOT_BIDDING = refusal("not bidding in this auction", "auction.bidders", "jail.may_manage")
+LEADING = structural("already the highest bidder", "turn")
+LEADER_PASS = structural("the highest bidder cannot pass", "turn")
+NOT_YOUR_BID = refusal("not this bidder's turn", "auction.bidding_order")
+WHOLE_BID = structural("a bid is a whole amount", "fields")
+BID_LOW = refusal("the bid must be at least {low}", "auction.opening_bid", "auction.min_increment")
+BID_STEP = refusal("bids rise by exactly one step: {low}", "auction.fixed_step")
+BID_CASH = refusal("a bid cannot exceed the bidder's cash", "auction.bid_above_cash")
 
 
-class AuctionRules:
-    """Buying the square landed on, and auctions (a mixin of ``Rules``)."""
+def why_not_buy(t: Tables, g: GameState, seat: int) -> str | None:
+    if g.phase != BUY or g.pending.get("player") != seat:
+        return NO_PURCHASE
+    if g.cash[seat] < t.price[g.pending["square"]]:
+        return NO_CASH
+    return None
 
-    def why_not_buy(self, g: GameState, seat: int) -> str | None:
-        if g.phase != BUY or g.pending.get("player") != seat:
-            return "no purchase offered"
-        s = g.pending["square"]
-        if g.cash[seat] < self.price[s]:
-            return "not enough cash"
-        return None
 
-    def buy(self, g: GameState, seat: int) -> None:
-        g.ov[seat] += 1
-        s = g.pending["square"]
-        g.cash[seat] -= self.price[s]
-        g.bank_cash += self.price[s]
-        g.owner[s] = seat
-        if g.events is not None:
-            self._ev(g, event="bought", player=seat, square=s, price=self.price[s])
-        g.phase = MOVING
-        g.pending = None
-        g.no_auction = False
-        self._continue(g)
+def buy(t: Tables, g: GameState, seat: int) -> None:
+    g.ov[seat] += 1
+    s = g.pending["square"]
+    g.cash[seat] -= t.price[s]
+    g.bank_cash += t.price[s]
+    g.owner[s] = seat
+    if g.events is not None:
+        g.events.append({"event": "bought", "player": seat, "square": s, "price": t.price[s]})
+    g.phase = MOVING
+    g.pending = None
+    g.no_auction = False
+    flow.resume(t, g)
 
-    def why_not_decline(self, g: GameState, seat: int) -> str | None:
-        if g.phase != BUY or g.pending.get("player") != seat:
-            return "no purchase offered"
-        return None
 
-    def decline(self, g: GameState, seat: int) -> None:
-        s = g.pending["square"]
-        pu = self.cfg.purchase
-        if pu.on_decline == "auction" and not g.no_auction:
-            opening = self.price[s] if pu.opening == "printed_price" else pu.opening_amount
-            g.auctions.insert(0, [s, "deed", opening, seat if pu.auction_bidders == "others_only" else -1,
-                                  False, -1])
-        g.no_auction = False
-        g.phase = MOVING
-        g.pending = None
-        self._continue(g)
+def why_not_decline(t: Tables, g: GameState, seat: int) -> str | None:
+    if g.phase != BUY or g.pending.get("player") != seat:
+        return NO_PURCHASE
+    return None
 
-    def _start_auction(self, g: GameState, entry: list) -> bool:
-        s, item, opening, excluded, mortgaged, proceeds_to = entry
-        if item == "deed" and g.owner[s] >= 0:
-            return False
-        may_manage = self.cfg.jail.may_manage
-        start = g.current
-        order = [(start + k) % g.n for k in range(1, g.n + 1)]
-        bidders = [q for q in order if not g.bankrupt[q] and q != excluded
-                   and (may_manage or not g.in_jail[q])
-                   and (item == "deed" or self._can_build_somewhere(g, q, item))]
-        if not bidders:
-            return False
-        seat_order = self.cfg.purchase.bidding_order == "seat_order"
-        g.phase = AUCTION
-        g.pending = {"square": s, "item": item, "min": max(opening, 0), "high": 0, "leader": -1,
-                     "bidders": bidders, "turn": bidders[0] if seat_order else None,
-                     "mortgaged": mortgaged, "proceeds_to": proceeds_to}
-        if g.events is not None:
-            self._ev(g, event="auction", square=s, item=item, bidders=list(bidders))
-        return True
 
-    def min_bid(self, g: GameState) -> int:
-        a = g.pending
-        return a["high"] + self.cfg.purchase.min_increment if a["leader"] >= 0 else max(a["min"], 1)
+def decline(t: Tables, g: GameState, seat: int) -> None:
+    s = g.pending["square"]
+    pu = t.cfg.purchase
+    if pu.on_decline == "auction" and not g.no_auction:
+        g.auctions.insert(0, [s, "deed", opening_bid(t, s), seat if pu.auction_bidders == "others_only" else -1,
+                              False, -1])
+    g.no_auction = False
+    g.phase = MOVING
+    g.pending = None
+    flow.resume(t, g)
 
-    def why_not_bid(self, g: GameState, seat: int, amount) -> str | None:
-        why = self._bidder_guard(g, seat, "already the highest bidder")
-        if why:
-            return why
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            return "a bid is a whole amount"
-        low = self.min_bid(g)
-        if amount < low:
-            return f"the bid must be at least {low}"
-        if self.cfg.purchase.fixed_step and amount != low:
-            return f"bids rise by exactly one step: {low}"
-        if amount > g.cash[seat] and not (self.cfg.purchase.bid_above_cash and g.pending["item"] == "deed"):
-            return "a bid cannot exceed the bidder's cash"
-        return None
 
-    def bid(self, g: GameState, seat: int, amount: int) -> None:
-        a = g.pending
-        a["high"] = amount
-        a["leader"] = seat
-        if g.events is not None:
-            self._ev(g, event="bid", player=seat, amount=amount)
-        self._next_bidder(g, seat)
+def opening_bid(t: Tables, s: int) -> int:
+    """Where the auction of deed ``s`` opens (auction.opening_bid)."""
+    pu = t.cfg.purchase
+    return t.price[s] if pu.opening == "printed_price" else pu.opening_amount
 
-    def why_not_pass(self, g: GameState, seat: int) -> str | None:
-        return self._bidder_guard(g, seat, "the highest bidder cannot pass")
 
-    def _bidder_guard(self, g: GameState, seat: int, leader_refusal: str) -> str | None:
-        """Shared by bid and pass: an auction is running and it is this bidder's move."""
-        if g.phase != AUCTION:
-            return "no auction"
-        a = g.pending
-        if seat not in a["bidders"]:
-            return "not bidding in this auction"
-        if seat == a["leader"]:
-            return leader_refusal
-        if a["turn"] is not None and a["turn"] != seat:
-            return "not this bidder's turn"
-        return None
+def start_auction(t: Tables, g: GameState, entry: list) -> bool:
+    """Open a queued auction ``[square, item, opening, excluded seat, mortgaged, proceeds to]`` (False:
+    nothing to auction, or nobody may bid)."""
+    s, item, opening, excluded, mortgaged, proceeds_to = entry
+    if item == "deed" and g.owner[s] >= 0:
+        return False
+    may_manage = t.cfg.jail.may_manage
+    start = g.current
+    order = [(start + k) % g.n for k in range(1, g.n + 1)]
+    bidders = [q for q in order if not g.bankrupt[q] and q != excluded
+               and (may_manage or not g.in_jail[q])
+               and (item == "deed" or building.can_build_somewhere(t, g, q, item))]
+    if not bidders:
+        return False
+    seat_order = t.cfg.purchase.bidding_order == "seat_order"
+    g.phase = AUCTION
+    g.pending = {"square": s, "item": item, "min": max(opening, 0), "high": 0, "leader": -1,
+                 "bidders": bidders, "turn": bidders[0] if seat_order else None,
+                 "mortgaged": mortgaged, "proceeds_to": proceeds_to}
+    if g.events is not None:
+        g.events.append({"event": "auction", "square": s, "item": item, "bidders": list(bidders)})
+    return True
 
-    def pass_bid(self, g: GameState, seat: int) -> None:
-        a = g.pending
-        bidders = a["bidders"]
-        i = bidders.index(seat)
-        bidders.pop(i)
-        if a["turn"] is not None and bidders:
-            j = i % len(bidders)
-            nxt = bidders[j]
-            if nxt == a["leader"] and len(bidders) > 1:
-                nxt = bidders[(j + 1) % len(bidders)]
-            a["turn"] = nxt
-        self._maybe_close(g)
 
-    def _next_bidder(self, g: GameState, seat: int) -> None:
-        a = g.pending
-        bidders = a["bidders"]
-        if a["turn"] is not None:
-            i = bidders.index(seat)
-            a["turn"] = bidders[(i + 1) % len(bidders)]
-        self._maybe_close(g)
+def min_bid(t: Tables, g: GameState) -> int:
+    a = g.pending
+    return a["high"] + t.cfg.purchase.min_increment if a["leader"] >= 0 else max(a["min"], 1)
 
-    def _maybe_close(self, g: GameState) -> None:
-        a = g.pending
-        bidders = a["bidders"]
-        leader = a["leader"]
-        if bidders and not (leader >= 0 and bidders == [leader]):
-            return
-        s, item = a["square"], a["item"]
-        if leader >= 0:
-            g.ov[leader] += 1
-            amount = a["high"]
-            to = a["proceeds_to"]
-            share = amount - min(amount, self.mortgage_value[s]) if to >= 0 and item == "deed" else 0
-            if amount > g.cash[leader]:
-                # a bid above the winner's cash (auction.bid_above_cash): the deed is theirs and the price
-                # a debt, raised by selling and mortgaging (or a bankruptcy)
-                g.debts.append([leader, to if share else -1, amount, share, "auction"])
-            else:
-                g.cash[leader] -= amount
-                g.bank_cash += amount - share
-                if share:
-                    g.cash[to] += share
-            if item == "deed":
-                g.owner[s] = leader
-                g.mortgaged[s] = a["mortgaged"]
-                g.mortgage_rounds[s] = 0
-            else:
-                self._place_won_building(g, leader, item)
-        elif item == "deed":
-            if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
-                g.owner[s] = a["proceeds_to"]
-                g.mortgaged[s] = True
-                g.ov[a["proceeds_to"]] += 1
-            else:                         # the deed stays with the bank, free of any mortgage
-                g.mortgaged[s] = False
-        if g.events is not None:
-            self._ev(g, event="auction_won" if leader >= 0 else "auction_no_bid", square=s, item=item,
-                     player=leader, amount=a["high"])
-        g.phase = MOVING
-        g.pending = None
-        self._continue(g)
+
+def why_not_bid(t: Tables, g: GameState, seat: int, amount) -> str | None:
+    why = bidder_guard(g, seat, LEADING)
+    if why:
+        return why
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        return WHOLE_BID
+    low = min_bid(t, g)
+    if amount < low:
+        return BID_LOW.format(low=low)
+    if t.cfg.purchase.fixed_step and amount != low:
+        return BID_STEP.format(low=low)
+    if amount > g.cash[seat] and not (t.cfg.purchase.bid_above_cash and g.pending["item"] == "deed"):
+        return BID_CASH
+    return None
+
+
+def bid(t: Tables, g: GameState, seat: int, amount: int) -> None:
+    a = g.pending
+    a["high"] = amount
+    a["leader"] = seat
+    if g.events is not None:
+        g.events.append({"event": "bid", "player": seat, "amount": amount})
+    bidders = a["bidders"]
+    if a["turn"] is not None:
+        a["turn"] = bidders[(bidders.index(seat) + 1) % len(bidders)]
+    maybe_close(t, g)
+
+
+def why_not_pass(t: Tables, g: GameState, seat: int) -> str | None:
+    return bidder_guard(g, seat, LEADER_PASS)
+
+
+def bidder_guard(g: GameState, seat: int, leader_refusal: str) -> str | None:
+    """Shared by bid and pass: an auction is running and it is this bidder's move."""
+    if g.phase != AUCTION:
+        return NO_AUCTION
+    a = g.pending
+    if seat not in a["bidders"]:
+        return NOT_BIDDING
+    if seat == a["leader"]:
+        return leader_refusal
+    if a["turn"] is not None and a["turn"] != seat:
+        return NOT_YOUR_BID
+    return None
+
+
+def pass_bid(t: Tables, g: GameState, seat: int) -> None:
+    leave_auction(g, seat)
+    maybe_close(t, g)
+
+
+def leave_auction(g: GameState, seat: int) -> None:
+    """A bidder drops out: in seat order the turn passes to the next bidder (never to the leader)."""
+    a = g.pending
+    bidders = a["bidders"]
+    i = bidders.index(seat)
+    bidders.pop(i)
+    if a["turn"] is not None and bidders:
+        j = i % len(bidders)
+        nxt = bidders[j]
+        if nxt == a["leader"] and len(bidders) > 1:
+            nxt = bidders[(j + 1) % len(bidders)]
+        a["turn"] = nxt
+
+
+def maybe_close(t: Tables, g: GameState) -> None:
+    a = g.pending
+    bidders = a["bidders"]
+    leader = a["leader"]
+    if bidders and not (leader >= 0 and bidders == [leader]):
+        return
+    s, item = a["square"], a["item"]
+    if leader >= 0:
+        g.ov[leader] += 1
+        amount = a["high"]
+        to = a["proceeds_to"]
+        share = amount - min(amount, t.mortgage_value[s]) if to >= 0 and item == "deed" else 0
+        if amount > g.cash[leader]:
+            # a bid above the winner's cash (auction.bid_above_cash): the deed is theirs and the price
+            # a debt, raised by selling and mortgaging (or a bankruptcy)
+            g.debts.append([leader, to if share else -1, amount, share, "auction"])
+        else:
+            g.cash[leader] -= amount
+            g.bank_cash += amount - share
+            if share:
+                g.cash[to] += share
+        if item == "deed":
+            g.owner[s] = leader
+            g.mortgaged[s] = a["mortgaged"]
+            g.mortgage_rounds[s] = 0
+        else:
+            building.place_won_building(t, g, leader, item)
+    elif item == "deed":
+        if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
+            g.owner[s] = a["proceeds_to"]
+            g.mortgaged[s] = True
+            g.ov[a["proceeds_to"]] += 1
+        else:                         # the deed stays with the bank, free of any mortgage
+            g.mortgaged[s] = False
+    if g.events is not None:
+        g.events.append({"event": "auction_won" if leader >= 0 else "auction_no_bid", "square": s,
+                         "item": item, "player": leader, "amount": a["high"]})
+    g.phase = MOVING
+    g.pending = None
+    flow.resume(t, g)

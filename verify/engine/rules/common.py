@@ -1,27 +1,28 @@
-"""Names every rule module shares: transient phases, money rounding, the rule refusal."""
+"""Names every rule module shares: the phases, the transient phase of a move, the rule refusal."""
 
 from __future__ import annotations
 
+from ...config.model import JAIL_SQUARE
 from ...errors import GameError
-from ...config.model import JAIL_SQUARE, EngineConfig
 from ..state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, OVER, POST_ROLL, PRE_ROLL,
                      TRIPLES, UNLIMITED, GameState)
+from ..tables import Tables, round_money
 
 MOVING = "moving"                       # transient: inside a move, never seen by callers
-#: What goes into the Free Parking pot (free_parking.pot: "taxes and fines"); card payments go to the bank.
-POT_KINDS = frozenset(("tax", "fine"))
+#: the phases in which property may be managed (building, selling, mortgaging, trading)
 MANAGE_PHASES = (PRE_ROLL, POST_ROLL, BUY, DEBT)
 
 
 class IllegalAction(GameError):
-    """The rules refuse this action in this state (not malformed input: a rule says no)."""
+    """The rules refuse this action in this state (not malformed input: a rule says no).
+
+    ``reason`` is the guard's ``verify.engine.reasons.Reason`` (what the refusal rests on)."""
+
+    def __init__(self, message: str, reason=None):
+        super().__init__(message)
+        self.reason = reason
 
 
-def _r(x: float) -> int:
-    """Money is whole; half rounds up."""
-    return int(x + 0.5 + 1e-9)
-
-
-__all__ = ["GameError", "JAIL_SQUARE", "EngineConfig", "AUCTION", "BUS", "BUY", "CASINO", "DEBT", "INCOME_TAX",
-           "JAIL_CHOICE", "OVER", "POST_ROLL", "PRE_ROLL", "TRIPLES", "UNLIMITED", "GameState", "MOVING",
-           "POT_KINDS", "MANAGE_PHASES", "IllegalAction", "_r"]
+__all__ = ["GameError", "JAIL_SQUARE", "AUCTION", "BUS", "BUY", "CASINO", "DEBT", "INCOME_TAX", "JAIL_CHOICE",
+           "OVER", "POST_ROLL", "PRE_ROLL", "TRIPLES", "UNLIMITED", "GameState", "Tables", "MOVING",
+           "MANAGE_PHASES", "IllegalAction", "round_money"]
