@@ -2,7 +2,7 @@
 
 A parameter that only means something with a mechanism declares its condition once, in the catalogue
 (``applies_when``); a side where it does not hold is shown as not applicable and never compared; a
-ruleset may call a value "not applicable" only where the catalogue agrees (lint E028). A difference
+ruleset may call a value "not applicable" only where the catalogue agrees (lint E034). A difference
 between stated rules is a ``contradiction``; one that rests on an assumed side is ``assumed``, or
 ``medium`` for a feature of one medium (board or online).
 """
@@ -121,7 +121,7 @@ def test_lint_refuses_not_applicable_without_a_condition(tmp_path):
                  "  jail.fine:\n    value: 50\n    assumed: \"Not applicable: no jail here.\"\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
     assert res.exit_code == 1
-    assert f"{f}:5: [E028]" in res.output and "jail.fine" in res.output and "applies_when" in res.output
+    assert f"{f}:5: [E034]" in res.output and "jail.fine" in res.output and "applies_when" in res.output
 
 
 def test_lint_refuses_not_applicable_where_the_condition_holds(tmp_path):
@@ -130,7 +130,7 @@ def test_lint_refuses_not_applicable_where_the_condition_holds(tmp_path):
                  "  casino.enabled:\n    value: true\n    assumed: a casino table\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
     # official marks the casino's details not applicable; with a casino they apply: each is named
-    assert res.exit_code == 1 and "[E028] t: casino.stake is marked not applicable, but its condition" in res.output
+    assert res.exit_code == 1 and "[E034] t: casino.stake is marked not applicable, but its condition" in res.output
     assert "official.yaml" in res.output                 # where the inherited mark is written
 
 
@@ -145,8 +145,8 @@ def test_an_open_value_in_a_condition_may_hold():
 
 @pytest.mark.parametrize("text, code", [
     ("  jail.fine:\n    type: money\n    question: q?\n    fallback: 1\n    applies_when: no_such.param\n", "E002"),
-    ("  jail.fine:\n    type: money\n    question: q?\n    fallback: 1\n    applies_when: jail.fine > 1\n", "E009"),
-    ("  jail.fine:\n    type: money\n    question: q?\n    fallback: 1\n    medium: radio\n", "E009"),
+    ("  jail.fine:\n    type: money\n    question: q?\n    fallback: 1\n    applies_when: jail.fine > 1\n", "E030"),
+    ("  jail.fine:\n    type: money\n    question: q?\n    fallback: 1\n    medium: radio\n", "E030"),
 ])
 def test_bad_catalogue_conditions_are_refused(tmp_path, text, code):
     from verify.spec.catalogue import _load_catalogue
@@ -161,7 +161,7 @@ def test_comparison_yaml_conditions_moved_to_the_catalogue(tmp_path):
     path.write_text("applies_when:\n  casino.*: casino.enabled\n", encoding="utf-8")
     with pytest.raises(SpecError) as err:
         load_declared(path)
-    assert err.value.code == "E009" and "catalogue" in err.value.message
+    assert err.value.code == "E030" and "catalogue" in err.value.message
 
 
 def test_json_gives_each_side_its_evidence():

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from verify.cli import main
 from verify.compare import compare
 from verify.compare.from_rulesets import load_registry
-from verify.compare.witness import write
+from verify.compare.probes import BY_ID, setup_state
+from verify.compare.witness import file_name, write
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +42,6 @@ def test_every_witness_of_the_bundled_report_replays(witnesses):
 def test_each_side_starts_from_the_same_situation(witnesses):
     """A witness is one situation played by every side: the same state (in each side's money), unless
     the question is the opening itself (what each game deals out)."""
-    from verify.compare.probes import BY_ID, setup_state
-    from verify.compare.witness import file_name
     findings, paths = witnesses
     opening = {file_name(f.id) for f in findings if f.witness and f.witness.plays
                and BY_ID[f.witness.family].build is setup_state}

@@ -93,7 +93,7 @@ def _load(path: str) -> Declared:
     name = display(p)
     data, lines = load_yaml(p.read_text(encoding="utf-8"), name)
     if not isinstance(data, dict):
-        raise SpecError("E009", "comparison.yaml must be a mapping", Location(name, 1))
+        raise SpecError("E030", "comparison.yaml must be a mapping", Location(name, 1))
     cat = load_catalogue()
 
     def check_param(pid, where):
@@ -119,20 +119,20 @@ def _load(path: str) -> Declared:
                         raise SpecError("E003", f"quantity {item['id']}: {st.param} maps to {v!r}, which "
                                         f"{target} cannot hold: {why}", where)
             if len(stated) < 2:
-                raise SpecError("E009", f"quantity {item['id']} needs two statements or more", where)
+                raise SpecError("E030", f"quantity {item['id']} needs two statements or more", where)
             quantities.append(Quantity(str(item["id"]), str(item["topic"]), " ".join(str(item["question"]).split()),
                                        target, tuple(stated), where))
         except (KeyError, TypeError) as exc:
-            raise SpecError("E009", f"a quantity needs id, topic, question, param and described_by (a list of "
+            raise SpecError("E030", f"a quantity needs id, topic, question, param and described_by (a list of "
                             f"{{param, map?, when?}}) ({exc})", where) from None
     if data.get("same_quantity"):
-        raise SpecError("E009", "same_quantity is now quantities: one quantity, the parameters that state it "
+        raise SpecError("E030", "same_quantity is now quantities: one quantity, the parameters that state it "
                         "(described_by)", Location(name, lines.get(("same_quantity",))))
     reds = []
     for i, item in enumerate(data.get("redundancies") or []):
         where = Location(name, lines.get(("redundancies", i)))
         if not isinstance(item, dict) or not {"id", "topic", "proof", "premise", "summary"} <= set(item):
-            raise SpecError("E009", "a redundancy needs id, topic, proof, premise, summary", where)
+            raise SpecError("E030", "a redundancy needs id, topic, proof, premise, summary", where)
         for pid in item["premise"]:
             check_param(pid, where)
         if item.get("conclusion_param"):
@@ -147,11 +147,11 @@ def _load(path: str) -> Declared:
             conclusion_param=item.get("conclusion_param"), source=item.get("source"), quote=item.get("quote"),
             gloss=item.get("gloss"), args={k: v for k, v in item.items() if k not in _RED_KEYS}, where=where))
     if data.get("applies_when"):
-        raise SpecError("E009", "applies_when belongs to the catalogue: declare the condition once, on the "
+        raise SpecError("E030", "applies_when belongs to the catalogue: declare the condition once, on the "
                         "parameter (specs/catalogue/*.yaml, `applies_when:`)",
                         Location(name, lines.get(("applies_when",))))
     if data.get("clause_readings"):
-        raise SpecError("E009", "clause_readings are gone: record another reading of a passage as a "
+        raise SpecError("E030", "clause_readings are gone: record another reading of a passage as a "
                         "reading of the ruleset entry that cites it (readings:)",
                         Location(name, lines.get(("clause_readings",))))
     return Declared(tuple(data.get("base_games") or ()), tuple(quantities), tuple(reds))

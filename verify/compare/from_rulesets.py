@@ -41,6 +41,7 @@ from ..spec.open_values import supply
 from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
+from .credit import by_chain as _by_chain, stated_by
 from .model import KINDS, Comparison, Finding, Side, Witness, primary_source
 from .probes import BY_PARAM
 from .proofs import prove
@@ -198,7 +199,7 @@ class _Ctx:
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
         gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
-            gloss = f"open ({e.reason}): {e.gloss}"
+            gloss = f"open ({e.reason}): {e.gloss}" if e.gloss else e.reason     # a table's own words
         value = e.value if e.has_value else None
         evidence = {"cited": "cited", "assumed": "assumed", "open": "open"}.get(e.kind, "silent")
         kind = e.kind
@@ -428,10 +429,13 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
     for q in declared.quantities:
         target = ctx.cat[q.param]
         by_source: dict[str, dict[tuple[str, str], tuple]] = {}
-        for r in rs:
+        for named in _by_chain(rs):
             for st in q.statements:
-                e = r.entries.get(st.param)
-                if e is None or e.kind != "cited" or (st.when_expr is not None and not _holds(st.when_expr, r)):
+                e = named.entries.get(st.param)
+                if e is None or e.kind != "cited":
+                    continue
+                r = stated_by(ctx, named, [e], rs)      # the file that states it, never a table inheriting it
+                if st.when_expr is not None and not _holds(st.when_expr, r):
                     continue
                 states, meaning = st.meaning(e.value)
                 if not states:
@@ -476,10 +480,13 @@ def values_of(r: Ruleset):
 def redundancy_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
     out: dict[str, Finding] = {}
     for red in declared.redundancies:
-        for r in rs:
-            entries = [r.entries.get(p) for p in red.premise]
+        for named in _by_chain(rs):
+            entries = [named.entries.get(p) for p in red.premise]
             if not all(e is not None and e.kind == "cited" for e in entries):
                 continue
+            stating = entries + [e for e in [named.entries.get(red.conclusion_param)] if e is not None] \
+                if red.conclusion_param else entries
+            r = stated_by(ctx, named, stating, rs)
             src = red.source or entries[0].source
             if red.source and any(e.source != red.source for e in entries):
                 continue

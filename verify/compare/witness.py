@@ -17,12 +17,11 @@ an UNKNOWN is shown, never taken for agreement.
 from __future__ import annotations
 
 import json
-import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..output import write_text
+from ..output import file_stem, write_text
 from .model import Outcome, Witness
 from .probes import Probe
 from .search import Found, Party, find
@@ -119,7 +118,8 @@ def direct(question: str, sides: list[tuple[str, Any]], param: str) -> Witness:
 
 
 def file_name(finding_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.@-]+", "_", finding_id) + ".jsonl"
+    """The trace file of a finding's witness (``verify.output.file_stem``: distinct ids, distinct files)."""
+    return file_stem(finding_id) + ".jsonl"
 
 
 def write(findings, folder: Path) -> list[Path]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..config import EngineConfig
+from ..engine.engines import rules_for
 from ..engine.step import IllegalAction, apply
 from . import Illegal
 
@@ -38,6 +39,7 @@ class ReferenceEngine:
         if config is not self._config_doc and config != self._config_doc:   # most loads repeat the config
             self._config = EngineConfig.from_json(config)
             self._config_doc = config
+            rules_for(self._config)    # the config's engine is built now, not inside the first (timed) step
         self._state = state
 
     def apply(self, action: dict) -> dict:

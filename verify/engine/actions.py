@@ -28,8 +28,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .static import refusals_reached
 from .rules import auctions, building, debts, extras, flow, mortgages, movement, trades
+from .static import refusals_reached
 from .state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, POST_ROLL, PRE_ROLL, TRIPLES,
                     GameState)
 

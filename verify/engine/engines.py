@@ -57,7 +57,7 @@ def rules_for(config: EngineConfig, path: str | None = None) -> Engine:
 
 
 BUILDERS: dict[str, Callable[[EngineConfig], Engine]] = {"readable": readable, "specialised": specialised}
-DEFAULT_PATH = "readable"
+DEFAULT_PATH = "specialised"
 
 
 

@@ -167,6 +167,9 @@ class _Built:
 
 
 _BUILT: dict[tuple, list[_Built]] = {}
+#: (reads, (pre-state, domain, invariants before)) per extras and invariants: the start of every check of a
+#: ruleset, reused, like an action's terms, by every ruleset with the same values at ``reads``
+_START: dict[tuple, list[tuple[dict, tuple]]] = {}
 
 
 def invariant_before(m: Model, inv: Invariant, s) -> Any:
@@ -236,6 +239,7 @@ def clear_caches() -> None:
     _CACHE = QueryCache()
     _RESULTS = RulesetResults()
     _BUILT.clear()
+    _START.clear()
 
 
 def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeout_s: float = 10.0,
@@ -274,6 +278,37 @@ def reads_of(config, extras: dict, promised: Iterable[str], timeout_s: float = 1
     return _RESULTS.reads(_key(extras, promised, tuple(actions), timeout_s), config)
 
 
+def _start(m: Model, config, log: Log, extras_key: tuple, state_invs: list[Invariant]) -> tuple:
+    """The pre-state, its domain and the state invariants on it (built, or reused with their reads)."""
+    key = extras_key + tuple(i.text for i in state_invs)
+    for reads, start in _START.get(key, ()):
+        if same_reads(config, reads):
+            log.entries.update(reads)
+            log.all.update(reads)
+            return start
+    pre_state = fresh(m)
+    start = (pre_state, domain(m, pre_state), {i.id: invariant_before(m, i, pre_state) for i in state_invs})
+    _START.setdefault(key, []).append((dict(log.entries), start))
+    return start
+
+
+#: marks a vacuity query's cache key (a guard alone, with no goal)
+_VACUITY = z3.Bool("query:vacuity")
+
+
+class _LazySolver:
+    """A step's solver, built at its first query: when every query of the step is answered from the
+    cache, no solver is built at all."""
+
+    def __init__(self, make, step: Step):
+        self._make, self._step, self._solver = make, step, None
+
+    def __call__(self) -> z3.Solver:
+        if self._solver is None:
+            self._solver = self._make(self._step)
+        return self._solver
+
+
 class _Checker:
     def __init__(self, rid: str, m: Model, promised: set[str], actions: tuple[Action, ...], timeout_s: float,
                  config, log: Log, extras_key: tuple):
@@ -284,9 +319,8 @@ class _Checker:
         self.invs = load_invariants()
         self.state_invs = [i for i in self.invs if i.kind == "state"]
         self.step_invs = [i for i in self.invs if i.kind == "step"]
-        self.pre_state = fresh(m)
-        self.dom = domain(m, self.pre_state)
-        self.before = {i.id: invariant_before(m, i, self.pre_state) for i in self.state_invs}
+        self.pre_state, self.dom, self.before = _start(m, config, log, extras_key, self.state_invs)
+        self.dom_term = z3.And(self.dom)
         self.lits = {i.id: z3.Bool(f"assume:{i.id}") for i in self.state_invs}
         self.actions = actions
         self.out: list[CheckResult] = []
@@ -333,7 +367,7 @@ class _Checker:
 
     def run(self) -> list[CheckResult]:
         rid, m = self.rid, self.m
-        live: list[tuple[Action, _Built, z3.Solver]] = []
+        live: list[tuple[Action, _Built, _LazySolver]] = []
         for action in self.actions:
             why_off = action.disabled(m)
             if why_off:
@@ -341,7 +375,7 @@ class _Checker:
                                             f"dead rule: {why_off} in this ruleset"))
                 continue
             built = self._built(action)
-            live.append((action, built, self._solver(built.step)))
+            live.append((action, built, _LazySolver(self._solver, built.step)))
         nobf = Invariant(NOBF, "no street gains a building except by a paid build", "step", "", None, (),
                          self.invs[0].where)
 
@@ -383,7 +417,7 @@ class _Checker:
         assumed = [self.lits[c] for c in sorted(candidates)]
         for action, built, solver in live:
             step = built.step
-            self._vacuity(action, solver, assumed)
+            self._vacuity(action, built.step, solver, assumed, candidates)
             items = step_items(built)
             after = {}
             redo = []
@@ -405,14 +439,14 @@ class _Checker:
                                              or inv.kind == "step"))
         return self.out
 
-    def _prove_all(self, step: Step, solver: z3.Solver, items: list, assumed: list, candidates: set) -> dict:
+    def _prove_all(self, step: Step, lazy: _LazySolver, items: list, assumed: list, candidates: set) -> dict:
         """Cells for several (invariant, goal) pairs of one step: first one joint query (every goal at
         once: UNSAT proves them all), then one query per goal only when the joint one is not UNSAT."""
         out: dict[str, tuple] = {}
         rest = []
         for inv, goal in items:
             if z3.is_true(goal) or (inv.kind == "state" and goal.eq(self.before[inv.id]) and inv.id in candidates):
-                out[inv.id] = self._prove(step, solver, inv, goal, assumed, candidates)
+                out[inv.id] = self._prove(step, lazy, inv, goal, assumed, candidates)
             else:
                 rest.append((inv, goal))
         if len(rest) > 1:
@@ -421,6 +455,7 @@ class _Checker:
             key = (step.guard, joint) + tuple(assumed)
             hit = _CACHE.get(key)
             if hit is None:
+                solver = lazy()
                 solver.push()
                 lit = z3.Bool("goal:joint")
                 solver.add(z3.Implies(lit, joint))
@@ -439,10 +474,10 @@ class _Checker:
                     out[inv.id] = hit[:4] + (secs,)
                 return out
         for inv, goal in rest:
-            out[inv.id] = self._prove(step, solver, inv, goal, assumed, candidates)
+            out[inv.id] = self._prove(step, lazy, inv, goal, assumed, candidates)
         return out
 
-    def _prove(self, step: Step, solver: z3.Solver, inv: Invariant, goal, assumed: list, candidates: set) -> tuple:
+    def _prove(self, step: Step, lazy: _LazySolver, inv: Invariant, goal, assumed: list, candidates: set) -> tuple:
         t0 = time.perf_counter()
         if z3.is_true(goal) or (inv.kind == "state" and goal.eq(self.before[inv.id]) and inv.id in candidates):
             return ("unsat", frozenset({inv.id} if not z3.is_true(goal) else ()), None, None,
@@ -451,6 +486,7 @@ class _Checker:
         hit = _CACHE.get(key)
         if hit is not None:
             return hit[:4] + (0.0,)
+        solver = lazy()
         solver.push()
         neg = z3.Bool(f"goal:{inv.id}")
         solver.add(z3.Implies(neg, z3.Not(goal)))
@@ -483,12 +519,23 @@ class _Checker:
             _CACHE.put(key, value)
         return value + (time.perf_counter() - t0,)
 
-    def _vacuity(self, action: Action, solver: z3.Solver, assumed: list) -> None:
+    def _vacuity(self, action: Action, step: Step, lazy: _LazySolver, assumed: list, candidates: set) -> None:
         t0 = time.perf_counter()
-        res = _status(solver.check(*assumed))
+        # the whole query: the state's shape, the invariants assumed and the guard (their literals alone
+        # name the invariants, not what they say in this ruleset)
+        key = (_VACUITY, step.guard, self.dom_term) + tuple(self.before[c] for c in sorted(candidates)) \
+            + tuple(assumed)
+        hit = _CACHE.get(key)
+        if hit is None:
+            solver = lazy()
+            res = _status(solver.check(*assumed))
+            hit = (res, None if res != "unknown" else solver.reason_unknown())
+            if res != "unknown":
+                _CACHE.put(key, hit)
+        res = hit[0]
         verdict = {"sat": Verdict.PROVED, "unsat": Verdict.VIOLATED}.get(res, Verdict.UNKNOWN)
         reason = None if res == "sat" else ("dead rule: no state satisfying the invariants allows it"
-                                           if res == "unsat" else f"solver: {solver.reason_unknown()}")
+                                           if res == "unsat" else f"solver: {hit[1]}")
         self.out.append(CheckResult(self.rid, "(enabled)", action.name, True, verdict, None, reason,
                                     time.perf_counter() - t0))
 

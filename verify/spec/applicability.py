@@ -8,7 +8,7 @@ expression language over other parameters). In a ruleset where the condition
 does not hold, the parameter's value is *not applicable*: it is shown as such,
 never compared with another ruleset's value, and a ruleset may say so in an
 assumed entry ("Not applicable: ...") only where the catalogue agrees (lint
-E028).
+E034).
 
 A condition reads the values the engine plays (cited, assumed, or the fallback
 of a silent entry). An open value nobody supplied is unknown: a condition that
@@ -63,7 +63,7 @@ def marked(e: Entry) -> bool:
 
 
 def unfounded_marks(r: Ruleset) -> list[SpecError]:
-    """E028 for each entry of ``r`` marked "not applicable" where the catalogue does not agree: the
+    """E034 for each entry of ``r`` marked "not applicable" where the catalogue does not agree: the
     parameter declares no condition (reported in the file that writes the entry), or its condition
     holds in ``r`` (reported in every ruleset where it holds, inherited entries included: a mode
     that switches a mechanism on must not keep its parent's "not applicable")."""
@@ -75,11 +75,11 @@ def unfounded_marks(r: Ruleset) -> list[SpecError]:
         p = r.catalogue[pid]
         if p.applies_expr is None:
             if e.ruleset == r.chain[-1]:
-                out.append(SpecError("E028", f"{r.id}: {pid} is marked not applicable, but the catalogue "
+                out.append(SpecError("E034", f"{r.id}: {pid} is marked not applicable, but the catalogue "
                                      "declares no condition under which it applies: add `applies_when` to "
                                      "the parameter, or give the entry's real reason", e.where))
         elif applies(r, pid, env):
-            out.append(SpecError("E028", f"{r.id}: {pid} is marked not applicable, but its condition "
+            out.append(SpecError("E034", f"{r.id}: {pid} is marked not applicable, but its condition "
                                  f"({p.applies_when}) holds in this ruleset", e.where))
     return out
 

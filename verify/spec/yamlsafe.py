@@ -24,6 +24,10 @@ from ..errors import Location, SpecError
 
 Path = tuple  # a path of keys/indexes from the document root
 
+#: libyaml's parser, when PyYAML has it: it composes the same nodes (with their lines) about 15x faster
+#: than the pure-Python one, which every command pays for on the 40 bundled files
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
 #: Largest file read (bytes).
 MAX_BYTES = 2 * 1024 * 1024
 #: Most values (scalars, mappings, lists) in one document, counted with every alias expanded.
@@ -100,8 +104,10 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
     if len(text) > MAX_BYTES:
         raise SpecError("E022", f"the text is {len(text):,} characters; at most {MAX_BYTES:,} are read",
                         Location(filename))
+    node = _compose_fast(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        if node is None:
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -117,6 +123,17 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
         return None, lines
     _check_size(node, filename)
     return _build(node, (), lines, filename), lines
+
+
+def _compose_fast(text: str) -> yaml.Node | None:
+    """The node tree by libyaml, or None: for no document, and for any input it does not take (the pure
+    parser then composes it, or words the error as the toolkit always has)."""
+    if _FAST_LOADER is None:
+        return None
+    try:
+        return yaml.compose(text, Loader=_FAST_LOADER)
+    except Exception:  # noqa: BLE001 - the pure parser below decides, with its own message
+        return None
 
 
 def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:

@@ -78,9 +78,9 @@ def roll(t: Tables, g: GameState, seat: int, dice) -> None:
         doubles = n >= 2 and d1 == dice[1]
         steps = sum(dice[:n])
     special = 0
-    if len(dice) > n:
+    sd = t.cfg.speed_die
+    if sd.enabled and len(dice) > n:     # the speed die, where it is in play, is the last die
         sp = dice[n]
-        sd = t.cfg.speed_die
         if sp <= sd.pip_faces:
             if n >= 2 and d1 == dice[1] == sp:
                 doubles = sd.triples_count_as_doubles
