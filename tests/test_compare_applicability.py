@@ -16,11 +16,13 @@ from click.testing import CliRunner
 
 from verify.cli import main
 from verify.compare import compare
+from verify.compare import witness as wit
 from verify.compare.declared import load_declared
 from verify.compare.from_rulesets import load_registry
+from verify.compare.search import Found
 from verify.errors import SpecError
 from verify.spec.applicability import applies, not_applicable
-from verify.spec.catalogue import load_catalogue
+from verify.spec.catalogue import _load_catalogue, load_catalogue
 from verify.spec.registry import Registry
 
 A = """
@@ -102,13 +104,15 @@ def test_a_difference_resting_on_an_assumed_side_is_not_a_contradiction(small):
 def test_an_unknown_witness_is_reported_never_counted_as_agreement(tmp_path, monkeypatch):
     """A search that neither finds a witness nor proves agreement leaves the finding in, UNKNOWN, with
     the reason; the values are not listed as equivalent."""
-    from verify.compare import witness as wit
-    from verify.compare.search import Found
     monkeypatch.setattr(wit, "find", lambda probe, parties: Found("unknown", "smt", reason="z3 gave up (timeout)"))
     result = compare(reg=_registry(tmp_path, a=A, b=B))
     f = {x.id: x for x in result.findings}["contradiction:jail.fine"]
     assert f.witness.verdict == "UNKNOWN" and "timeout" in f.witness.detail
     assert not [e for e in result.equivalent if "jail.fine" in e]
+    res = CliRunner().invoke(main, ["contradictions", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"),
+                                    "--kind", "contradiction"])
+    assert res.exit_code == 0, res.output                  # shown on the finding, with the reason
+    assert "contradiction:jail.fine" in res.output and "UNKNOWN: z3 gave up (timeout)" in res.output
     monkeypatch.setattr(wit, "find", lambda probe, parties: Found("same", "smt"))
     result = compare(reg=_registry(tmp_path, a=A, b=B))
     assert "contradiction:jail.fine" not in {x.id for x in result.findings}
@@ -149,7 +153,6 @@ def test_an_open_value_in_a_condition_may_hold():
     ("  jail.fine:\n    type: money\n    question: q?\n    fallback: 1\n    medium: radio\n", "E030"),
 ])
 def test_bad_catalogue_conditions_are_refused(tmp_path, text, code):
-    from verify.spec.catalogue import _load_catalogue
     (tmp_path / "x.yaml").write_text("area: x\nparameters:\n" + text, encoding="utf-8")
     with pytest.raises(SpecError) as err:
         _load_catalogue(str(tmp_path))

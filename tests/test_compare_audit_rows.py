@@ -1,9 +1,13 @@
-"""The second fidelity audit's rows (2026-12-01, rows S and AC-AT, the missing ambiguities of its section 4),
-each checked where it was fixed: in the ruleset, in the kind of finding, or in what the engine plays."""
+"""The fidelity audits' rows (2026-12-01: S and AC-AT, the missing ambiguities of its section 4; 2026-11-30: what
+its rows changed in the rulesets), each checked where it was fixed: in the ruleset, in the kind of finding, or
+in what the engine plays."""
 
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
+
+from verify.cli import main
 
 from verify.compare import compare
 from verify.compare.from_rulesets import _Ctx, load_registry
@@ -110,6 +114,16 @@ def test_AL_AM_stated_but_unquantified_values_are_open():
         assert entry(rid, pid).kind == "open", pid
 
 
+def test_AL_a_silent_turn_timer_is_refused_where_timeouts_are_stated(tmp_path):
+    """The fallback ``none`` would deny a timer whose expiry the ruleset states (lint E019)."""
+    f = tmp_path / "t.yaml"
+    f.write_text("id: t\ntitle: t\nextends: online-vn\nrules:\n  timer.turn_seconds:\n    silent: true\n",
+                 encoding="utf-8")
+    res = CliRunner().invoke(main, ["lint", str(f)])
+    assert res.exit_code == 1 and f"{f}:5: [E019] t: timer.turn_seconds is silent" in res.output
+    assert "a turn timer" in res.output
+
+
 def test_AQ_the_rent_tax_witness_has_no_money_scale_to_misread(bundled):
     w = bundled["assumed:rent.tax_enabled"].witness
     assert w.unit == "count" and "classic money" not in w.situation_text
@@ -129,3 +143,39 @@ def test_AR_AS_AT_false_alarm_classes_are_gone(bundled):
         assert f"contradiction:{pid}" not in bundled, pid      # AT: a permissive list forbids nothing
         assert entry("platform-classic", pid).kind == "assumed"
     assert "contradiction:mortgage.transfer_interest" not in bundled   # AR: online-vn never transfers one
+
+
+# --- the first audit (2026-11-30): what each row changed in the rulesets ------------------------------
+# (what the engine plays for A, B, H, I, K, O, V, W, X, Y, AB: tests/test_engine_fidelity_rules.py; the
+# silent fallbacks of C, D and E are what lint E019 refuses, tests/test_spec_silence.py; Q, R, S, AA:
+# tests/test_compare_fidelity.py)
+
+@pytest.mark.parametrize("row, rid, pid, kind, value, other", [
+    ("C", "classic-pl", "building.house_supply", "assumed", 32, None),
+    ("C", "classic-pl", "building.hotel_supply", "assumed", 12, None),
+    ("D", "online-vn", "end.round_limit", "open", None, None),
+    ("E", "online-vn", "rent.tax_start_minute", "assumed", 61, None),
+    ("F", "official-speed-die", "speed_die.triples_count_as_doubles", "cited", True, ("triples-not-doubles", False)),
+    ("G", "platform-fast", "building.hotel_needs_whole_group", "cited", False, ("corporation-needs-whole-group", True)),
+    ("G", "platform-showdown", "building.hotel_needs_whole_group", "assumed", False,
+     ("corporation-needs-whole-group", True)),
+    ("J", "classic-pl", "jail.fine_voluntary_turns", "cited", 1, ("fine-any-jail-turn", "every")),
+    ("L", "official", "jail.card_exit_then_roll", "assumed", True, None),
+    ("M", "official", "trade.timing", "assumed", "anytime", None),
+    ("N", "official", "cards.payment_debt", "cited", True, None),
+    ("T", "platform-classic", "building.sell_timing", "assumed", "anytime", ("manage-like-building", "before_roll_own_turn")),
+    ("T", "platform-classic", "mortgage.timing", "assumed", "anytime", ("manage-like-building", "before_roll_own_turn")),
+    ("U", "platform-classic", "trade.jail_cards", "assumed", False, ("trade-cards-too", True)),
+    ("Z", "online-vn", "rent.station_schedule", "assumed", [25, 50, 75, 100],
+     ("stations-printed-doubling", [25, 50, 100, 200])),
+])
+def test_first_audit_rows_in_the_rulesets(row, rid, pid, kind, value, other):
+    e = entry(rid, pid)
+    assert e.kind == kind, (row, e.kind)
+    assert (e.value if e.has_value else None) == value, row
+    assert readings(rid, pid) == (dict([other]) if other else {}), row
+
+
+def test_P_the_short_games_note_says_how_a_hotel_is_counted():
+    note = entry("official-short", "building.hotel_threshold").note
+    assert "hotel_threshold + 1" in note and "undoes" not in note

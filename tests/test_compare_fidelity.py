@@ -14,6 +14,7 @@ from verify.compare.declared import load_declared
 from verify.compare.from_rulesets import _Ctx, load_registry
 from verify.compare.probes import BY_ID
 from verify.compare.search import _play_all
+from verify.config import EngineConfig
 from verify.errors import SpecError
 from verify.spec import load_ruleset
 
@@ -109,7 +110,6 @@ def test_contradictions_kind_ambiguous_lists_every_reading_with_witnesses():
 
 
 def test_a_reading_plays_in_the_engine():
-    from verify.config import EngineConfig
     plain = EngineConfig.from_ruleset(load_ruleset("online-vn"))
     read = EngineConfig.from_ruleset(load_ruleset("online-vn@stations-printed-doubling"))
     assert plain.hash() != read.hash()

@@ -8,7 +8,10 @@ import pytest
 from verify.compare import compare
 from verify.compare.from_rulesets import _Ctx, load_registry
 from verify.compare.probes import BY_ID, BY_PARAM
+from verify.compare.search import _play_all
+from verify.compare.situations import Table
 from verify.compare.witness import witness
+from verify.config import EngineConfig
 
 NEW = ("mortgage.transfer_lift_at_once", "building.shortage_trigger", "auction.bid_above_cash",
        "mortgage.immediate_auction_opening", "mortgage.immediate_auction_owner_bids",
@@ -30,7 +33,6 @@ def played(ctx, probe: str, rid: str, other: dict):
 
 
 def played_cfg(ctx, rid: str):
-    from verify.config import EngineConfig
     return EngineConfig.from_ruleset(ctx.reg.resolve(rid))
 
 
@@ -44,7 +46,6 @@ def test_received_mortgage_lifted_at_once_boardwalk_figures(ctx, bankruptcy, our
     probe = BY_ID["received_mortgage_lifted_at_once"]
     r = ctx.reg.resolve("official")
     parties = [ctx.party(r), ctx.party(r, {"mortgage.transfer_lift_at_once": "interest_again"}, "other")]
-    from verify.compare.search import _play_all
     plays, outs = _play_all(probe, parties, {"deed": "dearest", "bankruptcy": bankruptcy})
     assert list(outs) == [ours, theirs]
 
@@ -69,7 +70,6 @@ def test_the_engine_plays_the_readings_apart(ctx, probe, rid, other, expect):
 def test_witnesses_with_a_situation(ctx):
     w, got = played(ctx, "own_auction_owner_gets", "platform-showdown",
                     {"mortgage.immediate_auction_proceeds": "owner_after_loan"})
-    from verify.compare.situations import Table
     t = Table(played_cfg(ctx, "platform-showdown"))
     loan = t.classic(t.street(w.situation["deed"]).mortgage)
     assert got == [0, w.situation["bid"] - loan]          # the bank takes back its loan, the owner the rest

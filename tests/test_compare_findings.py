@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from verify.compare import compare
 from verify.compare.from_rulesets import load_registry
 from verify.compare.model import KINDS
+from verify.config.board import load_deeds
 from verify.spec.catalogue import load_catalogue
 from verify.spec.registry import Registry
 from verify.spec.sources import load_source
@@ -118,7 +119,6 @@ def test_money_compared_in_proportion(result):
 def _deed(w, index: int = 0):
     """The deed the witness is about (the one its last action names, else the one mortgaged in its
     situation), from the board data (classic money)."""
-    from verify.config.board import load_deeds
     square = w.script[index]["actions"][-1].get("square")
     if square is None:
         state = w.games[index][1]["state"]

@@ -3,8 +3,13 @@ reference engine; three-valued: a witness, proved alike, or UNKNOWN with the rea
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 import z3
+
+import verify.compare as pkg
 
 from verify.compare import proofs
 from verify.compare import smt_search
@@ -14,7 +19,9 @@ from verify.compare.proofs import prove
 from verify.compare.search import by_situations, find
 from verify.compare.witness import witness
 from verify.config import EngineConfig
+from verify.config.board import load_deeds
 from verify.engine.step import apply
+from verify.spec.catalogue import load_catalogue
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +79,6 @@ def test_exact_go_bonus(ctx):
 
 
 def test_every_probe_reads_catalogued_parameters():
-    from verify.spec.catalogue import load_catalogue
     cat = load_catalogue()
     assert all(pid in cat for pid in BY_PARAM)
     assert len({p.id for p in PROBES}) == len(PROBES)
@@ -80,11 +86,6 @@ def test_every_probe_reads_catalogued_parameters():
 
 def test_no_board_values_in_the_comparison_code():
     """Prices, rents and house costs come from the bundled board data, never from the comparison's code."""
-    import re
-    from pathlib import Path
-
-    import verify.compare as pkg
-    from verify.config.board import load_deeds
     prices = {d.price for d in load_deeds("us-2008")}
     for path in Path(pkg.__file__).parent.glob("*.py"):
         text = path.read_text(encoding="utf-8")

@@ -126,6 +126,14 @@ def test_index_lines_link_to_findings_on_their_topic_pages(tmp_path, comparison)
     top = index[index.index('id="top"'):index.index('class="cards"')]
     links = re.findall(r'<a href="(findings-[^"#]+)#([^"]+)">', top)
     assert len(links) >= 10
+    # only disagreements between stated rules; the rest one click away, counted
+    by_anchor = {site.anchor(f.id): f for f in comparison.findings}
+    assert {by_anchor[at].kind for _, at in links} <= {"contradiction", "internal"}
+    kinds = comparison.counts()
+    assert kinds["assumed"] and kinds["medium"]
+    assert (f'<a href="contradictions.html">findings index</a> has the {kinds["assumed"]} difference(s) '
+            f'resting on a value a rulebook does not state') in top
+    assert f'and the {kinds["medium"]} that exist only because one game is played on a board' in top
     for file, at in links:
         assert f'id="{at}"' in page(out, file), (file, at)
     # every finding is on its topic page, once, and the findings index links to it
