@@ -21,8 +21,9 @@ from verify.compare.declared import load_declared
 from verify.compare.from_rulesets import load_registry
 from verify.compare.search import Found
 from verify.errors import SpecError
-from verify.spec.applicability import applies, not_applicable
+from verify.spec.applicability import applies, not_applicable, unfounded_marks
 from verify.spec.catalogue import _load_catalogue, load_catalogue
+from verify.spec.played import table_values
 from verify.spec.registry import Registry
 
 A = """
@@ -131,11 +132,30 @@ def test_lint_refuses_not_applicable_without_a_condition(tmp_path):
 def test_lint_refuses_not_applicable_where_the_condition_holds(tmp_path):
     f = tmp_path / "t.yaml"
     f.write_text("id: t\ntitle: t\nextends: official\nrules:\n"
-                 "  casino.enabled:\n    value: true\n    assumed: a casino table\n", encoding="utf-8")
+                 "  casino.enabled:\n    value: true\n    assumed: a casino table\n"
+                 "  casino.stake:\n    value: 100\n    assumed: \"Not applicable: no bets here.\"\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
-    # official marks the casino's details not applicable; with a casino they apply: each is named
-    assert res.exit_code == 1 and "[E034] t: casino.stake is marked not applicable, but its condition" in res.output
-    assert "official.yaml" in res.output                 # where the inherited mark is written
+    assert res.exit_code == 1 and f"{f}:8: [E034] t: casino.stake is marked not applicable, but its condition" in res.output
+    # a mode of the toolkit that switches a mechanism on must not keep its parent's marks: each is named
+    # where it is written
+    r = Registry.load(extra=[f], bundled=True).resolve("t")
+    inherited = unfounded_marks(r)
+    assert "casino.payout_numerator" in " ".join(e.message for e in inherited)
+    assert all("official.yaml" in str(e) for e in inherited if "casino.stake" not in e.message)
+    # a user's table is not blamed for what it inherits: it plays the kept value and says so
+    assert [e.message for e in unfounded_marks(r, {"t"})] == [e.message for e in inherited
+                                                              if "casino.stake" in e.message]
+
+
+def test_a_table_that_switches_a_mechanism_on_says_which_values_it_kept(tmp_path):
+    f = tmp_path / "pot.yaml"
+    f.write_text("id: pot\ntitle: pot\nextends: official\nrules:\n"
+                 "  free_parking.pot:\n    value: true\n    assumed: taxes and fines go to the middle\n",
+                 encoding="utf-8")
+    assert CliRunner().invoke(main, ["lint", str(f)]).exit_code == 0
+    kept = [v for v in table_values(Registry.load(extra=[f]).resolve("pot")) if v.how == "kept"]
+    assert [(v.param, v.value, v.file) for v in kept] == [("free_parking.pot_card_payments", False, "official")]
+    assert "marks it not applicable" in kept[0].text()
 
 
 def test_an_open_value_in_a_condition_may_hold():

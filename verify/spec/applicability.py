@@ -62,11 +62,13 @@ def marked(e: Entry) -> bool:
     return e.kind == "assumed" and bool(MARK.search(e.reason or ""))
 
 
-def unfounded_marks(r: Ruleset) -> list[SpecError]:
+def unfounded_marks(r: Ruleset, users: frozenset[str] | set[str] = frozenset()) -> list[SpecError]:
     """E034 for each entry of ``r`` marked "not applicable" where the catalogue does not agree: the
     parameter declares no condition (reported in the file that writes the entry), or its condition
     holds in ``r`` (reported in every ruleset where it holds, inherited entries included: a mode
-    that switches a mechanism on must not keep its parent's "not applicable")."""
+    that switches a mechanism on must not keep its parent's "not applicable"). ``users`` are the
+    user's own files: a user's table that switches a mechanism on is not blamed for a mark it
+    inherits (the value it then plays is one it does not state: ``verify.spec.played``)."""
     env = played_env(r)
     out = []
     for pid, e in r.entries.items():
@@ -78,7 +80,7 @@ def unfounded_marks(r: Ruleset) -> list[SpecError]:
                 out.append(SpecError("E034", f"{r.id}: {pid} is marked not applicable, but the catalogue "
                                      "declares no condition under which it applies: add `applies_when` to "
                                      "the parameter, or give the entry's real reason", e.where))
-        elif applies(r, pid, env):
+        elif applies(r, pid, env) and (e.ruleset == r.chain[-1] or r.chain[-1] not in users):
             out.append(SpecError("E034", f"{r.id}: {pid} is marked not applicable, but its condition "
                                  f"({p.applies_when}) holds in this ruleset", e.where))
     return out

@@ -49,7 +49,7 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
                                         f"{res.constraint.message} ({res.constraint.text}; set by "
                                         f"{setters(r, res.constraint.params)})", where))
         errors.extend(contradicting_silences(r, reg.inherited(rid)))
-        errors.extend(unfounded_marks(r))
+        errors.extend(unfounded_marks(r, {x for x in r.chain if not reg.is_bundled(x)}))
         undecided = r.undecided()
         if undecided:
             errors.append(SpecError("E012", f"{rid}: {len(undecided)} parameter(s) neither cited, "
