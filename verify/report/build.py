@@ -410,10 +410,10 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
-        written += [f"witnesses/{p.name}" for p in write_witnesses(x.comparison.findings, tmp / "witnesses")]
+        witnesses = [f"witnesses/{p.name}" for p in write_witnesses(x.comparison.findings, tmp / "witnesses")]
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")
-    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.summary,
+    return {"out": str(opts.out), "pages": written, "witnesses": witnesses, "counts": x.comparison.counts(), "check": x.check.summary,
             "simulation": x.sim.status, "not_played": _not_played(x.sim), "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}
