@@ -18,7 +18,7 @@ from verify.spec import load_catalogue, load_ruleset, registry
 
 def _bundled() -> list[str]:
     reg = registry()
-    return [rid if reg.files[rid].kind != "overlay" else f"official+{rid}" for rid in reg.ids()]
+    return [rid if reg.files[rid].kind != "overlay" else f"official+{rid}" for rid in reg.bundled_ids()]
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ SEED = 4242
 
 def _playable_ids() -> list[str]:
     reg = registry()
-    return [f"official+{rid}" if reg.resolve(rid).is_overlay else rid for rid in reg.ids()]
+    return [f"official+{rid}" if reg.resolve(rid).is_overlay else rid for rid in reg.bundled_ids()]
 
 
 def _players(cfg: EngineConfig) -> int:

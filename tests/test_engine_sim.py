@@ -19,7 +19,7 @@ from verify.spec import load_ruleset, registry
 def _playable_ids() -> list[str]:
     reg = registry()
     out = []
-    for rid in reg.ids():
+    for rid in reg.bundled_ids():
         out.append(f"official+{rid}" if reg.resolve(rid).is_overlay else rid)
     return out
 

@@ -52,7 +52,7 @@ def test_coverage_has_no_uncovered_sentence():
 
 def test_every_quote_is_in_its_source_and_every_value_has_provenance():
     reg = registry()
-    for rid in reg.ids():
+    for rid in reg.bundled_ids():
         r = reg.resolve(rid)
         for pid, e in r.entries.items():
             assert e.kind in ("cited", "assumed", "silent", "open")

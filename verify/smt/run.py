@@ -66,9 +66,8 @@ def default_names() -> list[str]:
     """Every bundled ruleset; an overlay is checked stacked on the default ruleset."""
     reg = registry()
     out = []
-    for rid in reg.ids():
-        if reg.is_bundled(rid):             # not a user's file this process has read
-            out.append(f"{DEFAULT_RULESET}+{rid}" if reg.files[rid].kind == "overlay" else rid)
+    for rid in reg.bundled_ids():           # not a user's file this process has read
+        out.append(f"{DEFAULT_RULESET}+{rid}" if reg.files[rid].kind == "overlay" else rid)
     return out
 
 

@@ -70,6 +70,10 @@ class Registry:
     def ids(self) -> list[str]:
         return sorted(self.files)
 
+    def bundled_ids(self) -> list[str]:
+        """The shipped rulesets' ids, without the user's files this registry has read."""
+        return [rid for rid in self.ids() if self.is_bundled(rid)]
+
     def is_bundled(self, rid: str) -> bool:
         """Whether ``rid`` is one of the shipped rulesets (not a user's file)."""
         f = self.files.get(rid)
