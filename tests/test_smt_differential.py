@@ -141,10 +141,17 @@ def _engine(cfg, state, action):
     if state.get("phase") != "debt":
         state = dict(state, current=action.get("seat", 0), phase="pre_roll")
     try:
-        after, _events = apply(cfg, state, action)
+        after, events = apply(cfg, state, action)
     except IllegalAction:
         return False, None
+    if any(e.get("event") == "auction" and e.get("item") in ("house", "hotel") for e in events):
+        return True, SHORTAGE_AUCTION
     return True, after
+
+
+#: the engine put a legal build to a shortage auction: the SMT model's build is one step (the
+#: bounded check covers the shortage itself), so only the guards are compared
+SHORTAGE_AUCTION = "shortage auction"
 
 
 def _agree(rid, data):
@@ -160,7 +167,7 @@ def _agree(rid, data):
     eng_ok, eng_after = _engine(cfg, state, action)
     assert eng_ok == smt_ok, f"{rid}: engine {'accepts' if eng_ok else 'refuses'} {action} but the SMT " \
                              f"guard {'allows' if smt_ok else 'refuses'} it"
-    if eng_ok:
+    if eng_ok and eng_after is not SHORTAGE_AUCTION:
         got = state_snapshot(m, eng_after)
         for key in smt_after:
             assert got[key] == smt_after[key], f"{rid} {action}: {key} engine {got[key]} != SMT {smt_after[key]}"
