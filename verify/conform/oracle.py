@@ -65,7 +65,7 @@ def expect(config: EngineConfig, state: dict, action: dict, game: GameState | No
     ``game`` is ``state`` already read (``GameState``), to save reading it again; it is not changed.
     Raises ``GameError`` when the action is malformed for this state (never offered)."""
     rules = rules_for(config)
-    g = (game if game is not None else GameState.from_json(state, rules.ownable)).copy()
+    g = (game if game is not None else rules.from_json(state)).copy()
     g.events = []
     try:
         seat, perform = check(rules, g, action)

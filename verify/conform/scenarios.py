@@ -141,7 +141,7 @@ def _valid(ctx: Context, state: dict) -> bool:
 def _fresh(draw, ctx: Context) -> GameState:
     n = pick(draw, ctx.player_counts)
     seed = draw(ints(0, 2 ** 16))
-    return GameState.from_json(new_game(ctx.config, n, seed), ctx.rules.ownable)
+    return ctx.rules.from_json(new_game(ctx.config, n, seed))
 
 
 def _out(ctx: Context, g: GameState) -> dict:
@@ -344,7 +344,7 @@ def _advance(draw, ctx: Context, state: dict, prefix: list[dict], steps: int) ->
             break
         state = new
     for _ in range(steps):
-        legal = [a for a in enumerate_actions(ctx.rules, GameState.from_json(state, ctx.rules.ownable))
+        legal = [a for a in enumerate_actions(ctx.rules, ctx.rules.from_json(state))
                  if a["type"] in PROGRESS]
         if not legal:
             break
@@ -538,7 +538,7 @@ def scenarios(draw, ctx: Context) -> Scenario:
     """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each."""
     origin, state = loaded_state(draw, ctx)
     sc = Scenario(state, [], origin)
-    g = GameState.from_json(state, ctx.rules.ownable)
+    g = ctx.rules.from_json(state)
     steps = draw(ints(1, ctx.max_steps))
     for _ in range(steps):
         if g.phase == OVER:
@@ -567,7 +567,7 @@ def simplifications(ctx: Context, state: dict):
     each one under which the same rule still breaks."""
     r = ctx.rules
     try:
-        base = GameState.from_json(state, r.ownable)
+        base = r.from_json(state)
     except GameError:
         return
     unlimited = 1 << 30

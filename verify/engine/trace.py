@@ -348,7 +348,7 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
                 problems.append(f"{where}: step {rec.get('step')} has no action")
             else:
                 try:
-                    g = GameState.from_json(prev, rules.ownable)
+                    g = rules.from_json(prev)
                     g.events = []
                     apply_state(rules, g, action)
                     mine = g.to_json(rules.ownable)
