@@ -92,7 +92,8 @@ def test_rules_for_gives_the_compiled_engine_unless_asked(monkeypatch):
 
 def test_a_build_that_cannot_be_had_falls_back_to_the_readable_engine_and_says_so(monkeypatch, tmp_path, capsys):
     """No build of this source in the cache and an earlier build failed: nothing is compiled, the readable
-    modules play, once said on stderr; insisting on the compiled engine is a numbered error."""
+    modules play, once said on stderr, and the build is not retried; insisting on the compiled engine retries
+    it, and is a numbered error when it fails."""
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("VERIFY_ENGINE", raising=False)
     monkeypatch.setattr(engines, "_COMPILED", [])
@@ -102,15 +103,43 @@ def test_a_build_that_cannot_be_had_falls_back_to_the_readable_engine_and_says_s
     k = native.key()
     (tmp_path / "engine").mkdir()
     (tmp_path / "engine" / f"{k}.failed").write_text("error: the compiler broke\n")
-    monkeypatch.setattr(native, "build", lambda *a, **kw: pytest.fail("a failed build is not retried on use"))
+    builds = []
+
+    def build(*a, **kw):
+        builds.append(1)
+        raise native.Unavailable("compiling the engine failed (log: ...)")
+    monkeypatch.setattr(native, "build", build)
     cfg = EngineConfig.from_ruleset(load_ruleset("official-short"))
     assert rules_for(cfg).path == "readable"
     assert rules_for(cfg).path == "readable"
     err = capsys.readouterr().err
     assert err.count("playing the readable engine") == 1 and "last build of this source failed" in err
     assert "python -m verify.engine.native --build" in err
-    with pytest.raises(Exception, match="E017.*compiled engine is not available"):
-        rules_for(cfg, "compiled")
+    assert builds == []                                  # a failed build is not retried on every run
+    with pytest.raises(Exception, match="E017.*compiled engine is not available: compiling the engine failed"):
+        rules_for(cfg, "compiled")                       # insisting retries it, and says why it failed
+    assert builds == [1]
+
+
+def test_a_first_use_without_a_build_compiles_in_the_background_and_plays_the_readable_engine(
+        monkeypatch, tmp_path, capsys):
+    """The build runs in a process of its own (a time-limited engine process must not kill it midway), once;
+    this process plays the readable modules and says so."""
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("VERIFY_ENGINE", raising=False)
+    monkeypatch.delenv("VERIFY_ENGINE_BUILD", raising=False)
+    for name, value in (("_COMPILED", []), ("_FALLBACK", []), ("_ENGINES", {})):
+        monkeypatch.setattr(engines, name, value)
+    monkeypatch.setattr(native, "_LOADED", {})
+    started = []
+    monkeypatch.setattr(native.subprocess, "Popen", lambda argv, **kw: started.append((argv, kw)))
+    cfg = EngineConfig.from_ruleset(load_ruleset("official-short"))
+    assert rules_for(cfg).path == "readable"
+    assert rules_for(cfg).path == "readable"
+    [(argv, kw)] = started
+    assert argv[1:] == [native.__file__, "--build"] and kw["start_new_session"]
+    err = capsys.readouterr().err
+    assert err.count("compiled in the background") == 1 and f"{native.key()}.log" in err
 
 
 def test_a_failing_build_is_remembered_with_its_log(monkeypatch, tmp_path):

@@ -38,15 +38,15 @@ def check_playable(config: EngineConfig) -> None:
 
 
 def compiled_code(required: bool = False) -> Code | None:
-    """The compiled modules (built on first use), or None when they cannot be loaded (``required``:
-    raise instead)."""
+    """The compiled modules, or None when they cannot be loaded (a first use starts their build in the
+    background); ``required``: build them now, or raise."""
     if _COMPILED:
         return _COMPILED[0]
     if _FALLBACK and not required:
         return None
     from . import native        # (the standard library only; the engine builds it once per source)
     try:
-        mods = native.modules()
+        mods = native.modules(wait=required)
     except native.Unavailable as exc:
         if required:
             raise VerifyError("E017", f"the compiled engine is not available: {exc}") from None

@@ -13,15 +13,17 @@ tests play both and compare).
 When it is built:
 
 * at install: ``pip install -e .`` runs ``hatch_build.py``, which calls ``build()``;
-* on first use, when no build of the current source exists (``code()``): about a minute or two,
-  said on stderr; a failed build is remembered (its log in the cache), and the engine runs the
+* on first use, when no build of the current source exists (``modules()``): in a process of its
+  own, in the background (one to three minutes of one core), said on stderr; the runs meanwhile play
+  the readable modules. A failed build is remembered (its log in the cache), and the engine runs the
   readable modules, saying why, until ``python -m verify.engine.native --build`` succeeds;
 * explicitly: ``python -m verify.engine.native --build [--force]``; without ``--build`` it reports
   the state of the build (``--json``).
 
 The cache is ``$VERIFY_CACHE_DIR/engine`` (default ``$XDG_CACHE_HOME/monopoly-verify`` or
 ``~/.cache/monopoly-verify``). ``VERIFY_ENGINE=readable`` never loads a build;
-``VERIFY_ENGINE_BUILD=never`` loads an existing build but never starts one.
+``VERIFY_ENGINE_BUILD=never`` loads an existing build but never starts one, ``wait`` builds on
+first use in the foreground (``VERIFY_ENGINE=compiled`` also waits for it).
 
 This file is also run by the install hook outside the installed package, so it imports only
 the standard library at module level.
@@ -168,6 +170,8 @@ def build(force: bool = False, quiet: bool = False) -> Path:
         if (final / "ok").exists() and not force:
             return final
         failed = final.parent / f"{k}.failed"
+        for leftover in final.parent.glob(f"{k}.*/"):      # a build of this key killed midway (we hold the lock)
+            shutil.rmtree(leftover, ignore_errors=True)
         work = Path(tempfile.mkdtemp(prefix=f"{k}.", dir=final.parent))
         try:
             pkg = package(k)
@@ -240,23 +244,29 @@ def prune(keep: str) -> list[Path]:
 _LOADED: dict[str, Any] = {}
 
 
-def modules(build_if_missing: bool | None = None) -> dict[str, Any]:
-    """The compiled modules of the current source, by their name in ``MODULES``, building them when
-    allowed (default: unless ``VERIFY_ENGINE_BUILD=never`` or an earlier build of this source failed).
-    Raises ``Unavailable``."""
+def modules(wait: bool = False) -> dict[str, Any]:
+    """The compiled modules of the current source, by their name in ``MODULES``. Raises ``Unavailable``
+    when there is no build of this source: ``wait`` builds it first (waiting for a build in progress);
+    otherwise a build is started in the background (unless ``VERIFY_ENGINE_BUILD`` says ``never`` or
+    ``wait``, or the last build of this source failed) and this process plays without it."""
     k = key()
     if k in _LOADED:
         return _LOADED[k]
     where = build_dir(k)
     if not (where / "ok").exists():
         failed = where.parent / f"{k}.failed"
-        if build_if_missing is None:
-            build_if_missing = os.environ.get(BUILD_ENV) != "never" and not failed.exists()
-        if not build_if_missing:
-            why = (f"the last build of this source failed (log: {failed})" if failed.exists()
-                   else "no build of the current source")
-            raise Unavailable(f"{why}; build it with: python -m verify.engine.native --build")
-        build()
+        mode = os.environ.get(BUILD_ENV) or "background"
+        if wait or mode == "wait":
+            build()
+        else:
+            if failed.exists():
+                raise Unavailable(f"the last build of this source failed (log: {failed}); "
+                                  "build it with: python -m verify.engine.native --build")
+            if mode == "never":
+                raise Unavailable("no build of the current source; build it with: python -m verify.engine.native "
+                                  "--build")
+            raise Unavailable(f"it is being compiled in the background ({start_background(k)}); "
+                              "the next runs play it")
     if str(where) not in sys.path:
         sys.path.append(str(where))
     pkg = package(k)
@@ -270,6 +280,32 @@ def modules(build_if_missing: bool | None = None) -> dict[str, Any]:
     except OSError:
         pass
     return loaded
+
+
+def building(k: str) -> bool:
+    """Whether a build of key ``k`` is in progress (its lock is held)."""
+    path = cache_root() / "engine" / f"{k}.lock"
+    if not path.exists():
+        return False
+    with open(path) as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    return False
+
+
+def start_background(k: str) -> str:
+    """Start a build of the current source in a process of its own (it outlives the caller, which may be
+    a short-lived or time-limited engine process), unless one is in progress; where its log goes."""
+    log = cache_root() / "engine" / f"{k}.log"
+    if not building(k):
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with open(log, "w", encoding="utf-8") as out:
+            subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--build"], stdin=subprocess.DEVNULL,
+                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True, close_fds=True)
+    return f"log: {log}"
 
 
 def status() -> dict:
