@@ -98,11 +98,27 @@ def _imports(module: str) -> list[tuple[int, str]]:
             if isinstance(node, ast.ImportFrom) and node.level]
 
 
+#: a relative import, as the key reads it: by a pattern, not a parse (a process computes the key at start-up; a
+#: line it takes wrongly for an import only adds a file to what the key hashes)
+_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.+)([\w.]*)[ \t]+import\b", re.M)
+
+
+def _targets(module: str) -> list[str]:
+    """The absolute modules the relative imports of ``verify.<module>`` name (see ``_IMPORT``)."""
+    parts = ("verify." + module).split(".")
+    package = parts if _is_package(module) else parts[:-1]
+    out = []
+    for dots, name in _IMPORT.findall(_file(module).read_text(encoding="utf-8")):
+        base = package[:len(package) - (len(dots) - 1)]
+        out.append(".".join(base + ([name] if name else [])))
+    return out
+
+
 def _inputs() -> list[Path]:
     """The files a build depends on: the compiled modules, the toolkit modules they import, this file."""
     files = {_file(m) for m in MODULES}
     for m in MODULES:
-        for _, target in _imports(m):
+        for target in _targets(m):
             rel = target[len("verify."):].replace(".", "/") if target.startswith("verify.") else None
             if rel is None:
                 continue
@@ -114,8 +130,18 @@ def _inputs() -> list[Path]:
     return sorted(files)
 
 
+_KEY: list[str] = []
+
+
 def key() -> str:
-    """The build's key: its inputs' content, the builder's version and the interpreter's ABI."""
+    """The build's key: its inputs' content, the builder's version and the interpreter's ABI (computed once
+    per process)."""
+    if not _KEY:
+        _KEY.append(_key())
+    return _KEY[0]
+
+
+def _key() -> str:
     h = hashlib.sha256()
     h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{sysconfig.get_config_var('EXT_SUFFIX')}".encode())
     for path in _inputs():
