@@ -153,7 +153,7 @@ def test_index_and_findings_search(report_dir, server, browser):
     href = first.get_attribute("href")
     first.click()
     page.wait_for_load_state()
-    assert page.url.endswith(href) and page.locator("#" + href.split("#")[1]).is_visible()
+    assert page.url.endswith(href) and page.locator(f'[id="{href.split("#")[1]}"]').is_visible()
 
     page.goto(server + "contradictions.html")
     lines = page.locator("ul.lines li")
@@ -219,6 +219,41 @@ def test_questions_picker_and_highlight(report_dir, server, browser):
     ctx.close()
 
 
+def test_rulings_sheet_starts_from_the_table_and_saves_an_overlay_on_it(report_dir, server, browser, tmp_path):
+    import shutil
+
+    from cli_process import run_verify
+    ctx, page, errors = _context(browser)
+    page.goto(server + "rulings.html")
+    assert page.input_value("#t-base") == "summer-table" and page.input_value("#t-id") == "summer-table-rulings"
+    # on the table itself nothing is changed until the group changes it
+    assert page.locator("#r-auction-opening-bid input[value='']").is_checked()
+    page.fill("#t-id", "summer-table")                                   # the table's own name: refused
+    page.click("#build")
+    assert "needs a name of its own" in page.locator("#errors").inner_text()
+    page.fill("#t-id", "summer-table-rulings")
+    page.locator("#r-rent-while-jailed input[data-values='[true]']").check()
+    page.click("#build")
+    text = page.locator("#out").inner_text()
+    assert 'extends: "summer-table.yaml"' in text and 'id: "summer-table-rulings"' in text
+    # on another base, every question starts at the table's own reading
+    page.select_option("#t-base", "official")
+    assert page.locator("#r-auction-opening-bid input[data-values='[\"printed_price\"]']").is_checked()
+    assert not errors, errors
+    ctx.close()
+    folder = tmp_path / "tables"
+    shutil.copytree(TABLES, folder)
+    saved = folder / "rulings" / "summer-table-rulings.yaml"
+    saved.write_text(text, encoding="utf-8")
+    res = run_verify("show", saved, "--json")             # a fresh process: the copies are the only tables
+    assert res.returncode == 0, res.stderr
+    import json
+    doc = json.loads(res.stdout)
+    assert doc["chain"][-2:] == ["summer-table", "summer-table-rulings"]
+    assert doc["rules"]["rent.jailed_owner_collects"]["value"] is True     # kitchen-base's false, changed
+    assert doc["rules"]["go.salary"]["value"] == 400 and doc["rules"]["jail.fine"]["value"] == 100
+
+
 def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, browser, tmp_path):
     import json
 
@@ -258,7 +293,10 @@ def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, br
     assert rules["auction.opening_bid"]["value"] == 1000           # 100 classic on the ×10 platform
     diff = json.loads(CliRunner().invoke(main, ["diff", str(path), "--json"]).output)
     assert diff["base"] == "platform-classic"
-    assert {c["param"] for c in diff["changes"]} == {"rent.jailed_owner_collects", "auction.opening_bid"}
+    changes = {c["param"] for c in diff["changes"]}
+    # what was chosen, and the report's table's own rulings that the platform rules otherwise (the sheet
+    # starts every question from the table); go.salary was set back to the base's
+    assert {"rent.jailed_owner_collects", "auction.opening_bid"} <= changes and "go.salary" not in changes
 
 
 def test_matrix_and_simulation_pages(report_dir, server, browser):

@@ -58,20 +58,20 @@ ROW = {"ruleset": "official", "invariant": "even-build", "action": "build-house"
        "verdict": "PROVED", "counterexample": None, "reason": None}
 
 
-@pytest.mark.parametrize("doc, fragment", [
-    ("", "Expecting value"),
-    ({}, 'no "results" list'),
-    ({"results": []}, "holds no result"),
-    ({"results": [dict(ROW, verdict="FINE")]}, "verdict 'FINE'"),
-    ({"results": [dict(ROW, promised="yes")]}, "no valid 'promised'"),
-    ({"results": [dict(ROW, ruleset="my-table")]}, "ruleset 'my-table', which this report does not include"),
-    ({"results": [ROW], "summary": {"checks": 4913}}, "counts 4913 checks but it holds 1"),
-    ({"results": [ROW]}, "saved for an unrecorded config"),                  # written before the hashes
-    ({"results": [dict(ROW, config="0123456789abcdef")]}, "saved for config 0123456789abcdef, but 'official'"),
+@pytest.mark.parametrize("doc, code, fragment", [
+    ("", "E031", "Expecting value"),
+    ({}, "E031", 'no "results" list'),
+    ({"results": []}, "E031", "holds no result"),
+    ({"results": [dict(ROW, verdict="FINE")]}, "E031", "verdict 'FINE'"),
+    ({"results": [dict(ROW, promised="yes")]}, "E031", "no valid 'promised'"),
+    ({"results": [dict(ROW, ruleset="my-table")]}, "E032", "ruleset 'my-table', which this report does not include"),
+    ({"results": [ROW], "summary": {"checks": 4913}}, "E031", "counts 4913 checks but it holds 1"),
+    ({"results": [ROW]}, "E032", "saved for an unrecorded config"),                  # written before the hashes
+    ({"results": [dict(ROW, config="0123456789abcdef")]}, "E032", "saved for config 0123456789abcdef, but 'official'"),
 ])
-def test_an_empty_or_fake_check_json_is_never_shown(tmp_path, doc, fragment):
+def test_an_empty_or_fake_check_json_is_never_shown(tmp_path, doc, code, fragment):
     out = _check_json(tmp_path, doc)
-    assert "[E009]" in out and fragment in out
+    assert f"[{code}]" in out and fragment in out
 
 
 def test_replay_with_a_ruleset_that_checks_no_step(tmp_path):

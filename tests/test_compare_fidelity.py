@@ -76,7 +76,7 @@ def test_clause_readings_are_refused_with_their_replacement(tmp_path):
     path.write_text("clause_readings:\n  - id: x\n", encoding="utf-8")
     with pytest.raises(SpecError) as exc:
         load_declared(path)
-    assert exc.value.code == "E009" and "readings:" in exc.value.message
+    assert exc.value.code == "E030" and "readings:" in exc.value.message
 
 
 def test_contradictions_kind_ambiguous_lists_every_reading_with_witnesses():

@@ -41,9 +41,9 @@ def test_bad_documents_name_the_file_and_line(tmp_path, content, message, line):
     assert err.value.where.file == str(path) and err.value.where.line == line
 
 
-def test_a_broken_study_document_is_e009_with_its_line(tmp_path):
+def test_a_broken_study_document_is_e030_with_its_line(tmp_path):
     (tmp_path / "study.json").write_text('{\n"schema": "verify.study/1",\n"rows": [,]}')
     with pytest.raises(SpecError) as err:
         load_study(tmp_path)
-    assert err.value.code == "E009" and err.value.where.line == 3
+    assert err.value.code == "E031" and err.value.where.line == 3
     assert err.value.where.file == str(tmp_path / "study.json")

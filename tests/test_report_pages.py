@@ -17,6 +17,7 @@ from verify.compare import compare
 from verify.compare.questions import load_questions
 from verify.report import Card, Page, ReportOptions, build, register
 from verify.report import site
+from verify.report.site import anchor
 from verify.report.charts import ACCENT, game_lengths, landings, overflow, witness_picture
 from verify.report.findings import matters, matters_most
 from verify.report.matrix import view
@@ -67,10 +68,10 @@ def test_the_index_leads_with_the_users_tables(tabled):
     assert yours < top < cards
     section = html[yours:top]
     assert "What it changes (2)" in section and "Where the rulebooks rule otherwise" in section
-    assert 'href="findings-movement.html#f-variant-summer-table-go-salary"' in section
+    assert f'href="findings-movement.html#{anchor("variant:summer-table:go.salary")}"' in section
     assert (out / "ruleset-summer-table.html").is_file() and (out / "ruleset-kitchen-base.html").is_file()
-    assert (out / "ruleset-kitchen-base--late-start.html").is_file()
-    assert not (out / "ruleset-official--late-start.html").exists()    # only what was asked for
+    assert (out / "ruleset-kitchen-base+late-start.html").is_file()
+    assert not (out / "ruleset-official+late-start.html").exists()    # only what was asked for
 
 
 def test_a_tables_assumed_values_are_its_own(tabled):
@@ -80,7 +81,7 @@ def test_a_tables_assumed_values_are_its_own(tabled):
     row = row[:row.index("</tr>")]
     assert "assumed</strong> by <strong>summer-table</strong>" in row and "000_" not in row
     topic = page(out, "findings-movement.html")
-    art = topic[topic.index('id="f-contradiction-summer-table-go-salary"'):]
+    art = topic[topic.index(f'id="{anchor("contradiction:summer-table:go.salary")}"'):]
     art = art[:art.index("</article>")]
     assert "set by summer-table" in art and "your table" in art
 
@@ -93,7 +94,7 @@ def test_check_and_simulate_get_names_they_can_resolve(tabled):
     assert {"summer-table", "kitchen-base+late-start", "kitchen-base", "official"} <= ids
     assert SUMMER in seen["names"]
     html = page(out, "matrix.html")
-    assert '<a href="ruleset-kitchen-base--late-start.html">kitchen-base+late-start</a>' in html
+    assert '<a href="ruleset-kitchen-base+late-start.html">kitchen-base+late-start</a>' in html
     assert "late-start.yaml" not in html
 
 
@@ -122,15 +123,15 @@ def test_index_lines_link_to_findings_on_their_topic_pages(tmp_path, comparison)
     top = index[index.index('id="top"'):index.index('class="cards"')]
     links = re.findall(r'<a href="(findings-[^"#]+)#([^"]+)">', top)
     assert len(links) >= 10
-    for file, anchor in links:
-        assert f'id="{anchor}"' in page(out, file), (file, anchor)
+    for file, at in links:
+        assert f'id="{at}"' in page(out, file), (file, at)
     # every finding is on its topic page, once, and the findings index links to it
     findings_index = page(out, "contradictions.html")
     for f in comparison.findings:
         href = site.finding_href(f)
         assert f'href="{href}"' in findings_index, f.id
-        file, anchor = href.split("#")
-        assert page(out, file).count(f'id="{anchor}"') == 1
+        file, at = href.split("#")
+        assert page(out, file).count(f'id="{at}"') == 1
     assert findings_index.count("data-text=") == len(comparison.findings)
     assert len(findings_index) < len(page(out, "findings-rent.html")) * 8      # one line each, not the findings
 
@@ -160,7 +161,38 @@ def test_the_rulings_sheet_offers_every_reading(tabled):
     sec = sec[:sec.index("</section>")]
     assert "data-values='[\"printed_price\"]'" in sec and "data-values='[10]'" in sec
     assert 'data-param="auction.opening_bid"' in sec and 'value="printed_price"' in sec
-    assert '<option value="platform-classic">' in html and "@media print" in html
+    assert '<option value="platform-classic" data-extends="platform-classic" data-table="no">' in html
+    assert "@media print" in html
+
+
+def test_the_rulings_sheet_starts_from_the_users_table(tabled):
+    out, _, _ = tabled
+    html = page(out, "rulings.html")
+    assert re.search(r'<option value="summer-table" data-extends="summer-table.yaml" data-table="yes" selected>', html)
+    assert 'id="t-id" value="summer-table-rulings"' in html                   # a name of its own
+    sec = html[html.index('id="r-auction-opening-bid"'):]
+    sec = sec[:sec.index("</section>")]
+    # the table's own ruling is shown and preset (as the base when the base is the table, the reading else)
+    assert "(your table summer-table: printed price)" in sec
+    at = re.search(r'data-table-reading="(\d+)"', sec).group(1)
+    assert re.search(rf'data-reading="{at}" data-values=\'\["printed_price"\]\'> <strong>printed price</strong> '
+                     r'<span class="who">— your table\'s ruling', sec)
+
+
+def test_a_sheet_saved_on_a_table_extends_the_table(tmp_path):
+    """What the sheet writes when the base is the user's table: an overlay extending it by file name."""
+    import shutil
+    folder = tmp_path / "tables"
+    shutil.copytree(FIX, folder)
+    sheet = folder / "rulings" / "summer-table-rulings.yaml"
+    sheet.write_text('id: "summer-table-rulings"\ntitle: "Rulings for summer-table"\nkind: overlay\n'
+                     'extends: "summer-table.yaml"\nrules:\n  jail.fine:\n    value: 20\n'
+                     '    assumed: "ruled by our table (rulings sheet)"\n', encoding="utf-8")
+    import importlib
+    reg = importlib.import_module("verify.spec.registry").Registry.load()
+    r = reg.resolve(str(sheet))
+    assert r.chain == ("official", "kitchen-base", "summer-table", "summer-table-rulings")
+    assert r.value("jail.fine") == 20 and r.value("go.salary") == 400
 
 
 def test_a_file_in_the_sheets_format_loads_and_diffs():

@@ -21,7 +21,7 @@ CASES = {
     "extends_missing.yaml": ("E005", 3, "'offical', which does not exist"),
     "bad_quote.yaml": ("E007", 11, "Başlangıç karesinden geçen 400 alır"),
     "duplicate_param.yaml": ("E008", 7, "given twice"),
-    "bad_entry.yaml": ("E009", 5, "exactly one of"),
+    "bad_entry.yaml": ("E028", 5, "exactly one of"),
     "trivial_quote.yaml": ("E023", 7, "a citation is at least 3 words"),
     "number_not_quoted.yaml": ("E023", 6, "number 75 appears in none of its quotes"),
 }
@@ -69,7 +69,7 @@ def test_quote_comparison_folds_whitespace_and_nfc(tmp_path):
 
 def test_missing_path_is_a_clear_error():
     result = CliRunner().invoke(main, ["lint", "no/such/file.yaml"])
-    assert result.exit_code == 2 and "[E011]" in result.output
+    assert result.exit_code == 2 and "no/such/file.yaml: no such file or folder" in result.output
 
 
 @pytest.mark.parametrize("source", ["true", "[a, b]", "{x: 1}", "'../../etc/passwd'"])

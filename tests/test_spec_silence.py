@@ -74,7 +74,7 @@ def test_every_declaration_names_real_values(tmp_path):
 @pytest.mark.parametrize("disables,code", [
     ("[{values: [sometimes], mechanism: x}]", "E003"),
     ("[{values: [none], mechanism: x, when: \"end.conditon == 'round_limit'\"}]", "E002"),
-    ("[{values: [none]}]", "E009"),
+    ("[{values: [none]}]", "E030"),
 ])
 def test_bad_declaration_is_refused(tmp_path, disables, code):
     (tmp_path / "end.yaml").write_text(

@@ -19,7 +19,7 @@ CODES = {
     "E006": "extends is cyclic",
     "E007": "quote does not occur in its source",
     "E008": "parameter given twice in one file",
-    "E009": "malformed entry or file structure",
+    "E009": "malformed ruleset file: its top-level structure (id, kind, extends, promises, rules)",
     "E010": "unknown source file",
     "E011": "unknown ruleset",
     "E012": "parameter left undecided (neither cited, assumed, silent nor open)",
@@ -38,6 +38,13 @@ CODES = {
     "E025": "a campaign directory that does not match the campaign resumed",
     "E026": "malformed conformance scenario file or engine spec",
     "E027": "a rule parameter read from a compiled engine config that does not carry it",
+    "E028": "malformed ruleset entry (a parameter's value, quote, gloss or reason)",
+    "E029": "one ruleset id defined by two files",
+    "E030": "malformed specification or board data shipped with the toolkit (catalogue, constraints, "
+            "invariants, questions, comparison, waivers, deeds, decks)",
+    "E031": "a saved document that is not what it claims (check results, study, engine config)",
+    "E032": "saved check results that do not match the rulesets as they are now (stale, or for others)",
+    "E033": "unknown action name",
 }
 
 

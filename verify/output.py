@@ -18,6 +18,12 @@ ships there (README, .gitignore, .gitkeep) is refused before any work is done.
 
 ``output_option`` gives a command ``-o/--output FILE``: what the command
 prints goes to FILE instead, written as above.
+
+A temporary file or folder carries the writing process's id in its name; one
+left behind by a process that was killed outright (SIGKILL, a power cut) is
+removed by the next write to the same target. ``file_stem(id)`` is the one way
+an id (a ruleset, a finding) becomes part of a file name or an anchor: ids that
+differ give names that differ, on every file system.
 """
 
 from __future__ import annotations
@@ -30,10 +36,12 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import stat
 import sys
 import tempfile
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterator
@@ -60,8 +68,66 @@ def _default_mode(is_dir: bool) -> int:
 
 
 def _read_only(path: Path) -> bool:
+    """Made read-only by its owner (mode bits, which hold for root too), or not writable by us."""
     st = path.stat()
     return not (st.st_mode & stat.S_IWUSR) or not os.access(path, os.W_OK)
+
+
+_SAFE_STEM = re.compile(r"[a-z0-9][a-z0-9._+@-]*")
+_UNSAFE = re.compile(r"[^a-z0-9._+@-]+")
+
+
+def file_stem(text: str) -> str:
+    """``text`` (a ruleset or finding id) as part of a file name or an HTML anchor.
+
+    An id of lower-case ASCII letters, digits and ``._+@-`` is kept as it is
+    (``official+house-no-auction``). Any other id is shown in ASCII (accents
+    dropped, other characters as ``-``) and followed by ``~`` and 8 hex digits of
+    its SHA-256, so two ids never share a name: not ``çay`` and ``şay``, not
+    ``Table`` and ``table`` on a file system that ignores case.
+    """
+    if _SAFE_STEM.fullmatch(text) and len(text) <= 120:
+        return text
+    ascii_ = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    shown = _UNSAFE.sub("-", ascii_).strip(".-")[:80] or "x"
+    return f"{shown}~{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"
+
+
+def _temp_prefix(name: str) -> str:
+    """The start of the name of a temporary file or folder for target ``name``: hidden, with our pid."""
+    return f".{name}.{os.getpid()}-"
+
+
+def _clean_stale(folder: Path, name: str) -> None:
+    """Remove temporary files and folders left for target ``name`` by processes that no longer run."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        m = _TEMP.fullmatch(entry.name)
+        if not m or m["target"] != name or _alive(int(m["pid"])):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+
+
+_TEMP = re.compile(r"\.(?P<target>.+)\.(?P<pid>\d+)-[^./]*\.(?:part|probe|new|old)")
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True                 # someone else's process: alive
+    return True
 
 
 def _cannot_write(target: Path, exc: OSError) -> OSError:
@@ -86,19 +152,36 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _probe(folder: Path, target: Path) -> None:
-    """Create and remove a temporary file in ``folder``: the one test of writability that also
-    holds for root and for special file systems."""
+    """Refuse a folder made read-only (E024); then create and remove a temporary file in it: the one
+    test of writability that also holds for special file systems."""
+    if _read_only(folder):
+        raise OutputRefused(f"the folder {str(folder)!r} is read-only: verify does not write into a folder "
+                            "you protected (make it writable or choose another place)", target)
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".probe", dir=folder)
+        fd, name = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".probe", dir=folder)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot write in {str(folder)!r}: {exc.strerror or exc}", str(target)) from None
     os.close(fd)
     os.unlink(name)
 
 
-def check_file_target(target: Path) -> None:
-    """Raise before any work when ``target`` cannot be written (missing folder, read-only, a folder)."""
+def _existing_ancestor(path: Path) -> Path:
+    ancestor = path
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    return ancestor
+
+
+def check_file_target(target: Path, make_parents: bool = False) -> None:
+    """Raise before any work when ``target`` cannot be written: its folder is missing (unless
+    ``make_parents``), it or its folder is read-only (E024), or it is a folder."""
     target = Path(target)
+    if make_parents and not target.parent.exists():
+        ancestor = _existing_ancestor(target.parent)
+        if not ancestor.is_dir():
+            raise OSError(errno.ENOTDIR, f"cannot write: {str(ancestor)!r} is not a folder", str(target))
+        _probe(ancestor, target)
+        return
     if not target.parent.is_dir():
         raise OSError(errno.ENOENT, f"cannot write: the folder {str(target.parent)!r} does not exist",
                       str(target))
@@ -110,13 +193,23 @@ def check_file_target(target: Path) -> None:
 
 
 @contextmanager
-def atomic_file(path: str | Path, binary: bool = False, encoding: str = "utf-8") -> Iterator[IO]:
-    """Yield a file to write; on clean exit it replaces ``path`` whole, on any error it vanishes."""
+def atomic_file(path: str | Path, binary: bool = False, encoding: str = "utf-8",
+                make_parents: bool = False) -> Iterator[IO]:
+    """Yield a file to write; on clean exit it replaces ``path`` whole, on any error it vanishes.
+
+    The new file gets the mode of the file it replaces, or the usual mode of a new file (0666
+    less the umask). ``make_parents`` creates missing folders first."""
     target = Path(path)
-    check_file_target(target)
+    check_file_target(target, make_parents)
+    if make_parents:
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _cannot_write(target, exc) from None
+    _clean_stale(target.parent, target.name)
     mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else _default_mode(False)
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target.name), suffix=".part", dir=target.parent)
     except OSError as exc:
         raise _cannot_write(target, exc) from None
     tmp = Path(tmp_name)
@@ -151,14 +244,19 @@ def atomic_file(path: str | Path, binary: bool = False, encoding: str = "utf-8")
     _fsync_dir(target.parent)
 
 
-def write_text(path: str | Path, text: str, encoding: str = "utf-8") -> None:
-    with atomic_file(path, encoding=encoding) as fh:
+def write_text(path: str | Path, text: str, encoding: str = "utf-8", make_parents: bool = False) -> None:
+    with atomic_file(path, encoding=encoding, make_parents=make_parents) as fh:
         fh.write(text)
 
 
-def write_bytes(path: str | Path, data: bytes) -> None:
-    with atomic_file(path, binary=True) as fh:
+def write_bytes(path: str | Path, data: bytes, make_parents: bool = False) -> None:
+    with atomic_file(path, binary=True, make_parents=make_parents) as fh:
         fh.write(data)
+
+
+def write_json(path: str | Path, doc, make_parents: bool = False, **dumps) -> None:
+    """``doc`` as JSON (UTF-8, non-ASCII kept), written like ``write_text``."""
+    write_text(path, json.dumps(doc, ensure_ascii=False, **dumps) + "\n", make_parents=make_parents)
 
 
 def output_option(command):
@@ -291,7 +389,8 @@ def atomic_dir(target: str | Path, writer: str = "verify report") -> Iterator[Pa
     check_report_dir(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
+        _clean_stale(target.parent, target.name)
+        tmp = Path(tempfile.mkdtemp(prefix=_temp_prefix(target.name), suffix=".new", dir=target.parent))
     except OSError as exc:
         raise _cannot_write(target, exc) from None
     try:
@@ -322,7 +421,7 @@ def atomic_dir(target: str | Path, writer: str = "verify report") -> Iterator[Pa
         old = None
         with deferred():                        # Ctrl-C waits for both renames
             if target.exists():
-                old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+                old = Path(tempfile.mkdtemp(prefix=_temp_prefix(target.name), suffix=".old", dir=target.parent))
                 old.rmdir()
                 os.replace(target, old)
             try:
@@ -341,5 +440,5 @@ def atomic_dir(target: str | Path, writer: str = "verify report") -> Iterator[Pa
         raise
 
 
-__all__ = ["atomic_file", "atomic_dir", "write_text", "write_bytes", "output_option", "check_file_target",
-           "check_report_dir", "OutputRefused", "MARKER", "KEEP"]
+__all__ = ["atomic_file", "atomic_dir", "write_text", "write_bytes", "write_json", "output_option",
+           "check_file_target", "check_report_dir", "file_stem", "OutputRefused", "MARKER", "KEEP"]

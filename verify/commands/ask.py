@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..compare.from_rulesets import _Ctx, load_registry, ordered
-from ..compare.questions import answer, load_questions, search
+from ..compare.questions import Question, answer, load_questions, search
 from ..compare.table import table_name
 from ..compare.values import show
 from ..spec.registry import is_path
@@ -21,6 +21,19 @@ def _is_table(token: str) -> bool:
     or a path to an existing file."""
     parts = token.split("+")
     return any(p.endswith((".yaml", ".yml")) for p in parts) or (is_path(token) and Path(token).is_file())
+
+
+def _own_questions(tables, yours: set[str]) -> tuple[Question, ...]:
+    """A question for each value a table of the user's rules (or leaves silent or open) that no clarification
+    question asks: the catalogue's own question for the parameter, so every value of a table can be asked."""
+    asked = {pid for q in load_questions() for pid in q.params}
+    out: dict[str, Question] = {}
+    for r in tables:
+        for pid, e in r.entries.items():
+            if e.ruleset in yours and pid not in asked and pid not in out:
+                p = r.catalogue[pid]
+                out[pid] = Question(pid, p.question, (pid,), (pid, pid.replace(".", " ").replace("_", " ")))
+    return tuple(out.values())
 
 
 @click.command()
@@ -41,10 +54,10 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
     if not query.strip():
         raise click.BadParameter("the question is empty; give some words, e.g. 'rent in jail'",
                                  param_hint="QUESTION")
-    hits = search(query, load_questions(), limit=limit)
     reg = load_registry()
     mine = [reg.resolve(table_name(reg, t)) for t in tables]          # a broken table is an error
     yours = {f for r in mine for f in r.chain if not reg.is_bundled(f)}
+    hits = search(query, load_questions() + _own_questions(mine, yours), limit=limit)
     table_ids = {r.id for r in mine}
     rs = mine + [r for r in ordered(reg, list(rulesets), strict=bool(rulesets)) if r.id not in table_ids]
     ctx = _Ctx(reg)
@@ -80,5 +93,5 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
                 elif side.kind == "assumed":
                     click.echo(f"    {label} = {show(side.value)} (assumed{by}: {side.gloss})")
                 else:
-                    click.echo(f"    {label}: {side.kind}{' — ' + side.gloss if side.gloss else ''}")
+                    click.echo(f"    {label}: {side.kind}{by}{' — ' + side.gloss if side.gloss else ''}")
             shown.add(r.id)

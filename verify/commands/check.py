@@ -6,6 +6,7 @@ prints its counterexample as a scenario, an UNKNOWN one its reason.
 
 from __future__ import annotations
 
+import difflib
 import json
 import sys
 import time
@@ -14,8 +15,15 @@ import click
 
 from ..execute.options import campaign_options, cli_errors
 from ..output import output_option
+from ..invariants import load_invariants
+from ..report.matrix import build_matrix
+from ..report.terminal import print_check
+from ..smt.actions import ACTIONS
 from ..smt.run import check
-from ..invariants import by_id
+from ..spec import DEFAULT_RULESET, load_ruleset
+from ..spec.open_values import supply
+from ..spec.played import announce
+from ..spec.registry import registry
 from .options import SECONDS
 from .ruleset_options import set_option
 
@@ -45,14 +53,17 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     action enabled in some state (else a dead rule); bounded runs (a house
     shortage and a bankruptcy are reachable, no building from nothing).
     """
-    from ..smt.actions import ACTIONS
-
     if "help" in actions:
         for a in ACTIONS:
             click.echo(f"{a.name:24s} {a.title}")
         return
+    _known("--action", actions, [a.name for a in ACTIONS])
     if invariants:
-        by_id(invariants)          # unknown ids: E013 with a suggestion
+        _known("--invariant", invariants, [i.id for i in load_invariants()])
+    named = _named(rulesets, settings)
+    if not as_json:
+        for r in named:
+            announce(r, checking=True)
     t0 = time.perf_counter()
     with cli_errors():
         results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings,
@@ -60,12 +71,43 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     if invariants:
         results = [r for r in results if r.invariant in invariants]
     elapsed = time.perf_counter() - t0
-    failed = [r for r in results if r.promised and r.verdict.value != "PROVED"]
+    failed = build_matrix([r.to_json() for r in results]).promised_failures()
     if as_json:
         click.echo(json.dumps({"results": [r.to_json() for r in results],
                                "summary": {"checks": len(results), "promised_failed": len(failed),
                                            "elapsed_s": round(elapsed, 2)}}, ensure_ascii=False))
     else:
-        from ..report.terminal import print_check
         print_check([r.to_json() for r in results], elapsed, matrix, all_counterexamples)
+        _promise_notes(named, failed)
     sys.exit(1 if failed else 0)
+
+
+def _known(option: str, given, known: list[str]) -> None:
+    """A name the option does not know is a usage error (exit 2) naming the option, with a suggestion."""
+    for name in given:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise click.BadParameter(f"unknown name {name!r}{hint}; one of: {', '.join(known)}",
+                                     param_hint=option)
+
+
+def _named(names, settings: dict) -> list:
+    """The rulesets named on the command line, resolved as the check resolves them."""
+    out = []
+    for name in names:
+        r = load_ruleset(name)
+        out.append(supply(load_ruleset(f"{DEFAULT_RULESET}+{name}") if r.is_overlay else r, settings))
+    return out
+
+
+def _promise_notes(named: list, failed: list[dict]) -> None:
+    """For each failed promise a ruleset inherits, where it comes from and how a table drops it."""
+    reg = registry()
+    for r in named:
+        own = reg.files.get(r.chain[-1])
+        path = str(own.path) if own is not None and not reg.is_bundled(own.id) else None
+        for inv in dict.fromkeys(f["invariant"] for f in failed if f["ruleset"] == r.id):
+            note = r.promise_note(inv, path)
+            if note:
+                click.echo(note)

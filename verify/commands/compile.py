@@ -17,6 +17,7 @@ import click
 
 from ..output import output_option
 from ..spec import DEFAULT_RULESET, load_ruleset
+from ..spec.played import announce
 from ..config import EngineConfig
 
 #: target name -> "module:function" (or several, tried in order; imported when used, so a
@@ -65,4 +66,6 @@ def command(ruleset: str, target: str) -> None:
     if target not in TARGETS:
         raise click.BadParameter(f"unknown target {target!r}; one of {', '.join(sorted(TARGETS))}",
                                  param_hint="--target")
-    click.echo(_target(target)(load_ruleset(ruleset)), nl=False)
+    r = load_ruleset(ruleset)
+    announce(r, checking="compile")               # on stderr: what is compiled for a table's undecided values
+    click.echo(_target(target)(r), nl=False)

@@ -23,8 +23,11 @@ from ..execute.options import campaign_options, execute
 from ..conform.render import junit, scenario_text
 from ..conform.transport import EngineSpec
 from ..engine.engines import rules_for
+from ..spec.open_values import playable
+from ..spec.played import announce
 from ..spec.readings import with_readings
 from ..output import write_text
+from .options import output_path_callback
 from .ruleset_options import reading_option, set_option
 
 
@@ -41,7 +44,7 @@ from .ruleset_options import reading_option, set_option
 @click.option("--step-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds an engine may take to answer one request.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path), callback=output_path_callback,
               help="Write a JUnit XML report (for CI).")
 @click.option("--html", "html_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write an HTML report and conform.json into this folder (replaced as a whole); "
@@ -79,6 +82,8 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     # the ruleset resolves, every open value is supplied (E020) and the engine plays it (E018), before
     # any engine or worker starts
     rules_for(load_target(rid, settings)[0])
+    if not as_json:                               # what is played for a table's silent or open values
+        announce(playable(rid, settings))
     _exit_on_terminate()
     try:
         if doc is not None:
@@ -134,6 +139,4 @@ def _given(name: str) -> bool:
 
 
 def _write(path: Path, text: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, text)
+    write_text(path, text, make_parents=True)

@@ -15,13 +15,21 @@ from ..spec.lint import lint
 def command(paths: tuple[Path, ...]) -> None:
     """Check rulesets: YAML, parameters, types, quotes, extends, constraints, completeness.
 
-    Exit status 0 only when clean.
+    PATHS are ruleset files or folders (every .yaml file under a folder); none: the bundled
+    rulesets. Exit status 0 only when clean.
     """
+    files: list[Path] = []
     for p in paths:
-        if not p.is_file():
-            click.echo(f"{p}: [E011] no such file", err=True)
-            sys.exit(2)
-    ids, errors = lint(list(paths) or None)
+        if p.is_dir():                      # every ruleset file under a folder of one's own
+            found = sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+            if not found:
+                raise click.BadParameter(f"{p}: the folder holds no .yaml file", param_hint="PATHS")
+            files += found
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise click.BadParameter(f"{p}: no such file or folder", param_hint="PATHS")
+    ids, errors = lint(files or None)
     for err in errors:
         click.echo(str(err), err=True)
     if errors:

@@ -60,6 +60,25 @@ def output_file_callback(ctx, param, value):
     return value
 
 
+def output_path_callback(ctx, param, value):
+    """A file the command will write, creating its folder when missing (``conform --junit``): refused
+    before any work when it or its folder is read-only (E024)."""
+    if value is not None:
+        check_file_target(Path(value), make_parents=True)
+    return value
+
+
+def output_files_callback(*names: str):
+    """``--out DIR`` of a command that writes ``names`` into DIR (created when missing): refused before
+    any work when DIR or one of those files is read-only (E024) or cannot be written."""
+    def check(ctx, param, value):
+        if value is not None:
+            for name in names:
+                check_file_target(Path(value) / name, make_parents=True)
+        return value
+    return check
+
+
 def report_dir_callback(ctx, param, value):
     """``--out`` of a report: refused before any work unless the toolkit may replace it (E024)."""
     if value is not None:
@@ -77,4 +96,4 @@ def players_for(cfg, rid: str, players: int | None) -> int:
 
 
 __all__ = ["POSITIVE", "players_for", "SECONDS", "Seconds", "area_callback",
-           "output_file_callback", "report_dir_callback"]
+           "output_file_callback", "output_path_callback", "output_files_callback", "report_dir_callback"]

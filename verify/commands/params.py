@@ -31,8 +31,9 @@ def _row(p: Parameter) -> dict:
 @click.argument("area", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document {\"parameters\": [...]}.")
 def command(area: str | None, as_json: bool) -> None:
-    """List every catalogued parameter (or those of AREA, e.g. jail; or one parameter, e.g. jail.fine)
-    with its question, type, allowed values and the fallback used when a ruleset is silent."""
+    """List every catalogued parameter (or those of AREA, e.g. jail; those whose names start with a
+    prefix, e.g. free_parking; or one parameter, e.g. jail.fine) with its question, type, allowed
+    values and the fallback used when a ruleset is silent."""
     cat = load_catalogue()
     areas = {a.id: a for a in cat.areas}
     if area is None:
@@ -41,6 +42,9 @@ def command(area: str | None, as_json: bool) -> None:
         chosen = cat.by_area()[area]
     elif area in cat.parameters:
         chosen = [cat[area]]
+    elif any(pid.startswith(area.rstrip(".") + ".") for pid in cat.parameters):
+        # a parameter prefix (free_parking, board): the parameters are named after it, whatever area holds them
+        chosen = [p for pid, p in cat.parameters.items() if pid.startswith(area.rstrip(".") + ".")]
     else:
         close = difflib.get_close_matches(area, list(areas) + list(cat.parameters), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -19,7 +19,9 @@ from ..config import EngineConfig
 from ..engine.engines import rules_for
 from ..engine.trace import InvariantChecker, TraceError, open_trace, read_games, replay_game
 from ..spec import load_ruleset
+from ..spec.registry import is_path
 from ..spec.open_values import require_supplied, supply
+from ..spec.played import announce
 from .ruleset_options import set_option
 
 
@@ -46,11 +48,13 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
     with open_trace(trace) as fh:
         for game in read_games(fh, name):
             header = game.header
-            rid = ruleset or header.get("ruleset")
+            rid = ruleset or _recorded(header, trace) or header.get("ruleset")
             if not rid:
                 raise TraceError("the trace header names no ruleset; pass --ruleset", Location(name, 1))
-            r = supply(load_ruleset(rid), {**_header_set(header, name), **settings})
+            r = supply(_load(rid, header, ruleset is None, name), {**_header_set(header, name), **settings})
             require_supplied(r, "replay")
+            if games == 0 and not as_json:
+                announce(r)
             cfg = EngineConfig.from_ruleset(r)
             recorded = header.get("config_hash")
             if ruleset and recorded and recorded != cfg.hash():
@@ -83,6 +87,28 @@ def command(trace: Path, ruleset: str | None, no_invariants: bool, all_problems:
                         f"({truncated['why']}), so the rest of that game was never recorded")
         click.echo(f"{name}: {games} game(s), {steps} step(s) checked: {verdict}")
     sys.exit(0 if ok else 1)
+
+
+def _recorded(header: dict, trace: Path) -> str | None:
+    """The ruleset files a trace was recorded from (relative to the trace's folder), as paths to read."""
+    files = header.get("ruleset_files")
+    if not isinstance(files, str) or not files:
+        return None
+    folder = Path(trace).parent
+    return "+".join(str(folder / p) if is_path(p) else p for p in files.split("+"))
+
+
+def _load(rid: str, header: dict, from_header: bool, name: str):
+    """Resolve the ruleset a game names; a table file that is gone is one error saying what to do."""
+    try:
+        return load_ruleset(rid)
+    except VerifyError as exc:
+        if not from_header or exc.code != "E011":
+            raise
+        was = header.get("ruleset_files") or header.get("ruleset")
+        raise TraceError(f"game {header.get('game', 0)} was recorded with ruleset {was!r}, which cannot be "
+                         f"found from here ({exc.message}); pass the ruleset file with --ruleset FILE",
+                         Location(name, 1)) from None
 
 
 def _header_set(header: dict, name: str) -> dict:

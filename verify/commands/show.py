@@ -34,7 +34,8 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
     yours = {fid: str(reg.files[fid].path) for fid in r.chain if fid in reg.files and not reg.is_bundled(fid)}
     if as_json:
         out = {"id": r.id, "title": r.title, "chain": list(r.chain), "your_files": yours, "sources": list(r.sources),
-               "promises": r.promised(), "readings": list(r.readings_applied),
+               "promises": r.promised(), "promised_by": {inv: r.promised_by.get(inv) for inv in r.promised()},
+               "readings": list(r.readings_applied),
                "supplied": dict(r.supplied),
                "rules": {pid: (r.entries[pid].to_json() if pid in r.entries else
                                {"kind": "undecided", "fallback": r.value(pid)})
@@ -56,7 +57,8 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
                   + (f", built on {escape(' and '.join(under))}" if under else ""))
     con.print(f"[bold]{escape(r.id)}[/bold] — {escape(r.title)}")
     con.print(f"chain: {' -> '.join(escape(by(f)) for f in r.chain)}   sources: {', '.join(r.sources)}")
-    con.print(f"promises: {', '.join(r.promised()) or 'none'}")
+    con.print("promises: " + (", ".join(f"{inv} ({by(r.promised_by.get(inv, r.chain[-1]))})" for inv in r.promised())
+                              or "none") + "  [dim](drop one with promises: {ID: false})[/dim]")
     if r.readings_applied:
         con.print(f"readings: {', '.join(r.readings_applied)}")
     if r.supplied:
@@ -84,8 +86,9 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
                 con.print(f"[bold]{p.id}[/bold] [magenta]silent[/magenta]"
                           f"{': ' + escape(e.reason) if e.reason else ''} (engine uses {r.value(p.id)!r})  {where}")
             else:
-                con.print(f"[bold]{p.id}[/bold] [cyan]open[/cyan] ({escape(e.reason or '')}): "
-                          f"«{escape(' … '.join(e.quotes))}»  {where}")
+                words = f"«{escape(' … '.join(e.quotes))}»" if e.quotes else "in your table's own words"
+                con.print(f"[bold]{p.id}[/bold] [cyan]open[/cyan] ({escape(e.reason or '')}): {words}"
+                          f" (supply it with --set {p.id}=VALUE to play)  {where}")
             if e.reading:
                 con.print(f"    [blue]read as {escape(e.reading)}[/blue] (chosen with @{escape(e.reading)}; "
                           "without it the ruleset plays its own value)")

@@ -13,6 +13,7 @@ the first violation, printing the action, its events and the state.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,6 +24,8 @@ from ..execute.options import campaign_options, execute
 from ..output import atomic_file
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import require_supplied, supply
+from ..spec.played import announce, table_values
+from ..spec.registry import is_path
 from ..spec.readings import with_readings
 from ..config import EngineConfig
 from ..engine.campaign import CampaignSpec, Row, games_campaign, Tally
@@ -68,6 +71,7 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
         raise click.UsageError(f"{ruleset} is an overlay; stack it on a ruleset, e.g. {DEFAULT_RULESET}+{ruleset}")
     r = supply(r, settings)
     require_supplied(r, "play")
+    played = table_values(r) if as_json else announce(r)     # a fallback is never played without a word
     cfg = EngineConfig.from_ruleset(r)
     players = players_for(cfg, r.id, players)
     spec = CampaignSpec(cfg, players, seed, policy, jail, max_turns,
@@ -75,7 +79,8 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
     if trace is not None:
         if scheduler or resume or (jobs or 1) > 1:
             raise click.UsageError("--trace writes one file from this process; drop --jobs/--scheduler/--resume")
-        doc, elapsed = _traced(r.id, spec, games, trace, dict(r.supplied))
+        doc, elapsed = _traced(r.id, spec, games, trace, dict(r.supplied),
+                               recorded_name(with_readings(ruleset, readings), trace))
     else:
         rules_for(cfg)                     # refuse an unplayable ruleset before starting workers
         out = execute(games_campaign([Row(r.id, spec, games)]), jobs, scheduler, resume)
@@ -87,13 +92,27 @@ def command(ruleset, games, players, seed, jobs, scheduler, resume, policy, jail
         sys.exit(1)
     if not check_invariants:
         doc.pop("violation")
+    if played:
+        doc["table_values"] = [v.to_json() for v in played]
     if as_json:
         click.echo(json.dumps(doc))
     else:
         _print_summary(doc)
 
 
-def _traced(rid: str, spec, games: int, trace: Path, supplied: dict) -> tuple[dict, float]:
+def recorded_name(name: str, trace: Path) -> str | None:
+    """``name`` as ``verify replay`` finds it again: each file in it as a path relative to the trace's
+    folder (a table of one's own travels with its trace); None when it names bundled rulesets only."""
+    parts = name.split("+")
+    if not any(is_path(p) for p in parts):
+        return None
+    folder = Path(trace).resolve().parent
+    return "+".join(Path(os.path.relpath(Path(p).resolve(), folder)).as_posix() if is_path(p) else p
+                    for p in parts)
+
+
+def _traced(rid: str, spec, games: int, trace: Path, supplied: dict,
+            name: str | None = None) -> tuple[dict, float]:
     """Every game written to ``trace``, in this process, with the same tally as a campaign."""
     rules = rules_for(spec.config)
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
@@ -107,6 +126,8 @@ def _traced(rid: str, spec, games: int, trace: Path, supplied: dict) -> tuple[di
                       "players": spec.players, "policy": spec.policy, "jail": spec.jail}
             if supplied:
                 header["set"] = supplied         # --set values: replay applies them again
+            if name:
+                header["ruleset_files"] = name   # a table's files, relative to the trace: replay reads them
             try:
                 tally.add(play_game(rules, make_policies(spec.policy, spec.players, spec.jail, s), s,
                                     spec.max_turns, TraceRecorder(out, header, checker)))

@@ -22,6 +22,9 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 from ..study import analysis
 from ..study.collect import StudyCollector, merge_collected
 from .options import players_for
+from ..spec.open_values import require_supplied
+from ..spec.played import announce
+from .options import output_files_callback
 
 
 @click.command()
@@ -36,6 +39,7 @@ from .options import players_for
               help="A game still running after this many player-turns counts as stalled.")
 @campaign_options()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("study"), show_default=True,
+              callback=output_files_callback("study.json", "study.html"), is_eager=False,
               help="Folder for study.json and study.html (each written atomically).")
 @click.option("--json", "as_json", is_flag=True, help="Print the study document on stdout.")
 def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, resume, out, as_json):
@@ -49,6 +53,9 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
         r = load_ruleset(name)
         if r.is_overlay:
             r = load_ruleset(f"{DEFAULT_RULESET}+{name}")
+        require_supplied(r, "play")             # an open value is never played silently (E020)
+        if not as_json:
+            announce(r)                         # nor a fallback without a word
         if r.id in titles:
             raise click.UsageError(f"{r.id} is named twice")
         cfg = EngineConfig.from_ruleset(r)

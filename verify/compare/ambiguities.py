@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..spec.readings import apply_reading
 from ..spec.ruleset import Ruleset
 from . import witness as wit
+from .credit import stated_by
 from .model import Finding, Side, primary_source
 from .outcomes import BY_PARAM
 from .values import normalize, show
@@ -28,8 +29,7 @@ def ambiguous_findings(ctx, rs: list[Ruleset]) -> list[Finding]:
             fid = f"ambiguous:{e.ruleset}:{pid}"
             if fid in out:
                 continue
-            host = next((x for x in rs if x.chain[-1] == e.ruleset and x.entries.get(pid) == e), r)
-            out[fid] = _finding(ctx, fid, host, pid, rs, primary_source)
+            out[fid] = _finding(ctx, fid, stated_by(ctx, r, [e], rs), pid, rs, primary_source)
     return list(out.values())
 
 

@@ -100,7 +100,7 @@ def _load(path: str) -> Declared:
     name = display(p)
     data, lines = load_yaml(p.read_text(encoding="utf-8"), name)
     if not isinstance(data, dict):
-        raise SpecError("E009", "comparison.yaml must be a mapping", Location(name, 1))
+        raise SpecError("E030", "comparison.yaml must be a mapping", Location(name, 1))
     cat = load_catalogue()
 
     def check_param(pid, where):
@@ -120,18 +120,18 @@ def _load(path: str) -> Declared:
                     check_param(s["as"], where)
                 sides.append(PairSide(s["param"], s.get("as"), tuple((s.get("map") or {}).items())))
             if item["family"] not in BY_ID:
-                raise SpecError("E009", f"unknown outcome family {item['family']!r}", where)
+                raise SpecError("E030", f"unknown outcome family {item['family']!r}", where)
             question = " ".join(str(item["question"]).split())
             pairs.append(SameQuantity(str(item["id"]), str(item["topic"]), question, item["family"],
                                       sides[0], sides[1]))
         except (KeyError, TypeError) as exc:
-            raise SpecError("E009", f"same_quantity entry needs id, topic, question, family, a, b ({exc})",
+            raise SpecError("E030", f"same_quantity entry needs id, topic, question, family, a, b ({exc})",
                             where) from None
     reds = []
     for i, item in enumerate(data.get("redundancies") or []):
         where = Location(name, lines.get(("redundancies", i)))
         if not isinstance(item, dict) or not {"id", "topic", "proof", "premise", "summary"} <= set(item):
-            raise SpecError("E009", "a redundancy needs id, topic, proof, premise, summary", where)
+            raise SpecError("E030", "a redundancy needs id, topic, proof, premise, summary", where)
         for pid in item["premise"]:
             check_param(pid, where)
         if item.get("conclusion_param"):
@@ -153,7 +153,7 @@ def _load(path: str) -> Declared:
             check_param(pid, where)
         guards.append(Guard(str(pattern), str(text), expr))
     if data.get("clause_readings"):
-        raise SpecError("E009", "clause_readings are gone: record another reading of a passage as a "
+        raise SpecError("E030", "clause_readings are gone: record another reading of a passage as a "
                         "reading of the ruleset entry that cites it (readings:)",
                         Location(name, lines.get(("clause_readings",))))
     return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards))

@@ -33,6 +33,7 @@ from ..expr import evaluate
 from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
+from .credit import by_chain as _by_chain, stated_by
 from .model import Comparison, Finding, Side, Witness, primary_source
 from .outcomes import BY_ID, BY_PARAM
 from .proofs import prove
@@ -173,7 +174,7 @@ class _Ctx:
         gloss = e.gloss if e.kind in ("cited", "open") else e.reason
         gloss = gloss.strip() if isinstance(gloss, str) else gloss
         if e.kind == "open" and e.reason:
-            gloss = f"open ({e.reason}): {e.gloss}"
+            gloss = f"open ({e.reason}): {e.gloss}" if e.gloss else e.reason     # a table's own words
         value = e.value if e.has_value else None
         return Side(r.id, source, e.quotes[0] if e.quotes else None, gloss, value, kind=e.kind,
                     quotes=tuple(e.quotes), normalized=normalize(self.cat[pid], value, scale) if e.has_value
@@ -307,11 +308,12 @@ def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
 
 def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
     out: dict[str, Finding] = {}
-    for r in rs:
+    for named in _by_chain(rs):
         for pair in declared.same_quantity:
-            ea, eb = r.entries.get(pair.a.param), r.entries.get(pair.b.param)
+            ea, eb = named.entries.get(pair.a.param), named.entries.get(pair.b.param)
             if not (ea and eb and ea.kind == "cited" and eb.kind == "cited" and ea.source == eb.source):
                 continue
+            r = stated_by(ctx, named, [ea, eb], rs)
             target = pair.b.as_param or pair.b.param
             ma, mb = pair.a.meaning(ea.value), pair.b.meaning(eb.value)
             scale = r.money_scale
@@ -336,10 +338,13 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
 def redundancy_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
     out: dict[str, Finding] = {}
     for red in declared.redundancies:
-        for r in rs:
-            entries = [r.entries.get(p) for p in red.premise]
+        for named in _by_chain(rs):
+            entries = [named.entries.get(p) for p in red.premise]
             if not all(e is not None and e.kind == "cited" for e in entries):
                 continue
+            stating = entries + [e for e in [named.entries.get(red.conclusion_param)] if e is not None] \
+                if red.conclusion_param else entries
+            r = stated_by(ctx, named, stating, rs)
             src = red.source or entries[0].source
             if red.source and any(e.source != red.source for e in entries):
                 continue

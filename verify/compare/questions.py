@@ -68,13 +68,13 @@ def _load(path: str) -> tuple[Question, ...]:
     data, lines = load_yaml(Path(path).read_text(encoding="utf-8"), name)
     items = data.get("questions") if isinstance(data, dict) else None
     if not isinstance(items, list):
-        raise SpecError("E009", "questions.yaml needs a list 'questions'", Location(name, 1))
+        raise SpecError("E030", "questions.yaml needs a list 'questions'", Location(name, 1))
     cat = load_catalogue()
     out, seen = [], set()
     for i, item in enumerate(items):
         where = Location(name, lines.get(("questions", i)))
         if not isinstance(item, dict) or not all(k in item for k in ("id", "text", "params")):
-            raise SpecError("E009", "each question needs id, text and params", where)
+            raise SpecError("E030", "each question needs id, text and params", where)
         if item["id"] in seen:
             raise SpecError("E008", f"question {item['id']!r} is given twice", where)
         seen.add(item["id"])

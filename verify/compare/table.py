@@ -114,6 +114,13 @@ def compare_table(reg: Registry, name: str) -> Comparison:
     if books and changed != set():
         findings += compare_group(ctx, [table] + books, "contradiction", f"{table.id}:", equivalent,
                                   params=changed, answers=ANSWERS)
+    # a value the table leaves silent is one finding, against its base and the rulebooks together
+    # (both comparisons find it under one id): the one with more sides is kept
+    merged: dict[str, Finding] = {}
+    for f in findings:
+        if f.id not in merged or len(f.sides) > len(merged[f.id].sides):
+            merged[f.id] = f
+    findings = list(merged.values())
     order = {a.id: i for i, a in enumerate(ctx.cat.areas)}
     findings.sort(key=lambda f: (order.get(f.topic, 99), f.kind != "variant", f.id))
     ids = (table.id,) + ((base.id,) if base else ()) + tuple(b.id for b in books)

@@ -83,10 +83,10 @@ def load_deeds(table: str = "us-2008") -> tuple[RawDeed, ...]:
                 deeds.append(RawDeed(int(row["pos"]), row["name"].strip(), group, kind, int(row["price"]),
                                      rents, int(row["house_cost"] or 0), int(row["mortgage"])))
             except (KeyError, ValueError) as exc:
-                raise SpecError("E009", f"bad deed row: {exc}", Location(display(path), i)) from None
+                raise SpecError("E030", f"bad deed row: {exc}", Location(display(path), i)) from None
     deeds.sort(key=lambda d: d.square)
     if len(deeds) != 28 or len({d.square for d in deeds}) != 28:
-        raise SpecError("E009", "the deed table must list 28 distinct squares", Location(display(path)))
+        raise SpecError("E030", "the deed table must list 28 distinct squares", Location(display(path)))
     return tuple(deeds)
 
 
@@ -100,11 +100,11 @@ def load_decks() -> dict[str, tuple[Card, ...]]:
         for raw in cards:
             raw = dict(raw)
             if raw.get("effect") not in CARD_EFFECTS:
-                raise SpecError("E009", f"deck {name}: unknown card effect {raw.get('effect')!r}",
+                raise SpecError("E030", f"deck {name}: unknown card effect {raw.get('effect')!r}",
                                 Location(display(path)))
             built.append(Card(**raw))
         ids = [c.id for c in built]
         if len(set(ids)) != len(ids):
-            raise SpecError("E009", f"deck {name}: card ids must be unique", Location(display(path)))
+            raise SpecError("E030", f"deck {name}: card ids must be unique", Location(display(path)))
         out[name] = tuple(built)
     return out

@@ -5,7 +5,7 @@ scenario file) receives the config as JSON: ``to_json`` on one side,
 ``from_json`` on the other, and ``from_json(to_json(c)) == c`` for every
 compiled ruleset. The reader is driven by the dataclasses' own type hints, so
 a field added to the config needs no change here; a missing, unknown or
-mistyped field is error E009 naming its dotted path.
+mistyped field is error E031 naming its dotted path.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def config_from_json(doc: Any) -> EngineConfig:
     """An EngineConfig from ``to_json()`` output, or from the whole ``verify compile`` document."""
     if isinstance(doc, dict) and "config" in doc and "schema" in doc:
         if doc["schema"] != CONFIG_SCHEMA:
-            raise SpecError("E009", f"engine config: schema {doc['schema']!r} is not {CONFIG_SCHEMA!r}")
+            raise SpecError("E031", f"engine config: schema {doc['schema']!r} is not {CONFIG_SCHEMA!r}")
         doc = doc["config"]
     return _read(EngineConfig, doc, "config")
 
@@ -39,7 +39,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def _fail(path: str, why: str) -> typing.NoReturn:
-    raise SpecError("E009", f"engine config: {path}: {why}")
+    raise SpecError("E031", f"engine config: {path}: {why}")
 
 
 def _read(tp: Any, v: Any, path: str) -> Any:

@@ -12,20 +12,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 
 from ..jsondoc import read_doc
-from ..output import write_text
+from ..output import file_stem, write_text
 from . import ConformInputError
 from .harness import SCENARIO_SCHEMA
 
 
 def file_name(doc: dict) -> str:
     digest = hashlib.sha256(json.dumps([doc["state"], doc["actions"]], sort_keys=True).encode()).hexdigest()[:10]
-    ruleset = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(doc["ruleset"]).stem if doc["ruleset"].endswith(
-        (".yaml", ".yml")) else doc["ruleset"])
-    return f"{ruleset}-{doc['violation']['rule']}-{digest}.json"
+    ruleset = file_stem(Path(doc["ruleset"]).stem if doc["ruleset"].endswith((".yaml", ".yml")) else doc["ruleset"])
+    return f"{ruleset}-{file_stem(doc['violation']['rule'])}-{digest}.json"
 
 
 def save(doc: dict, folder: Path) -> Path:

@@ -162,10 +162,10 @@ class Tally:
 
 def _dist(h: Histogram) -> dict:
     if not h.n:
-        return {"mean": 0, "median": 0, "p90": 0}
+        return {"mean": 0, "median": 0, "p90": 0, "sd": 0}
     n = h.n
     median = h._at(n // 2) if n % 2 else (h._at(n // 2 - 1) + h._at(n // 2)) / 2
-    return {"mean": round(h.mean(), 2), "median": median, "p90": h.quantile(0.9)}
+    return {"mean": round(h.mean(), 2), "median": median, "p90": h.quantile(0.9), "sd": round(h.sd(), 2)}
 
 
 # ---------------------------------------------------------------------- one chunk

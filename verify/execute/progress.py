@@ -38,6 +38,7 @@ class Progress:
         self._printed = False
         self._bar = None
         self._task = None
+        self.current: str | None = None
 
     def start(self, done: int = 0) -> None:
         self.done = self._start_done = done
@@ -67,8 +68,15 @@ class Progress:
         elif self.mode == "lines" and self.done < self.total and time.monotonic() - self._last >= self.interval:
             left = (self.total - self.done) / rate if rate > 0 else 0.0
             pct = 100 * self.done / self.total if self.total else 100.0
-            self._line(f"{self.done}/{self.total} {self.unit} ({pct:.0f}%), {_rate(rate, self.unit)}, "
+            now = f", now {self.current}" if self.current else ""
+            self._line(f"{self.done}/{self.total} {self.unit} ({pct:.0f}%){now}, {_rate(rate, self.unit)}, "
                        f"ETA {_clock(left)}")
+
+    def describe(self, current: str | None) -> None:
+        """Name the item being worked on (a ruleset): in the bar's label, and in the next plain line."""
+        self.current = current
+        if self._bar is not None:
+            self._bar.update(self._task, description=f"{self.label} ({self.unit})" + (f": {current}" if current else ""))
 
     def note(self, message: str) -> None:
         if self._bar is not None:

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..errors import Location, VerifyError
+from ..output import write_text
 
 SCHEMA = "verify.campaign/1"
 MANIFEST = "manifest.json"
@@ -34,19 +33,9 @@ def _digest(doc: Any) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename: a reader (or a
-    kill at any moment) sees the old file or the new one, never half of one."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` through the toolkit's one output writer (``verify.output``): a reader
+    (or a kill at any moment) sees the old file or the new one, never half of one."""
+    write_text(path, text)
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:

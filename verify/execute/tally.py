@@ -41,6 +41,14 @@ class Histogram:
         n = self.n
         return self.total / n if n else 0.0
 
+    def sd(self) -> float:
+        """The sample standard deviation (n - 1 in the denominator; 0 for fewer than two values)."""
+        n = self.n
+        if n < 2:
+            return 0.0
+        m = self.mean()
+        return (sum(k * (v - m) ** 2 for v, k in self.counts.items()) / (n - 1)) ** 0.5
+
     def _at(self, rank: int) -> int:
         """The value at 0-based position ``rank`` of the sorted values."""
         seen = 0

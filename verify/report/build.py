@@ -21,12 +21,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
+import click
+
 from ..compare.declared import load_declared
+from ..execute.progress import Progress
 from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_registry, ordered, plan
 from ..compare.model import KINDS, Comparison
 from ..compare.questions import load_questions
-from ..compare.table import compare_table, table_name
+from ..compare.table import compare_table, diff_table, table_name
 from ..spec.open_values import not_played
+from ..spec.played import table_values
 from ..spec.registry import Registry
 from ..spec.ruleset import Ruleset
 from ..spec.sources import LANGUAGES
@@ -34,7 +38,7 @@ from ..study import page as study_page
 from ..conform import render as conform_render
 from ..smt.run import config_hash
 from ..study.charts import percent
-from . import charts, findings, matrix, questions
+from . import charts, findings, matrix, questions, sample
 from .ambiguities import ambiguity_rows
 from .atomic import atomic_dir
 from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_simulation
@@ -117,6 +121,8 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
                 extra.append(part)
     bundled = [n for n in default_members(reg) if all(reg.is_bundled(p) for p in n.split("+"))]
     names = list(dict.fromkeys(extra + list(tables) + bundled))
+    say = hooks.get("say") or _say
+    say(f"comparing {len(names)} rulesets (findings and their z3 witnesses)")
     rs = ordered(reg, names)
     if tables:
         rank = {t: i for i, t in enumerate(tables)}
@@ -134,21 +140,31 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     pl = plan(rs, load_declared())
     runnable = {r.id: _runnable(reg, r.id) for r in rs}
     back = {v: k for k, v in runnable.items()}
-    if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E009
+    if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E031 or E032
         now = {r.id: config_hash(r) for r in rs}
         check = load_check_json(opts.check_json, [r.id for r in rs] + list(back),
                                 {**now, **{name: now[rid] for name, rid in back.items()}})
     elif opts.run_check:
+        say(f"check: every invariant of {len(rs)} rulesets with z3")
         check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs])
     else:
         check = CheckRun("not run", reason="skipped (--no-check)")
     check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
                                          for r in check.results))
+    if check.status == "ran":              # a saved check may cover fewer rulesets: the others say "not run"
+        checked = {r.get("ruleset") for r in check.results}
+        check = replace(check, not_run=tuple(r.id for r in rs if r.id not in checked))
     if opts.run_simulation:
+        say(f"simulation: {opts.games} games of each playable ruleset")
         sim = _simulate(opts, rs, runnable, back, hooks.get("simulate") or run_simulation)
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
     return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study, conform)
+
+
+def _say(text: str) -> None:
+    """One plain line on stderr naming the part of the report under way (a bar follows where it has one)."""
+    click.echo(f"report: {text}", err=True)
 
 
 def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], back: dict[str, str],
@@ -170,12 +186,28 @@ def _index(x: Inputs):
     for t in x.tables:
         mine = [f for f in x.comparison.findings if t in findings.side_rulesets(f)]
         r = next(r for r in x.rulesets if r.id == t)
+        # what it changes is what `verify diff` lists: values it decides otherwise, and values it leaves
+        # silent or open where its base decides them
+        changes = [c.finding for c in diff_table(x.reg, t).changes] if x.reg.base_of(t) is not None else \
+            [f for f in mine if f.kind == "variant"]
         table_views.append({"id": t, "slug": slug(t), "title": r.title, "chain": list(r.chain),
-                            "changes": [findings.line(f, cat) for f in mine if f.kind == "variant"],
-                            "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"]})
+                            "changes": [findings.line(f, cat) for f in changes],
+                            "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"],
+                            "undecided": [{"param": v.param, "text": v.text()} for v in table_values(r)],
+                            "length": _length_verdict(x, t)})
     yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
                          "equivalent": x.comparison.equivalent,
                          "top": findings.matters_most(x.comparison.findings, cat, x.tables)}
+
+
+def _length_verdict(x: Inputs, table: str) -> str | None:
+    """Whether the report's games show the table playing longer or shorter than its base, or cannot tell."""
+    base = x.reg.base_of(table)
+    if base is None or x.sim.status != "ran":
+        return None
+    runs = {r.ruleset: r.data for r in x.sim.runs if r.status == "ran"}
+    v = sample.compare_lengths(table, base.id, runs, _runnable(x.reg, table))
+    return v.text if v is not None else None
 
 
 def _findings_index(x: Inputs):
@@ -236,8 +268,14 @@ def _ambiguities(x: Inputs):
 
 
 def _rulings(x: Inputs):
-    yield "rulings.html", {"rows": x.question_rows, "bases": questions.sheet_bases(x.reg, x.rulesets),
-                           "default_base": x.plan.base_games[0] if x.plan.base_games else "official"}
+    """The rulings sheet starts from the user's first table (a file): each question set to the table's own
+    ruling, saved as an overlay on that table under a name of its own."""
+    bases = questions.sheet_bases(x.reg, x.rulesets, x.tables)
+    table = next((b["id"] for b in bases if b["table"]), None)
+    default = table or (x.plan.base_games[0] if x.plan.base_games else "official")
+    yield "rulings.html", {"rows": x.question_rows, "bases": bases, "default_base": default, "table": table,
+                           "presets": questions.table_presets(x.question_rows, table) if table else {},
+                           "sheet_id": f"{table}-rulings" if table else "our-table"}
 
 
 def _matrix(x: Inputs):
@@ -246,7 +284,7 @@ def _matrix(x: Inputs):
         return
     m = matrix.view(x.check.results, x.ids)
     yield "matrix.html", {"m": dict(m, status="ran", elapsed=x.check.elapsed_s, source=x.check.reason,
-                                    slugs={rid: slug(rid) for rid in x.ids})}
+                                    not_run=list(x.check.not_run), slugs={rid: slug(rid) for rid in x.ids})}
 
 
 def _simulation(x: Inputs):
@@ -259,6 +297,9 @@ def _simulation(x: Inputs):
         "status": "ran", "games": sim.games, "seed": sim.seed, "players": sim.players, "elapsed": sim.elapsed_s,
         "not_played": _not_played(sim),
         "lengths": charts.game_lengths(ok),
+        "intervals": {r.ruleset: sample.mean_interval(r.data["turns"], int(r.data["games"]))
+                      for r in sim.runs if r.status == "ran"},
+        "verdicts": [v for v in (_length_verdict(x, t) for t in x.tables) if v],
         "runs": [{"ruleset": r.ruleset, "slug": slug(r.ruleset), "status": r.status, "reason": r.reason,
                   "data": r.data, "landings": charts.landings(r.data.get("landings"), r.ruleset)
                   if r.status == "ran" else None} for r in sim.runs]}}
@@ -300,9 +341,10 @@ def _matrix_card(x: Inputs) -> Card:
         return Card("matrix.html", x.check.status, "verification matrix (`verify check`)")
     m = matrix.build_matrix(x.check.results)
     failed = len(m.promised_failures())
+    missing = f"; {len(x.check.not_run)} not run" if x.check.not_run else ""
     return Card("matrix.html", "all proved" if not failed else f"{failed} failed",
-                f"promised checks of {len(m.rulesets)} rulesets; {sum(len(v) for v in m.dead_rules().values())} "
-                "dead rules flagged; unpromised checks apart")
+                f"promised checks of {len(m.rulesets)} rulesets{missing}; "
+                f"{sum(len(v) for v in m.dead_rules().values())} dead rules flagged; unpromised checks apart")
 
 
 for _page in (
@@ -334,6 +376,7 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     t0 = time.perf_counter()
     x = _gather(opts, hooks)
     env = environment()
+    (hooks.get("say") or _say)(f"pages: writing the report into {opts.out}")
     rendered: list[tuple[Page, list[tuple[str, dict]]]] = [(p, list(p.files(x))) for p in PAGES]
     common = {
         "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -346,20 +389,25 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         "tables": list(x.tables),
     }
     written = []
+    bar = Progress(sum(len(files) for _, files in rendered), "pages", "report: pages")
+    bar.start()
     with atomic_dir(opts.out) as tmp:
         for page, files in rendered:
             for name, ctx in files:
+                bar.describe(name)
                 html = env.get_template(page.template).render(page=name, **{**common, **ctx})
                 (tmp / name).write_text(html, encoding="utf-8")
                 written.append(name)
+                bar.advance(1)
                 if "after_page" in hooks:
                     hooks["after_page"](name)
+        bar.close()
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")
-    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.status,
+    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.summary,
             "simulation": x.sim.status, "not_played": _not_played(x.sim), "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}

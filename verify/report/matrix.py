@@ -7,6 +7,8 @@ never confuse them:
   bounded run: they must hold, and a VIOLATED one is a failure;
 * **dead rules** — an action that can never fire in the ruleset (the
   ``(enabled)`` check found no state enabling it): flagged, never ticked;
+  when the ruleset promises the action (it has the mechanism, e.g. hotels,
+  yet no state allows it), a dead rule is a promised check that failed;
 * **informational** checks — invariants the ruleset does not promise: a
   VIOLATED one says what the ruleset allows, not that it is broken.
 
@@ -36,8 +38,8 @@ def column_of(invariant: str) -> str:
 
 
 def role(r: dict) -> str:
-    """promised | dead | informational."""
-    if r.get("invariant") == LIVE and r.get("verdict") == "VIOLATED":
+    """promised | dead | informational. A dead rule the ruleset promises is a promised failure."""
+    if r.get("invariant") == LIVE and r.get("verdict") == "VIOLATED" and not r.get("promised"):
         return "dead"
     return "promised" if r.get("promised") else "informational"
 

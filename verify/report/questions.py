@@ -105,6 +105,26 @@ def question_rows(reg, rs, tables: tuple[str, ...] = ()) -> list[dict[str, Any]]
     return rows
 
 
-def sheet_bases(reg, rs) -> list[dict[str, str]]:
-    """The complete rulesets a group can base its rulings on (the sheet's first choice)."""
-    return [{"id": r.id, "title": r.title} for r in rs if "+" not in r.id and not r.is_overlay]
+def sheet_bases(reg, rs, tables: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """What a group can base its rulings on (the sheet's first choice): the user's tables that are files
+    first (the sheet then writes an overlay on the table, extending it by its file name), then the
+    complete rulesets. ``extends`` is what the saved file writes; ``table`` marks a user's table."""
+    out = []
+    for t in tables:
+        f = reg.files.get(t)
+        if f is not None and "+" not in t and not reg.is_bundled(t):
+            out.append({"id": t, "title": f.title, "extends": f.path.name, "table": True})
+    seen = {b["id"] for b in out}
+    return out + [{"id": r.id, "title": r.title, "extends": r.id, "table": False}
+                  for r in rs if "+" not in r.id and not r.is_overlay and r.id not in seen]
+
+
+def table_presets(rows: list[dict[str, Any]], table: str) -> dict[str, int]:
+    """For each question, the reading (index into the row's readings) the table takes, where it is a
+    decided one: the sheet starts from the table's own rulings."""
+    out = {}
+    for row in rows:
+        cell = next((c for c in row["cells"] if c["ruleset"] == table), None)
+        if cell is not None and row["readings"][cell["reading"]]["decided"]:
+            out[row["q"].id] = cell["reading"]
+    return out

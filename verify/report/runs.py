@@ -17,6 +17,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from ..interrupt import Interrupted
+from ..execute.progress import Progress
+from ..smt.run import check
 from ..errors import Location, SpecError
 from ..smt.verdict import StaleCheck, results_from_json
 from ..spec.yamlsafe import read_text
@@ -32,6 +34,15 @@ class CheckRun:
     results: tuple[dict, ...] = ()
     reason: str | None = None
     elapsed_s: float = 0.0
+    not_run: tuple[str, ...] = ()     # rulesets of the report with no result (a saved check of fewer rulesets)
+
+    @property
+    def summary(self) -> str:
+        """One line for the command's output: ``ran``, or how many rulesets it covers when not all."""
+        if self.status != "ran" or not self.not_run:
+            return self.status
+        ran = len({r.get("ruleset") for r in self.results})
+        return f"ran for {ran} of {ran + len(self.not_run)} rulesets ({len(self.not_run)} not run)"
 
 
 @dataclass(frozen=True)
@@ -80,26 +91,19 @@ def _why(result) -> str:
 
 
 def run_check(rulesets: list[str]) -> CheckRun:
-    cmd = _command("check")
-    if cmd is None:
-        return CheckRun("not run", reason="the SMT layer (`verify check`) is not part of this build")
+    """``verify check`` of ``rulesets`` in this process, its progress on stderr as the report's check part;
+    the results as ``verify check --json`` gives them."""
     t0 = time.perf_counter()
     try:
-        res = CliRunner().invoke(cmd, ["--json", *rulesets], catch_exceptions=True)
+        results = tuple(r.to_json() for r in check(list(rulesets), progress=True, label="report: check"))
     except Interrupted as exc:
         exc.detail = None      # the check's chunks are not resumable from `verify report`
         raise
-    except Exception as exc:  # noqa: BLE001 - a peer's crash is reported, not propagated
-        return CheckRun("failed", reason=f"{type(exc).__name__}: {exc}", elapsed_s=time.perf_counter() - t0)
-    elapsed = time.perf_counter() - t0
-    try:
-        doc = _json_out(res)
-        results = tuple(r for r in doc.get("results", []) if isinstance(r, dict))
-    except (ValueError, AttributeError):
-        return CheckRun("failed", reason=_why(res), elapsed_s=elapsed)
+    except Exception as exc:  # noqa: BLE001 - a peer's failure is reported, not propagated
+        return CheckRun("failed", reason=f"{type(exc).__name__}: {exc}"[:400], elapsed_s=time.perf_counter() - t0)
     if not results:
-        return CheckRun("failed", reason="`verify check --json` returned no results", elapsed_s=elapsed)
-    return CheckRun("ran", results, elapsed_s=elapsed)
+        return CheckRun("failed", reason="`verify check` returned no results", elapsed_s=time.perf_counter() - t0)
+    return CheckRun("ran", results, elapsed_s=time.perf_counter() - t0)
 
 
 def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, str] | None = None) -> CheckRun:
@@ -107,19 +111,24 @@ def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, 
 
     Its shape is checked, every result must be for one of ``rulesets``, and, given ``configs``
     (ruleset -> ``verify.smt.run.config_hash`` now), computed for the ruleset as it is now: an
-    empty, fake, foreign or stale file is an error (E009), never shown as results."""
+    empty, fake, foreign or stale file is an error (E031; E032 when stale or saved for other rulesets), never shown as results."""
     try:
-        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), rulesets, configs)
+        results = results_from_json(json.loads(read_text(path, limit=CHECK_JSON_BYTES)), None, configs)
     except StaleCheck as exc:
-        raise SpecError("E009", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
+        raise SpecError("E032", f"stale `verify check --json` document: {exc}", Location(str(path))) from None
     except ValueError as exc:
-        raise SpecError("E009", f"not a usable `verify check --json` document: {exc}",
+        raise SpecError("E031", f"not a usable `verify check --json` document: {exc}",
                         Location(str(path))) from None
+    foreign = next((i for i, r in enumerate(results, 1) if rulesets is not None and r["ruleset"] not in rulesets),
+                   None)
+    if foreign is not None:
+        raise SpecError("E032", f"result {foreign} is for ruleset {results[foreign - 1]['ruleset']!r}, which this "
+                        "report does not include (the check was saved for other rulesets)", Location(str(path)))
     return CheckRun("ran", results, reason=f"read from {path}")
 
 
 def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -> Simulation:
-    """Simulate ``games`` games of each (ruleset, players) in-process."""
+    """Simulate ``games`` games of each (ruleset, players) in-process, progress by ruleset on stderr."""
     cmd = _command("simulate")
     players = ", ".join(sorted({str(p) for _, p in rulesets})) or "—"
     if cmd is None:
@@ -127,16 +136,28 @@ def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -
                           reason="the engine (`verify simulate`) is not part of this build")
     t0 = time.perf_counter()
     runs = []
-    for rid, p in rulesets:
-        res = None
-        try:
-            args = [rid, "--games", str(games), "--players", str(p), "--seed", str(seed), "--json"]
-            res = CliRunner().invoke(cmd, args, catch_exceptions=True)
-            data = _json_out(res)
-            if not isinstance(data.get("landings"), list) or "turns" not in data:
-                raise ValueError("the simulate JSON lacks landings or turns")
-            runs.append(SimRun(rid, "ran", data))
-        except Exception as exc:  # noqa: BLE001
-            reason = _why(res) if res is not None and res.exit_code else f"{type(exc).__name__}: {exc}"
-            runs.append(SimRun(rid, "failed", reason=reason[:400]))
+    bar = Progress(len(rulesets), "rulesets", "report: simulation")
+    bar.start()
+    try:
+        for rid, p in rulesets:
+            bar.describe(rid)
+            runs.append(_simulate_one(cmd, rid, p, games, seed))
+            bar.advance(1)
+    finally:
+        bar.close()
     return Simulation("ran", games, players, seed, tuple(runs), elapsed_s=time.perf_counter() - t0)
+
+
+def _simulate_one(cmd, rid: str, p: int, games: int, seed: int) -> SimRun:
+    """One ruleset's games through ``verify simulate --json``; a failure is the run's reason, never raised."""
+    res = None
+    try:
+        args = [rid, "--games", str(games), "--players", str(p), "--seed", str(seed), "--json"]
+        res = CliRunner().invoke(cmd, args, catch_exceptions=True)
+        data = _json_out(res)
+        if not isinstance(data.get("landings"), list) or "turns" not in data:
+            raise ValueError("the simulate JSON lacks landings or turns")
+        return SimRun(rid, "ran", data)
+    except Exception as exc:  # noqa: BLE001
+        reason = _why(res) if res is not None and res.exit_code else f"{type(exc).__name__}: {exc}"
+        return SimRun(rid, "failed", reason=reason[:400])

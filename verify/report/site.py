@@ -11,13 +11,13 @@ card and the browser test's link check follow by themselves.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 import jinja2
 
 from ..compare.values import show
+from ..output import file_stem
 
 #: (file name, template context) pairs a page writes.
 Files = Iterable[tuple[str, dict[str, Any]]]
@@ -53,15 +53,16 @@ def register(page: Page, before: str | None = None) -> Page:
 
 
 def slug(rid: str) -> str:
-    return "ruleset-" + re.sub(r"[^A-Za-z0-9_.-]", "--", rid) + ".html"
+    """The page of a ruleset (``verify.output.file_stem``: distinct ids, distinct pages)."""
+    return f"ruleset-{file_stem(rid)}.html"
 
 
 def anchor(fid: str) -> str:
-    return "f-" + re.sub(r"[^A-Za-z0-9_-]", "-", fid)
+    return f"f-{file_stem(fid)}"
 
 
 def topic_file(topic: str) -> str:
-    return "findings-" + re.sub(r"[^A-Za-z0-9_-]", "-", topic) + ".html"
+    return f"findings-{file_stem(topic)}.html"
 
 
 def finding_href(f) -> str:

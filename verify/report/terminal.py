@@ -145,7 +145,10 @@ def print_check(results: list[dict], elapsed: float, matrix: bool = False, all_c
             for line in scenario_lines(r):
                 console.print(line, markup=False, highlight=False)
     for r in m.promised_failures():
-        if not r.get("counterexample"):
+        if r.get("invariant") == LIVE:          # an action of the ruleset that no state allows
+            console.print(f"[red]{r['ruleset']}: {r['action']} can never fire[/], though the ruleset has it "
+                          f"— {r.get('reason') or ''}", highlight=False)
+        elif not r.get("counterexample"):
             console.print(f"[yellow]{r['ruleset']}: {r['invariant']} / {r['action']}: {r['verdict']}[/] "
                           f"— {r.get('reason') or ''}", highlight=False)
     _open_values(console, m.results)

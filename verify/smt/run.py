@@ -67,7 +67,8 @@ def default_names() -> list[str]:
     reg = registry()
     out = []
     for rid in reg.ids():
-        out.append(f"{DEFAULT_RULESET}+{rid}" if reg.files[rid].kind == "overlay" else rid)
+        if reg.is_bundled(rid):             # not a user's file this process has read
+            out.append(f"{DEFAULT_RULESET}+{rid}" if reg.files[rid].kind == "overlay" else rid)
     return out
 
 
@@ -130,16 +131,18 @@ def _families(leaders: list[Target]) -> list[list[Target]]:
 
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
           bounded_k: int = 3, actions: tuple[str, ...] = (), settings: dict | None = None,
-          scheduler: str | None = None, resume=None, progress: bool = False) -> list[CheckResult]:
+          scheduler: str | None = None, resume=None, progress: bool = False,
+          label: str = "check") -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
 
     ``actions`` restricts the inductive checks to those actions (and skips the bounded runs);
     ``settings`` are ``--set`` values given to every ruleset; ``jobs``, ``scheduler`` and ``resume``
-    are the execution layer's (default: up to 2 local processes)."""
+    are the execution layer's (default: up to 2 local processes); ``progress`` shows a bar (or plain
+    lines) on stderr named ``label``."""
     from .actions import BY_NAME
     for a in actions:
         if a not in BY_NAME:
-            raise SpecError("E009", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
+            raise SpecError("E033", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
     targets = resolve(list(names) if names else default_names(), settings)
     groups: dict[str, list[Target]] = {}
     for t in targets:
@@ -154,7 +157,7 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
     if scheduler is None:
         jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(chunks)))
     store = CampaignStore(resume) if resume is not None else None
-    bar = Progress(len(leaders), "rulesets", "check", mode=None if progress else "off")
+    bar = Progress(len(leaders), "rulesets", label, mode=None if progress else "off")
     records = run(campaign, make_backend(jobs, scheduler), store, bar).result
     by_leader: dict[str, list[CheckResult]] = {}
     for rec in records:

@@ -21,11 +21,19 @@ def _neutral(p) -> Any:
     return z3.And(p.owner == NOBODY, z3.Not(p.mortgaged), p.houses == 0, p.hotels == 0, p.mrounds == 0)
 
 
+#: The minimisation's budget in z3's resource units, not in seconds: the same counterexample on a busy
+#: machine as on an idle one (a wall-clock limit left a loaded machine with the whole unminimised board).
+#: The counterexamples of the negative tables take 1-20 million units; the wall limit is only a backstop.
+MINIMISE_RLIMIT = 250_000_000
+MINIMISE_BACKSTOP_MS = 60_000
+
+
 def minimise(m, step, solver: z3.Solver, timeout_ms: int, assumptions=()) -> z3.ModelRef:
     """A model of the solver's assertions with as few deeds and player details in play as possible."""
     base_model = solver.model()
     opt = z3.Optimize()
-    opt.set("timeout", min(1500, max(200, timeout_ms // 4)))
+    opt.set("rlimit", MINIMISE_RLIMIT)
+    opt.set("timeout", MINIMISE_BACKSTOP_MS)
     opt.add(solver.assertions())
     opt.add(list(assumptions))
     for p in step.before.props:

@@ -175,7 +175,7 @@ def _load_catalogue(folder: str) -> Catalogue:
         name = display(path)
         data, where = load_yaml(path.read_text(encoding="utf-8"), name)
         if not isinstance(data, dict) or not isinstance(data.get("parameters"), dict):
-            raise SpecError("E009", "a catalogue file needs 'area' and 'parameters'", Location(name, 1))
+            raise SpecError("E030", "a catalogue file needs 'area' and 'parameters'", Location(name, 1))
         area = str(data.get("area", path.stem))
         areas.append(Area(area, str(data.get("title", area)), name))
         for pid, spec in data["parameters"].items():
@@ -183,10 +183,10 @@ def _load_catalogue(folder: str) -> Catalogue:
             if pid in params:
                 raise SpecError("E008", f"parameter {pid!r} is catalogued twice", loc)
             if not isinstance(spec, dict) or spec.get("type") not in TYPES:
-                raise SpecError("E009", f"parameter {pid!r} needs a type, one of {sorted(TYPES)}", loc)
+                raise SpecError("E030", f"parameter {pid!r} needs a type, one of {sorted(TYPES)}", loc)
             extra = set(spec) - _FIELDS
             if extra:
-                raise SpecError("E009", f"unknown catalogue field(s) {sorted(extra)} for {pid!r}", loc)
+                raise SpecError("E030", f"unknown catalogue field(s) {sorted(extra)} for {pid!r}", loc)
             p = Parameter(
                 id=pid, area=area, type=spec["type"], question=str(spec.get("question", "")),
                 fallback=spec.get("fallback"), unit=spec.get("unit"), min=spec.get("min"),
@@ -194,7 +194,7 @@ def _load_catalogue(folder: str) -> Catalogue:
                 symbols=tuple(spec.get("symbols", ())), length=spec.get("length"),
             )
             if not p.question:
-                raise SpecError("E009", f"parameter {pid!r} needs a question", loc)
+                raise SpecError("E030", f"parameter {pid!r} needs a question", loc)
             why = p.check(p.fallback)
             if why:
                 raise SpecError("E003", f"fallback of {pid!r}: {why}", loc)
@@ -213,12 +213,12 @@ def _load_catalogue(folder: str) -> Catalogue:
 
 def _disables(p: Parameter, raw: Any, loc: Location) -> tuple[Disables, ...]:
     if not isinstance(raw, list) or not raw:
-        raise SpecError("E009", f"{p.id}: disables is a list of {{values, mechanism, when}}", loc)
+        raise SpecError("E030", f"{p.id}: disables is a list of {{values, mechanism, when}}", loc)
     out = []
     for item in raw:
         if not isinstance(item, dict) or not {"values", "mechanism"} <= set(item) \
                 or set(item) - {"values", "mechanism", "when"} or not isinstance(item["values"], list):
-            raise SpecError("E009", f"{p.id}: each disables item has values (a list), mechanism and "
+            raise SpecError("E030", f"{p.id}: each disables item has values (a list), mechanism and "
                             "optionally when", loc)
         for v in item["values"]:
             why = p.check(v)

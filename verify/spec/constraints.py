@@ -49,7 +49,7 @@ def _load(path: str) -> tuple[Constraint, ...]:
     for i, item in enumerate((data or {}).get("constraints", [])):
         where = Location(name, lines.get(("constraints", i)))
         if not isinstance(item, dict) or not {"id", "expr", "message"} <= set(item):
-            raise SpecError("E009", "a constraint needs id, expr and message", where)
+            raise SpecError("E030", "a constraint needs id, expr and message", where)
         expr = parse(item["expr"], where)
         params = tuple(sorted(".".join(n) for n in names(expr)))
         for p in params:
@@ -76,3 +76,18 @@ def check_constraints(r: Ruleset) -> list[ConstraintResult]:
             ok = False
         out.append(ConstraintResult(c, "holds" if ok else "broken", missing))
     return out
+
+
+def broken_at(r: Ruleset, params) -> Location | None:
+    """Where a broken constraint is broken: the value among ``params`` set last in ``r``'s chain (the file
+    that made the combination: a table's own value, not the rulebook it builds on), and within that file
+    the one written last."""
+    chain = list(r.chain)
+    entries = [r.entries[p] for p in params if p in r.entries and r.entries[p].where is not None]
+    entries.sort(key=lambda e: (chain.index(e.ruleset) if e.ruleset in chain else len(chain), e.where.line or 0))
+    return entries[-1].where if entries else None
+
+
+def setters(r: Ruleset, params) -> str:
+    """Which file set each of ``params`` (``board.corner_20 in platform-classic, ...``)."""
+    return ", ".join(f"{p} in {r.entries[p].ruleset}" for p in params if p in r.entries)

@@ -84,23 +84,23 @@ def _load(path: str) -> tuple[Invariant, ...]:
     data, lines = load_yaml(text, name)
     items = (data or {}).get("invariants") if isinstance(data, dict) else None
     if not isinstance(items, list):
-        raise SpecError("E009", "the invariants file needs a list 'invariants'", Location(name, 1))
+        raise SpecError("E030", "the invariants file needs a list 'invariants'", Location(name, 1))
     out: list[Invariant] = []
     seen: set[str] = set()
     for i, item in enumerate(items):
         where = Location(name, lines.get(("invariants", i)))
         if not isinstance(item, dict) or not {"id", "title", "kind", "expr"} <= set(item):
-            raise SpecError("E009", "an invariant needs id, title, kind and expr", where)
+            raise SpecError("E030", "an invariant needs id, title, kind and expr", where)
         extra = sorted(set(item) - {"id", "title", "kind", "expr", "reads"})
         if extra:
-            raise SpecError("E009", f"invariant {item['id']}: unknown field(s) {extra}", where)
+            raise SpecError("E030", f"invariant {item['id']}: unknown field(s) {extra}", where)
         iid = item["id"]
         if iid in seen:
             raise SpecError("E008", f"invariant {iid!r} is declared twice", where)
         seen.add(iid)
         kind = item["kind"]
         if kind not in KINDS:
-            raise SpecError("E009", f"invariant {iid}: kind must be state or step, not {kind!r}",
+            raise SpecError("E030", f"invariant {iid}: kind must be state or step, not {kind!r}",
                             Location(name, lines.get(("invariants", i, "kind"))))
         ewhere = Location(name, lines.get(("invariants", i, "expr")) or where.line)
         if not isinstance(item["expr"], str):
@@ -111,13 +111,13 @@ def _load(path: str) -> tuple[Invariant, ...]:
         declared = item.get("reads")
         if declared is not None:
             if not isinstance(declared, list) or not all(isinstance(x, str) for x in declared):
-                raise SpecError("E009", f"invariant {iid}: reads is a list of parameter ids", where)
+                raise SpecError("E030", f"invariant {iid}: reads is a list of parameter ids", where)
             for p in declared:
                 if p not in cat:
                     raise ExprError(f"invariant {iid} reads unknown parameter {p!r}{cat.suggest(p)}",
                                     Location(name, lines.get(("invariants", i, "reads"))))
             if set(declared) != set(params):
-                raise SpecError("E009", f"invariant {iid}: reads {sorted(declared)} but the expression "
+                raise SpecError("E030", f"invariant {iid}: reads {sorted(declared)} but the expression "
                                 f"reads {sorted(params)}", Location(name, lines.get(("invariants", i, "reads"))))
         out.append(Invariant(iid, str(item["title"]), kind, item["expr"], expr, tuple(sorted(params)), where))
     return tuple(out)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import SpecError, VerifyError
-from .constraints import check_constraints
+from .constraints import broken_at, check_constraints, setters
 from .invariants import invariant_ids
 from .registry import Registry
 from .silence import contradicting_silences
@@ -43,9 +43,10 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
             continue
         for res in check_constraints(r):
             if res.status == "broken":
-                where = _where_of(r, res.constraint.params) or f.loc("rules")
+                where = broken_at(r, res.constraint.params) or f.loc("rules")
                 errors.append(SpecError("E004", f"{rid}: constraint {res.constraint.id} is broken: "
-                                        f"{res.constraint.message} ({res.constraint.text})", where))
+                                        f"{res.constraint.message} ({res.constraint.text}; set by "
+                                        f"{setters(r, res.constraint.params)})", where))
         errors.extend(contradicting_silences(r, reg.inherited(rid)))
         undecided = r.undecided()
         if undecided:
@@ -55,9 +56,3 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
     return ids, errors
 
 
-def _where_of(r, params):
-    for p in params:
-        e = r.entries.get(p)
-        if e is not None and e.where is not None:
-            return e.where
-    return None

@@ -19,9 +19,9 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from ..errors import ErrorList, Location, SpecError, VerifyError
+from .constraints import broken_at, check_constraints, setters
 from .ruleset import Entry, Ruleset
 from .yamlsafe import load_yaml
-from .constraints import check_constraints
 from .readings import with_readings
 from .registry import load_ruleset
 
@@ -114,9 +114,11 @@ def not_played(r: Ruleset) -> str | None:
 
 
 def require_supplied(r: Ruleset, doing: str = "play") -> None:
-    """Raise E020 (one per parameter) when ``r`` still has an open value; ``doing`` names the command."""
+    """Raise E020 (one per parameter) when ``r`` still has an open value, and E004 when its values break a
+    constraint (``require_consistent``); ``doing`` names the command."""
     missing = unsupplied(r)
     if not missing:
+        require_consistent(r, doing)
         return
     errors = []
     for e in missing:
@@ -137,6 +139,18 @@ def playable(name: str, settings: Iterable[str] | dict | None = None, readings: 
     r = supply(load_ruleset(with_readings(name, tuple(readings))), values)
     require_supplied(r, doing)
     return r
+
+
+def require_consistent(r: Ruleset, doing: str = "play") -> None:
+    """Raise E004 (one per constraint) when ``r``'s own values break a cross-parameter constraint: a
+    stack or a table can combine values no single file breaks (a Free Parking pot on a board whose
+    corner 20 is a casino), and a game of them would play a rule that cannot happen."""
+    broken = [res for res in check_constraints(r) if res.status == "broken"]
+    if broken:
+        raise ErrorList([SpecError("E004", f"{r.id}: constraint {b.constraint.id} is broken: {b.constraint.message} "
+                                   f"({b.constraint.text}; set by {setters(r, b.constraint.params)}); "
+                                   f"there is nothing to {doing}", broken_at(r, b.constraint.params))
+                         for b in broken])
 
 
 def _text(value: Any) -> str:

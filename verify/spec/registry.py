@@ -61,7 +61,7 @@ class Registry:
             self.errors.append(exc)
             return None
         if f.id in self.files and self.files[f.id].path.resolve() != Path(path).resolve():
-            self.errors.append(SpecError("E009", f"ruleset id {f.id!r} is also defined in "
+            self.errors.append(SpecError("E029", f"ruleset id {f.id!r} is also defined in "
                                          f"{display(self.files[f.id].path)}", f.loc("id")))
             return None
         self.files[f.id] = f
@@ -154,10 +154,17 @@ class Registry:
         return self._parents(self.files[rid], (rid,))
 
     def _stack(self, base: Ruleset, f: RulesetFile, stack: tuple[str, ...] = ()) -> Ruleset:
+        """``base`` with ``f`` stacked on it: the overlays ``f`` extends, then ``f``'s own entries, in the
+        money of ``base``. A full ruleset ``f`` extends (a table's own base game) is what ``base`` stands
+        in for, so it is not applied again: ``platform-classic+my-table.yaml`` is my table's changes on
+        the platform, not official's values put back in between."""
         self._no_cycle(f.id, stack)
         for parent in f.extends:
-            base = self._stack(base, self.files[self._parent_id(f, parent)], stack + (f.id,))
-        return apply(base, f, self.catalogue, new_id=base.id + "+" + f.id)
+            pf = self.files[self._parent_id(f, parent)]
+            if pf.kind == "overlay":
+                base = self._stack(base, pf, stack + (f.id,))
+        own_scale = None if f.kind == "overlay" else self._resolve_one(f.id, stack).money_scale
+        return apply(base, f, self.catalogue, new_id=base.id + "+" + f.id, own_scale=own_scale)
 
     def _parent_id(self, f: RulesetFile, parent: str) -> str:
         """The id of a parent named in ``f.extends``: a ruleset id, or a path relative to the
@@ -204,9 +211,10 @@ def _merge(a: Ruleset, b: Ruleset) -> Ruleset:
     entries.update(b.entries)
     promises = dict(a.promises)
     promises.update(b.promises)
+    promised_by = {**a.promised_by, **b.promised_by}
     sources = tuple(dict.fromkeys(a.sources + b.sources))
     return replace(b, chain=a.chain + tuple(c for c in b.chain if c not in a.chain),
-                   entries=entries, promises=promises, sources=sources)
+                   entries=entries, promises=promises, promised_by=promised_by, sources=sources)
 
 
 def _hint(name: str, options: list[str]) -> str:

@@ -7,7 +7,9 @@ gives each parameter as exactly one of:
 * assumed: ``value`` + ``assumed`` (why the value is used though unstated)
 * silent:  ``silent`` (what the source leaves open)
 * open:    ``open`` (who sets it, e.g. the host) + ``quote`` + ``gloss``;
-           no value until a user overlay (or ``--set``) supplies one
+           no value until a user overlay (or ``--set``) supplies one. A table of
+           one's own (a file without a rulebook ``source``, or ``source: table``)
+           leaves a value open in its own words: ``open`` alone
 
 A cited or assumed entry may add ``readings``: other values the same words
 allow, each with a name and a gloss (``verify.spec.readings``).
@@ -33,6 +35,10 @@ from .sources import load_source
 from .yamlsafe import load_yaml, read_text
 
 KINDS = ("cited", "assumed", "silent", "open")
+#: The ``source`` of a table of one's own: its words are its own, there is no rulebook to quote.
+OWN_WORDS = "table"
+#: Characters a ruleset id cannot hold: each means something else in a ruleset name on the command line.
+ID_RESERVED = "+@/\\"
 _TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules"}
 _ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note", "readings"}
 
@@ -113,8 +119,13 @@ def parse_ruleset_file(path: Path, catalogue: Catalogue | None = None,
         errors.append(SpecError("E009", f"unknown top-level key {key!r}; allowed: {sorted(_TOP)}",
                                 loc(key)))
     rid = data.get("id")
-    if not isinstance(rid, str) or not rid or "+" in rid:
-        raise SpecError("E009", "'id' must be a non-empty string without '+'", loc("id"))
+    if not isinstance(rid, str) or not rid.strip():
+        raise SpecError("E009", "'id' must be a non-empty string", loc("id"))
+    if set(rid) & set(ID_RESERVED) or rid != rid.strip():
+        shown = " ".join(repr(c) for c in ID_RESERVED if c in rid) or "spaces around it"
+        raise SpecError("E009", f"'id' {rid!r} holds {shown}: on the command line '+' stacks rulesets, "
+                        "'@' chooses a reading and '/' or '\\' make a file path, so an id cannot hold them "
+                        "(use letters, digits and '-')", loc("id"))
     kind = data.get("kind", "ruleset")
     if kind not in ("ruleset", "overlay"):
         errors.append(SpecError("E009", "'kind' must be ruleset or overlay", loc("kind")))
@@ -125,6 +136,8 @@ def parse_ruleset_file(path: Path, catalogue: Catalogue | None = None,
         errors.append(SpecError("E009", "'extends' must be a ruleset id or a list of ids", loc("extends")))
         extends = []
     source = data.get("source")
+    if source == OWN_WORDS:
+        source = None
     if source is not None:
         try:
             load_source(source)
@@ -160,11 +173,11 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
     if pid not in cat:
         raise SpecError("E002", f"unknown parameter {pid!r}{cat.suggest(pid)}", where)
     if not isinstance(spec, dict):
-        raise SpecError("E009", f"{pid}: an entry is a mapping with value+quote+gloss, "
+        raise SpecError("E028", f"{pid}: an entry is a mapping with value+quote+gloss, "
                         "value+assumed, silent, or open+quote+gloss", where)
     extra = sorted(set(spec) - _ENTRY)
     if extra:
-        raise SpecError("E009", f"{pid}: unknown field(s) {extra}; allowed: {sorted(_ENTRY)}",
+        raise SpecError("E028", f"{pid}: unknown field(s) {extra}; allowed: {sorted(_ENTRY)}",
                         loc("rules", pid, extra[0]))
     has = {k for k in ("quote", "assumed", "silent", "open") if k in spec}
     if has == {"quote"}:
@@ -175,13 +188,19 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
         kind = "silent"
     elif has == {"open", "quote"}:
         kind = "open"
+    elif has == {"open"} and spec.get("source", default_source) in (None, OWN_WORDS):
+        kind = "open"                        # a table's own undecided value, in its own words
+    elif has == {"open"}:
+        raise SpecError("E028", f"{pid}: an open entry of a rulebook quotes the words that leave the value "
+                        "open (open + quote + gloss); a table of your own (no 'source', or 'source: table') "
+                        "says it in its own words: open alone", where)
     else:
-        raise SpecError("E009", f"{pid}: give exactly one of quote (cited), assumed, silent, "
-                        f"or open+quote; found {sorted(has) or 'none'}", where)
+        raise SpecError("E028", f"{pid}: give exactly one of quote (cited), assumed, silent, "
+                        f"or open (+ quote when a rulebook says it); found {sorted(has) or 'none'}", where)
     if kind in ("cited", "assumed") and "value" not in spec:
-        raise SpecError("E009", f"{pid}: a {kind} entry needs a value", where)
+        raise SpecError("E028", f"{pid}: a {kind} entry needs a value", where)
     if kind in ("silent", "open") and "value" in spec:
-        raise SpecError("E009", f"{pid}: a {kind} entry has no value", loc("rules", pid, "value"))
+        raise SpecError("E028", f"{pid}: a {kind} entry has no value", loc("rules", pid, "value"))
     errors: list[VerifyError] = []
     value = spec.get("value")
     if kind in ("cited", "assumed"):
@@ -191,15 +210,17 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
     quotes: tuple[str, ...] = ()
     checked = False                          # the quotes were found in their source (E007, E023 checked)
     source = spec.get("source", default_source)
-    if kind in ("cited", "open"):
+    if source == OWN_WORDS:
+        source = None
+    if kind == "cited" or (kind == "open" and "quote" in spec):
         q = spec["quote"]
         quotes = (q,) if isinstance(q, str) else tuple(q) if isinstance(q, list) else ()
         if not quotes or not all(isinstance(x, str) and x.strip() for x in quotes):
-            errors.append(SpecError("E009", f"{pid}: quote must be a string or a list of strings",
+            errors.append(SpecError("E028", f"{pid}: quote must be a string or a list of strings",
                                     loc("rules", pid, "quote")))
             quotes = ()
         if not isinstance(spec.get("gloss"), str) or not spec["gloss"].strip():
-            errors.append(SpecError("E009", f"{pid}: a quote needs an English gloss", where))
+            errors.append(SpecError("E028", f"{pid}: a quote needs an English gloss", where))
         if source is None:
             errors.append(SpecError("E010", f"{pid}: a quote needs a source (set 'source' in the "
                                     "file or the entry)", where))
@@ -228,7 +249,7 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
                                         rd.where))
     reason = spec.get(kind) if kind in ("assumed", "silent", "open") else None
     if kind in ("assumed", "open") and (not isinstance(reason, str) or not reason.strip()):
-        errors.append(SpecError("E009", f"{pid}: '{kind}' needs a reason text", where))
+        errors.append(SpecError("E028", f"{pid}: '{kind}' needs a reason text", where))
     if kind == "silent":
         reason = reason if isinstance(reason, str) else None
     reason = reason.strip() if isinstance(reason, str) else reason   # a folded YAML block ends in a newline
@@ -278,6 +299,7 @@ class Ruleset:
     is_overlay: bool = False
     readings_applied: tuple[str, ...] = ()   # RULESET@READING: the readings chosen, in order
     supplied: tuple[tuple[str, Any], ...] = ()   # values given with --set (verify.spec.open_values)
+    promised_by: dict[str, str] = field(default_factory=dict, compare=False)   # invariant -> the file that says so
 
     @property
     def money_scale(self) -> int:
@@ -309,12 +331,28 @@ class Ruleset:
     def promised(self) -> list[str]:
         return sorted(k for k, v in self.promises.items() if v)
 
+    def promise_note(self, invariant: str, file_name: str | None = None) -> str | None:
+        """Where a promise of ``invariant`` comes from and how to drop it, when a file other than this
+        ruleset's own last one made it (a table inherits its base's promises)."""
+        origin = self.promised_by.get(invariant)
+        if origin is None or not self.promises.get(invariant) or origin == self.chain[-1]:
+            return None
+        where = f" in {file_name}" if file_name else ""
+        return (f"{invariant} is promised by {origin}, which {self.chain[-1]} builds on; if {self.chain[-1]} "
+                f"does not keep that promise, write `promises: {{{invariant}: false}}`{where}")
 
-def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | None = None) -> Ruleset:
+
+def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | None = None,
+          own_scale: int | None = None) -> Ruleset:
+    """``f``'s entries over ``base``. Stacked (an overlay, or a full ruleset whose own resolved money
+    scale is ``own_scale``), its amounts are converted to the money of ``base``."""
     entries = dict(base.entries) if base else {}
-    entries.update(_in_base_scale(f, base, cat) if f.kind == "overlay" and base else f.entries)
+    stacked = base is not None and (f.kind == "overlay" or own_scale is not None)
+    entries.update(_in_base_scale(f, base, cat, own_scale) if stacked else f.entries)
     promises = dict(base.promises) if base else {}
     promises.update(f.promises)
+    promised_by = dict(base.promised_by) if base else {}
+    promised_by.update({inv: f.id for inv in f.promises})
     sources = list(base.sources) if base else []
     for s in [f.source] + [e.source for e in f.entries.values()]:
         if s and s not in sources:
@@ -322,17 +360,19 @@ def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | No
     return Ruleset(
         id=new_id or f.id, title=f.title if base is None or new_id is None else base.title + " + " + f.title,
         chain=(base.chain if base else ()) + (f.id,), sources=tuple(sources), entries=entries,
-        promises=promises, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
+        promises=promises, promised_by=promised_by, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
         readings_applied=base.readings_applied if base else (), supplied=base.supplied if base else (),
     )
 
 
-def _in_base_scale(f: RulesetFile, base: Ruleset, cat: Catalogue) -> dict[str, Entry]:
-    """An overlay's amounts are in its own money scale (classic unless it says otherwise);
-    stacked on a base of another scale they are converted, so a house rule of "one extra
-    salary of 200" means 2000 on a board whose amounts are ten times larger."""
+def _in_base_scale(f: RulesetFile, base: Ruleset, cat: Catalogue, own_scale: int | None = None) -> dict[str, Entry]:
+    """An overlay's amounts are in its own money scale (classic unless it says otherwise; a full
+    ruleset's, ``own_scale``, is the one it resolves to); stacked on a base of another scale they are
+    converted, so a house rule of "one extra salary of 200" means 2000 on a board whose amounts are
+    ten times larger."""
     own = f.entries.get("money.scale")
-    factor_num, factor_den = base.money_scale, (own.value if own is not None and own.has_value else 1)
+    written = own.value if own is not None and own.has_value else own_scale or 1
+    factor_num, factor_den = base.money_scale, written
     if factor_num == factor_den:
         return f.entries
     out = {}
@@ -341,7 +381,8 @@ def _in_base_scale(f: RulesetFile, base: Ruleset, cat: Catalogue) -> dict[str, E
         if pid == "money.scale" or not (p.is_money and e.has_value):
             out[pid] = e
             continue
-        note = f"written as {e.value!r} in the overlay's money; scaled to the base ruleset's money (x{factor_num}/{factor_den})"
+        note = (f"written as {e.value!r} in {f.id}'s money; scaled to the money of the ruleset it is stacked on "
+                f"(x{factor_num}/{factor_den})")
         out[pid] = replace(e, value=_scaled(e.value, factor_num, factor_den),
                            note=(e.note + " " if e.note else "") + note,
                            readings=tuple(replace(rd, value=_scaled(rd.value, factor_num, factor_den))

@@ -60,6 +60,8 @@ def ruleset_schema(cat: Catalogue | None = None) -> dict:
                    "properties": {"silent": {"type": ["string", "boolean"]}, **common}},
         "open": {"required": ["open", "quote", "gloss"],
                  "properties": {"open": text, "quote": quote, "gloss": text, **common}},
+        # a table of one's own leaves a value open in its own words (no rulebook to quote)
+        "open_own": {"required": ["open"], "properties": {"open": text, **common}},
     }
     defs = {f"entry_{k}": {"type": "object", "additionalProperties": False, **v}
             for k, v in entry_kinds.items()}

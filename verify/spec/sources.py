@@ -123,13 +123,13 @@ def load_waivers(folder: Path | None = None) -> list[Waiver]:
         data, lines = load_yaml(path.read_text(encoding="utf-8"), name)
         items = (data or {}).get("waived") if isinstance(data, dict) else None
         if not isinstance(items, list):
-            raise SpecError("E009", "a waiver file needs a list 'waived' of {text, reason}",
+            raise SpecError("E030", "a waiver file needs a list 'waived' of {text, reason}",
                             Location(name, 1))
         for i, item in enumerate(items):
             where = Location(name, lines.get(("waived", i)))
             if not isinstance(item, dict) or not isinstance(item.get("text"), str) \
                     or not isinstance(item.get("reason"), str) or not item["reason"].strip():
-                raise SpecError("E009", "each waiver needs 'text' and a non-empty 'reason'", where)
+                raise SpecError("E030", "each waiver needs 'text' and a non-empty 'reason'", where)
             if not source.contains(item["text"]):
                 raise SpecError("E007", f"waived text does not occur in {source_name}: "
                                 f"{item['text'][:80]!r}", where)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 
-from ..execute.store import write_atomic, write_json_atomic
+from ..output import write_json, write_text
 from ..errors import SpecError
 from ..jsondoc import read_doc
 from . import charts
@@ -57,19 +57,18 @@ def render(doc: dict, standalone: bool = True, env: jinja2.Environment | None = 
 def write_study(doc: dict, out: Path) -> tuple[Path, Path]:
     """``out/study.json`` and ``out/study.html``, each replaced only once completely written."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     html = render(doc)                          # render first: a failure leaves both files as they were
-    write_json_atomic(out / DOC, doc)
-    write_atomic(out / PAGE, html)
+    write_json(out / DOC, doc, make_parents=True, separators=(",", ":"))
+    write_text(out / PAGE, html, make_parents=True)
     return out / DOC, out / PAGE
 
 
 def load(path: Path) -> dict:
     """A saved study document (a study.json, or the folder holding one)."""
-    doc, where = read_doc(path, "study document", SCHEMA, lambda message, at: SpecError("E009", message, at),
+    doc, where = read_doc(path, "study document", SCHEMA, lambda message, at: SpecError("E031", message, at),
                           in_folder=DOC, written_by="`verify study`")
     if not isinstance(doc.get("rows"), list):
-        raise SpecError("E009", "the study document needs \"rows\" (a list)", where)
+        raise SpecError("E031", "the study document needs \"rows\" (a list)", where)
     return doc
 
 

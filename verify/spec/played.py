@@ -1,0 +1,90 @@
+"""Which values a command plays for a table of one's own where the table decides nothing itself.
+
+A table (a ruleset file of the user's, not a bundled one) may leave a value
+``silent`` (the engine then plays the catalogue's fallback), leave it ``open``
+(someone must supply it: ``--set`` or an overlay), or get it from ``--set``.
+Commands that play, check or report a table say which values those were and
+where each came from, so a fallback is never played without a word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from .open_values import ORIGIN
+from .registry import registry
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class TableValue:
+    """One value of a table that the table itself does not state."""
+
+    param: str
+    how: str                  # fallback | open | set
+    value: Any                # the value played (None for an open value nobody supplied)
+    file: str                 # the ruleset file (or --set) it came from
+    reason: str | None
+
+    def text(self, checking: bool = False, fallback=None) -> str:
+        if self.how == "set":
+            return f"{self.param} = {self.value!r}: supplied with --set"
+        if self.how == "fallback":
+            why = f" ({self.reason})" if self.reason else ""
+            return (f"{self.param} = {self.value!r}: the catalogue's fallback, because your table "
+                    f"{self.file} is silent{why}")
+        why = f" ({self.reason})" if self.reason else ""
+        if checking == "compile":
+            tail = f"compiled as the catalogue's fallback {fallback!r} (a command that plays refuses it until supplied)"
+        elif checking:
+            tail = "checked for every value where it can be, else with the fallback (see the results)"
+        else:
+            tail = f"not played until supplied: --set {self.param}=VALUE"
+        return f"{self.param}: open in your table {self.file}{why}; {tail}"
+
+    def to_json(self) -> dict:
+        return {"param": self.param, "how": self.how, "value": self.value, "file": self.file,
+                "reason": self.reason}
+
+
+def own_files(r: Ruleset) -> set[str]:
+    """The user's own files in ``r``'s chain (not shipped with the toolkit)."""
+    reg = registry()
+    return {f for f in r.chain if not reg.is_bundled(f)}
+
+
+def table_values(r: Ruleset) -> list[TableValue]:
+    """The values of ``r`` that a user's file leaves silent or open, or that ``--set`` supplied, in
+    catalogue order; empty for a bundled ruleset played as shipped."""
+    mine = own_files(r)
+    out = []
+    for pid in r.catalogue.parameters:
+        e = r.entries.get(pid)
+        if e is None:
+            continue
+        if e.ruleset == ORIGIN:
+            out.append(TableValue(pid, "set", e.value, ORIGIN, e.reason))
+        elif e.ruleset in mine and e.kind == "silent":
+            out.append(TableValue(pid, "fallback", r.value(pid), e.ruleset, e.reason))
+        elif e.ruleset in mine and e.kind == "open":
+            out.append(TableValue(pid, "open", None, e.ruleset, e.reason))
+    return out
+
+
+def announce(r: Ruleset, checking: bool | str = False, echo=None) -> list[TableValue]:
+    """Say on stderr which values were played (or checked, ``checking=True``; or compiled,
+    ``checking="compile"``) for the table and where they came from."""
+    values = table_values(r)
+    if values:
+        echo = echo or (lambda line: click.echo(line, err=True))
+        doing = "compiled" if checking == "compile" else "checked" if checking else "played"
+        echo(f"{r.id}: values it does not state itself, {doing} as follows:")
+        for v in values:
+            echo(f"  {v.text(checking, r.value(v.param))}")
+    return values
+
+
+__all__ = ["TableValue", "announce", "own_files", "table_values"]
