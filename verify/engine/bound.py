@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from ..config import EngineConfig
+from . import policies, state, tables
 from .actions import ACTIONS
 from .rules import FAMILIES
 from .tables import TABLE_FIELDS
@@ -110,7 +111,7 @@ def readable_code() -> Code:
     """The engine's modules as written."""
     global _READABLE
     if _READABLE is None:
-        from . import loop, policies, state, tables     # loop imports the step API, which imports this module
+        from . import loop      # the game loop imports the step API, which imports this module
         _READABLE = Code("readable", state, tables, {_family_of(m): m for m in FAMILIES}, policies, loop)
     return _READABLE
 

@@ -44,7 +44,7 @@ def compiled_code(required: bool = False) -> Code | None:
         return _COMPILED[0]
     if _FALLBACK and not required:
         return None
-    from . import native        # (the standard library only; the engine builds it once per source)
+    from . import native        # (not at the top: ``python -m verify.engine.native`` would load it twice)
     try:
         mods = native.modules(wait=required)
     except native.Unavailable as exc:

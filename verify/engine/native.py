@@ -31,6 +31,7 @@ the standard library at module level.
 
 from __future__ import annotations
 
+import argparse
 import ast
 import fcntl
 import hashlib
@@ -345,7 +346,6 @@ def status() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
     ap = argparse.ArgumentParser(prog="python -m verify.engine.native", description=__doc__.splitlines()[0])
     ap.add_argument("--build", action="store_true", help="build the compiled engine of the current source")
     ap.add_argument("--force", action="store_true", help="with --build: build again even when built")
