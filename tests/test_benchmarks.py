@@ -34,3 +34,17 @@ def test_speed_targets_runs_every_benchmark_and_judges_each_figure_against_its_t
     ratio = unchecked["player_turns_per_cpu_s"] / gnome["player_turns_per_cpu_s"]
     assert targets[">= 3"]["value"] == round(ratio, 1)
     assert targets["<= 1.15"]["value"] == doc["campaign"]["dask_time_vs_local"]
+
+
+def test_conform_bench_reports_each_row_and_judges_its_targets_from_them():
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "conform_bench.py"), "--scenarios", "20",
+                          "--gnome-scenarios", "0", "--json"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    doc = json.loads(out.stdout)
+    rows = {r["row"]: r for r in doc["rows"]}
+    assert set(rows) == {"generate", "check in-process", "check subprocess", "oracle", "run: reference"}
+    assert rows["generate"]["steps"] == rows["check in-process"]["steps"] == rows["oracle"]["steps"] > 0
+    assert rows["check in-process"]["failing"] == 0 and rows["run: reference"]["scenarios"] == 20
+    targets = {t["row"]: t for t in doc["targets"]}
+    assert targets["oracle"]["met"] == (rows["oracle"]["steps_per_cpu_s"] >= 2000)
+    assert targets["run: reference"]["met"] == (rows["run: reference"]["steps_per_cpu_s"] >= 1000)

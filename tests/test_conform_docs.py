@@ -30,3 +30,26 @@ def test_the_example_script_engine_conforms(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     assert doc["engine"] == "example-script" and doc["violations"] == [] and doc["steps"] > 0
+
+
+def test_the_shown_run_prints_what_the_page_shows(tmp_path, monkeypatch):
+    """The page's example run, command and output, is what the command prints (run where the scenario
+    folder is the default one, so the Replay line is the same)."""
+    import re
+    page = (ROOT / "docs" / "conformance.md").read_text()
+    block = re.search(r"```\n\$ (verify conform [^\n]+)\n(.*?)```", page, re.S)
+    assert block, "the page shows a run"
+    argv = block.group(1).split()[1:]
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, argv)
+    assert r.exit_code == 1
+    assert r.stdout == block.group(2)
+
+
+def test_the_page_lists_every_broken_engine_as_it_is_caught():
+    from conform_engines import broken
+    page = (ROOT / "docs" / "conformance.md").read_text()
+    for e in broken.ENGINES:
+        row = next((line for line in page.splitlines() if line.startswith(f"| `{e.__name__}` |")), None)
+        assert row, e.__name__
+        assert f"{e.CAUGHT_BY} on {e.ACTION}" in row

@@ -12,8 +12,10 @@ from verify.cli import main
 
 BUG = ["--engine", "tests.conform_engines.faults:UnevenBuilder"]
 REF = ["--engine", "verify.conform.reference:ReferenceEngine"]
-#: 3 chunks of a broken engine: findings come from several chunks and merge into the shortest
-ARGS = ["conform", *BUG, "--examples", "60", "--seed", "4", "--json"]
+#: 3 chunks of an engine with many deviations (a card put back on top: one per card, merged into one of
+#: any card when met on several): counts and candidates come from several chunks and are merged
+ARGS = ["conform", "--engine", "tests.conform_engines.broken:CardBackOnTop", "--examples", "150", "--seed", "3",
+        "--json"]
 
 
 def _json(args, tmp_path, name, code=1):
@@ -25,18 +27,28 @@ def _json(args, tmp_path, name, code=1):
     return doc
 
 
-def test_jobs_1_and_jobs_2_give_the_same_result(tmp_path):
+def _files(tmp_path, name) -> dict:
+    return {f.name: f.read_bytes() for f in sorted((tmp_path / name).glob("*.json"))}
+
+
+def test_jobs_1_and_jobs_2_give_the_same_deviations_counts_and_scenario_files(tmp_path):
     one = _json(ARGS, tmp_path, "one")
-    assert one["violations"] and one["scenarios"] > 0 and one["steps"] > 0
-    assert _json([*ARGS, "--jobs", "2"], tmp_path, "two") == one
+    assert len(one["violations"]) >= 3 and one["scenarios"] == 150 and one["steps"] > 0
+    assert sum(v["count"] for v in one["violations"]) > len(one["violations"])   # counted, not only listed
+    two = _json([*ARGS, "--jobs", "2"], tmp_path, "two")
+    assert [(v["signature"], v["count"]) for v in two["violations"]] == \
+        [(v["signature"], v["count"]) for v in one["violations"]]
+    assert two == one
+    assert _files(tmp_path, "one") == _files(tmp_path, "two") and _files(tmp_path, "one")
 
 
 def test_a_resumed_campaign_gives_the_same_result(tmp_path):
     first = _json([*ARGS, "--resume", str(tmp_path / "camp")], tmp_path, "a")
-    assert len(list((tmp_path / "camp").glob("*chunk*"))) + len(list((tmp_path / "camp").rglob("*.json"))) > 1
-    again = CliRunner().invoke(main, [*ARGS, "--resume", str(tmp_path / "camp"), "--scenarios", str(tmp_path / "b")])
-    assert again.exit_code == 1 and json.loads(again.stdout)["steps"] == first["steps"]
-    other = CliRunner().invoke(main, [*ARGS[:-3], "--seed", "5", "--json", "--resume", str(tmp_path / "camp")])
+    assert len(list((tmp_path / "camp").glob("chunk-*.json"))) == 3            # the exploration's chunks
+    assert list((tmp_path / "camp" / "shrink").glob("chunk-*.json"))            # one shrink task per deviation
+    again = _json([*ARGS, "--resume", str(tmp_path / "camp")], tmp_path, "b")
+    assert again == first and _files(tmp_path, "a") == _files(tmp_path, "b")
+    other = CliRunner().invoke(main, [*ARGS[:-3], "--seed", "4", "--json", "--resume", str(tmp_path / "camp")])
     assert other.exit_code != 0 and "[E025]" in other.output           # another campaign's directory
 
 
@@ -53,7 +65,7 @@ def test_an_unsupplied_open_value_is_refused_naming_it(tmp_path):
 
 def test_supplied_values_reach_the_workers_and_the_saved_scenario(tmp_path):
     args = ["conform", *BUG, "--ruleset", "official-timed", "--set", "end.time_limit_minutes=45",
-            "--examples", "30", "--seed", "3", "--json"]
+            "--examples", "100", "--seed", "3", "--json"]
     here = _json(args, tmp_path, "a")
     assert _json([*args, "--jobs", "2"], tmp_path, "b") == here
     saved = tmp_path / "b" / here["violations"][0]["scenario_file"]
@@ -61,7 +73,7 @@ def test_supplied_values_reach_the_workers_and_the_saved_scenario(tmp_path):
     assert doc["set"] == {"end.time_limit_minutes": 45} and doc["ruleset"] == "official-timed"
     # a replay supplies the saved values again: no --set needed, and the reference passes it
     again = CliRunner().invoke(main, ["conform", *REF, "--replay", str(saved)])
-    assert again.exit_code == 0 and "no violation" in again.output
+    assert again.exit_code == 0 and "no deviation; passed" in again.output
     doc.pop("set")
     saved.write_text(json.dumps(doc))
     refused = CliRunner().invoke(main, ["conform", *REF, "--replay", str(saved)])
@@ -81,13 +93,14 @@ def test_a_chunk_does_not_depend_on_the_modules_loaded(tmp_path, monkeypatch):
     the engine under test)."""
     import importlib
 
-    from verify.conform.harness import plan, run_chunk
+    from verify.conform.explore import explore_chunk, plan
     from verify.conform.transport import EngineSpec
 
-    spec = plan(EngineSpec(target="tests.conform_engines.faults:UnevenBuilder"), "official", 3, 35)[1]
-    before = run_chunk(spec)
+    spec = plan(EngineSpec(target="tests.conform_engines.faults:UnevenBuilder"), "official", 3, 60)[1]
+    before = explore_chunk(spec)
+    assert before["scenarios"] == 10
     (tmp_path / "house_numbers.py").write_text(
         "PRICES = [" + ", ".join(str(v) for v in range(100, 3000, 3)) + "]\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.import_module("house_numbers")
-    assert run_chunk(spec) == before
+    assert explore_chunk(spec) == before

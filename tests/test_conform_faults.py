@@ -4,6 +4,7 @@ step; the run finishes, the engine is restarted for other scenarios, and no chil
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -59,8 +60,8 @@ def test_a_hanging_engine_times_out_and_its_children_are_killed(tmp_path, monkey
     pids = tmp_path / "pids"
     monkeypatch.setenv("FAULTS_CHILD_PIDS", str(pids))
     t0 = time.monotonic()
-    r = run(EngineSpec(cmd=_cmd("hang"), step_timeout=0.5), "official", seed=1, examples=50)
-    assert time.monotonic() - t0 < 30
+    r = run(EngineSpec(cmd=_cmd("hang"), step_timeout=3), "official", seed=1, examples=50)
+    assert time.monotonic() - t0 < 60
     v = r.violations[0]["violation"]
     assert v["rule"] == "protocol" and v["actual"].startswith("timeout") and v["step"] >= 1
     grandchildren = [int(x) for x in pids.read_text().split()]
@@ -70,6 +71,26 @@ def test_a_hanging_engine_times_out_and_its_children_are_killed(tmp_path, monkey
         time.sleep(0.05)
     assert all(_dead(p) for p in grandchildren), "a child of the hung engine survived"
     assert _children_of(os.getpid()) == []
+
+
+@pytest.mark.parametrize("slow_at", ["hello", "load"])
+def test_the_step_timeout_covers_hello_and_load(slow_at):
+    """--step-timeout is every request's limit, the first ones too (an engine slow to start or to load)."""
+    script = ("import json, sys, time\n"
+              "from verify.conform.reference import ReferenceEngine\n"
+              "from verify.conform.serve import handle\n"
+              "e = ReferenceEngine()\n"
+              "for line in sys.stdin:\n"
+              "    req = json.loads(line)\n"
+              f"    if req['op'] == {slow_at!r}: time.sleep(5)\n"
+              "    print(json.dumps(handle(e, req)), flush=True)\n")
+    t0 = time.monotonic()
+    r = run(EngineSpec(cmd=f"{sys.executable} -c {shlex.quote(script)}", step_timeout=1.5), "official", seed=1,
+            examples=5)
+    assert time.monotonic() - t0 < 4.5                  # one timeout, and the chunk stops
+    v = r.violations[0]["violation"]
+    assert v["rule"] == "protocol" and v["actual"] == f"timeout: {slow_at}: no answer within 1.5 s"
+    assert r.deviations[0]["signature"] == f"protocol on {slow_at}: timeout" and r.stopped
 
 
 def test_an_engine_that_speaks_another_protocol_is_refused_at_hello():
@@ -101,11 +122,12 @@ def test_a_session_restarts_the_engine_after_a_fault():
         state = new_game(s.config, 2, 1)
         roll = [{"type": "roll", "seat": state["current"], "dice": [1, 2]},
                 {"type": "buy", "seat": state["current"]}, {"type": "end_turn", "seat": state["current"]}]
-        v, _ = s.run(Scenario(state, roll))
+        v = s.run(Scenario(state, roll)).violation
         assert v is not None and v.rule == "protocol" and v.step == 3 and not s.running
+        assert v.signature == "protocol on end_turn: crash"
         first = s.engine
-        v, _ = s.run(Scenario(state, roll[:2]))      # a fresh engine: two applies are fine
-        assert v is None and s.running and s.engine is first
+        got = s.run(Scenario(state, roll[:2]))      # a fresh engine: two applies are fine
+        assert got.violation is None and got.steps == 2 and s.running and s.engine is first
     finally:
         s.close()
     assert _children_of(os.getpid()) == []
@@ -136,7 +158,7 @@ def test_stopping_the_harness_leaves_no_engine_or_child_behind(sig, jobs, tmp_pa
     import signal
     import subprocess
     pids = tmp_path / "pids"
-    env = dict(os.environ, FAULTS_CHILD_PIDS=str(pids))
+    env = dict(os.environ, FAULTS_CHILD_PIDS=str(pids), PYTHONPATH=str(Path(__file__).parents[1]))
     proc = subprocess.Popen([sys.executable, "-m", "verify.cli", "conform", "--engine-cmd", _cmd("hang"),
                              "--step-timeout", "60", "--examples", "10", "--scenarios", str(tmp_path / "sc"),
                              "--jobs", str(jobs)],

@@ -1,13 +1,18 @@
-"""The conformance harness: the reference passes on both transports, rule bugs are caught and shrunk,
-runs are deterministic whatever the chunking, and saved scenarios replay."""
+"""The conformance harness: every scenario of the budget is checked, every deviation kept once with its
+count, each shrunk without turning into another; the reference passes on both transports; runs are a
+function of their seed and size; saved scenarios replay."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from verify.conform import harness
-from verify.conform.harness import merge, plan, run, run_chunk
+from verify.conform.explore import explore_chunk, merge_chunks, plan
+from verify.conform.harness import run
 from verify.conform.render import scenario_text
+from verify.conform.signature import matches
 from verify.conform.transport import EngineSpec
 
 REFERENCE = EngineSpec("verify.conform.reference:ReferenceEngine")
@@ -24,80 +29,83 @@ SUPPLY = {"official-timed": {"end.time_limit_minutes": 60}, "online-vn": {"end.r
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_reference_in_process_has_no_violation(seed):
-    r = run(REFERENCE, "official", seed=seed, examples=40)
-    assert r.ok, [scenario_text(d) for d in r.violations]
-    assert r.scenarios == 40 and r.steps > 100
+    r = run(REFERENCE, "official", seed=seed, examples=60)
+    assert r.deviations == [], [scenario_text(d) for d in r.violations]
+    assert r.scenarios == 60 and r.steps > 150 and r.ok
 
 
 @pytest.mark.parametrize("ruleset", ["classic-pl", "platform-fast", "official-speed-die", "online-vn"])
 def test_reference_passes_other_rulesets(ruleset):
-    r = run(REFERENCE, ruleset, seed=5, examples=25, settings=SUPPLY.get(ruleset))
-    assert r.ok, [scenario_text(d) for d in r.violations]
+    r = run(REFERENCE, ruleset, seed=5, examples=40, settings=SUPPLY.get(ruleset))
+    assert r.deviations == [], [scenario_text(d) for d in r.violations]
+    assert r.scenarios == 40 and r.steps > 80
 
 
 def test_reference_over_the_subprocess_transport_has_no_violation():
     r = run(SUBPROCESS, "official", seed=4, examples=30)
-    assert r.ok, [scenario_text(d) for d in r.violations]
-    assert r.engine == "verify-reference" and r.steps > 50
+    assert r.deviations == [], [scenario_text(d) for d in r.violations]
+    assert r.engine == "verify-reference" and r.scenarios == 30 and r.steps > 50
 
 
-BUGS = [("SupplyLeak", "house-supply"), ("UnevenBuilder", "legality"), ("ShortMover", "successor")]
+BUGS = [("SupplyLeak", "house-supply", "build_house"), ("UnevenBuilder", "legality", "build_house"),
+        ("ShortMover", "successor", "roll")]
 
 
-@pytest.mark.parametrize("engine, rule", BUGS)
-def test_rule_bugs_are_caught_with_a_short_scenario(engine, rule):
-    """The chunks of a default run (seed 0, 100 scenarios) up to the first that catches the bug."""
-    results = []
-    for chunk in plan(EngineSpec(f"tests.conform_engines.faults:{engine}"), "official", 0, 100):
-        results.append(run_chunk(chunk))
-        if results[-1]["violations"]:
-            break
-    _check_caught(merge(results), rule)
+@pytest.mark.parametrize("engine, rule, action", BUGS)
+def test_a_default_run_checks_every_scenario_and_reports_the_bug_once(engine, rule, action):
+    r = run(EngineSpec(f"tests.conform_engines.faults:{engine}"), "official", seed=0, examples=200)
+    assert r.scenarios == 200, "every scenario of the budget is checked, failing or not"
+    found = [d for d in r.deviations if d["signature"].startswith(f"{rule} on {action}")]
+    assert found, [d["signature"] for d in r.deviations]
+    dev = found[0]
+    assert dev["count"] >= 2            # several scenarios showed it; it is listed once
+    assert len({d["signature"] for d in r.deviations}) == len(r.deviations)
+    doc = dev["doc"]
+    assert matches(dev["signature"], doc["violation"]["signature"])
+    assert 1 <= doc["violation"]["step"] == len(doc["actions"]) <= 3
+    text = scenario_text(doc, count=dev["count"], total=r.scenarios)
+    assert f"{rule} broken at step" in text and "Step 1:" in text and f"seen in {dev['count']} of 200" in text
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("seed", range(1, 6))
-@pytest.mark.parametrize("engine, rule", BUGS)
-def test_rule_bugs_are_caught_from_any_seed_in_a_default_run(engine, rule, seed):
-    import time
-    t0 = time.monotonic()
-    _caught(engine, rule, seed=seed, examples=100)
-    assert time.monotonic() - t0 < 60
+def test_the_short_mover_shows_which_field_differs_and_how():
+    r = run(EngineSpec("tests.conform_engines.faults:ShortMover"), "official", seed=0, examples=100)
+    assert [d["signature"] for d in r.deviations][0] == "successor on roll: players[actor].position -"
+    v = r.deviations[0]["doc"]["violation"]
+    assert any(line.startswith("players[") and ".position: ruleset" in line for line in v["diff"])
 
 
-def _caught(engine: str, rule: str, seed: int, examples: int) -> None:
-    _check_caught(run(EngineSpec(f"tests.conform_engines.faults:{engine}"), "official", seed=seed,
-                      examples=examples), rule)
-
-
-def _check_caught(r, rule: str) -> None:
-    rules = {d["violation"]["rule"] for d in r.violations}
-    assert rule in rules
-    doc = next(d for d in r.violations if d["violation"]["rule"] == rule)
-    assert 1 <= doc["violation"]["step"] == len(doc["actions"]) <= 5
-    text = scenario_text(doc)
-    assert f"{rule} broken at step" in text and "Step 1:" in text and "Loaded state" in text
-
-
-def test_a_chunk_is_a_function_of_its_spec_and_merging_ignores_order():
+def test_chunks_are_functions_of_their_spec_and_merging_ignores_order():
     engine = EngineSpec("tests.conform_engines.faults:SupplyLeak")
-    chunks = plan(engine, "official", seed=0, examples=50)
-    assert [c.examples for c in chunks] == [25, 25] and chunks[0].seed != chunks[1].seed
-    first = [run_chunk(c) for c in chunks]
-    assert merge(first).violations          # something to shrink and merge
-    again = [run_chunk(c) for c in reversed(chunks)]
-    assert merge(first).to_json() == merge(again).to_json()
-    assert merge(first).violations == merge(again).violations
+    chunks = plan(engine, "official", seed=0, examples=80)
+    assert [c.examples for c in chunks] == [50, 30] and chunks[0].seed != chunks[1].seed
+    first = [explore_chunk(c) for c in chunks]
+    assert sum(r["scenarios"] for r in first) == 80
+    merged = merge_chunks(first)
+    assert merged["deviations"]                      # something to count and merge
+    again = [explore_chunk(c) for c in reversed(chunks)]
+    assert merge_chunks(again) == merged
+    count = sum(d["count"] for d in merged["deviations"].values())
+    assert count == sum(d["count"] for r in first for d in r["deviations"].values())
     import pickle
     assert pickle.loads(pickle.dumps(chunks[0])) == chunks[0]
 
 
 def test_the_same_seed_gives_the_same_scenarios_and_another_seed_others():
-    a = run_chunk(plan(REFERENCE, "official", 7, 10)[0])
-    b = run_chunk(plan(REFERENCE, "official", 7, 10)[0])
-    c = run_chunk(plan(REFERENCE, "official", 8, 10)[0])
-    assert a["steps"] == b["steps"] and a == b
+    a = explore_chunk(plan(REFERENCE, "official", 7, 10)[0])
+    b = explore_chunk(plan(REFERENCE, "official", 7, 10)[0])
+    c = explore_chunk(plan(REFERENCE, "official", 8, 10)[0])
+    assert a == b and a["scenarios"] == 10
     assert (a["steps"], a["seed"]) != (c["steps"], c["seed"])
+
+
+def test_scenarios_are_functions_of_their_seed_alone():
+    from verify.conform.scenarios import Context, scenario
+    cfg, promised = harness.load_target("official")
+    ctx = Context(cfg, promised)
+    first = [scenario(s, ctx).key() for s in (11, 12, 13)]
+    scenario(99, ctx)                                # whatever is drawn in between
+    assert [scenario(s, ctx).key() for s in (13, 12, 11)] == first[::-1]
+    assert len(set(first)) == 3
 
 
 def test_a_saved_scenario_replays_against_any_engine(tmp_path):
@@ -106,56 +114,68 @@ def test_a_saved_scenario_replays_against_any_engine(tmp_path):
     path = save(r.violations[0], tmp_path)
     doc = load(path)
     again = harness.replay(EngineSpec("tests.conform_engines.faults:ShortMover"), doc)
-    assert [d["violation"]["rule"] for d in again.violations] == ["successor"]
+    assert [d["signature"] for d in again.deviations] == [r.deviations[0]["signature"]]
     assert again.violations[0]["violation"]["diff"] == doc["violation"]["diff"]
     assert again.violations[0]["violation"]["step"] == doc["violation"]["step"]
-    assert harness.replay(REFERENCE, doc).ok
-    assert harness.replay(SUBPROCESS, doc).ok
+    assert harness.replay(REFERENCE, doc).ok and harness.replay(REFERENCE, doc).steps == len(doc["actions"])
+    assert harness.replay(SUBPROCESS, doc).deviations == []
 
 
 def test_every_loaded_state_satisfies_the_promised_invariants():
-    from hypothesis import HealthCheck, given, settings, strategies as st
-    from verify.conform.scenarios import Context, loaded_state
+    from verify.conform.draw import Draw
+    from verify.conform.scenarios import Context
+    from verify.conform.states import loaded_state
     from verify.invariants import check_state
 
     cfg, promised = harness.load_target("official")
     ctx = Context(cfg, promised)
     origins = set()
-
-    @settings(max_examples=120, database=None, suppress_health_check=list(HealthCheck), deadline=None)
-    @given(st.data())
-    def check(data):
-        origin, state = loaded_state(data.draw, ctx)
+    for seed in range(150):
+        origin, state, _, _ = loaded_state(Draw(seed), ctx)
         origins.add(origin.split(":")[0])
-        assert check_state(cfg, state, promised) == []
+        assert check_state(cfg, state, promised) == [], (seed, origin)
+    assert {"new game", "mid-game", "boundary", "found by z3"} <= origins
+
+
+def test_the_generation_runs_as_a_hypothesis_strategy_too():
+    from hypothesis import HealthCheck, given, settings
+    from verify.conform.scenarios import Context, strategy
+
+    cfg, promised = harness.load_target("official")
+    ctx = Context(cfg, promised)
+    seen = []
+
+    @settings(max_examples=15, database=None, suppress_health_check=list(HealthCheck), deadline=None)
+    @given(strategy(ctx))
+    def check(sc):
+        seen.append(len(sc.actions))
+        assert len(sc.actions) == len(sc.expected) <= ctx.max_steps
 
     check()
-    assert {"new game", "mid-game", "boundary"} <= origins
+    assert len(seen) == 15 and max(seen) > 0
 
 
 def test_shrinking_simplifies_the_loaded_state():
     r = run(EngineSpec("tests.conform_engines.faults:SupplyLeak"), "official", seed=0, examples=100)
     doc = r.violations[0]
     owned = [p for p in doc["state"]["properties"] if p["owner"] is not None]
-    # only what the bug needs is left: the group the house goes on
-    assert len(owned) <= 4, owned
+    assert len(owned) <= 4, owned         # only what the bug needs is left: the group the house goes on
     square = doc["actions"][0]["square"]
     assert any(p["square"] == square for p in owned)
+    assert r.shrink_runs > 0
 
 
-def test_declared_actions_limit_what_is_sent():
-    from verify.conform.scenarios import Context, scenarios
-    from hypothesis import HealthCheck, given, settings
+def test_declared_actions_limit_what_is_sent_and_how_states_are_reached():
+    from verify.conform.draw import Draw
+    from verify.conform.scenarios import Context, build
 
     cfg, promised = harness.load_target("official")
-    ctx = Context(cfg, promised, actions=("roll", "end_turn", "buy", "decline", "bid", "pass"))
-
-    @settings(max_examples=40, database=None, suppress_health_check=list(HealthCheck), deadline=None)
-    @given(scenarios(ctx))
-    def check(sc):
-        assert {a["type"] for a in sc.actions} <= set(ctx.actions)
-
-    check()
+    allowed = ("roll", "end_turn", "buy", "decline", "build_house")
+    ctx = Context(cfg, promised, actions=allowed, phases=("pre_roll", "post_roll", "buy"))
+    for seed in range(60):
+        sc = build(Draw(seed), ctx)
+        assert {a["type"] for a in sc.actions} <= set(allowed)
+        assert sc.state["phase"] in ctx.phases, (seed, sc.origin, sc.state["phase"])
 
 
 @pytest.mark.slow
@@ -167,13 +187,151 @@ def test_declared_actions_limit_what_is_sent():
 def test_reference_passes_every_ruleset_on_both_transports(ruleset, engine):
     for seed in (21, 22):
         r = run(engine, ruleset, seed=seed, examples=100, settings=SUPPLY.get(ruleset))
-        assert r.ok, [scenario_text(d) for d in r.violations]
+        assert r.deviations == [], [scenario_text(d) for d in r.violations]
+        assert r.scenarios == 100
 
 
 def test_an_engine_is_sent_and_compared_on_what_it_declares():
     r = run(EngineSpec("tests.conform_engines.faults:Partial"), "official", seed=3, examples=30)
-    assert r.ok, [scenario_text(d) for d in r.violations]
-    assert r.steps > 30
+    assert r.deviations == [], [scenario_text(d) for d in r.violations]
+    assert r.scenarios == 30 and r.steps > 30
     u = run(EngineSpec("tests.conform_engines.faults:Undeclared"), "official", seed=3, examples=30)
     v = u.violations[0]["violation"]
     assert v["rule"] == "protocol" and v["step"] == 0 and any(d.startswith("decks.") for d in v["diff"])
+    # every scenario showed it: at its load (its decks, and its clock where the state's is not 0), or, for
+    # a new game the engine set up itself, at the first step
+    assert all("decks." in d["signature"] or "minute" in d["signature"] for d in u.deviations)
+    assert sum(d["count"] for d in u.deviations) == 30
+
+
+def test_states_an_engine_cannot_hold_are_skipped_counted_and_listed():
+    r = run(EngineSpec("tests.conform_engines.faults:Picky"), "official", seed=2, examples=40)
+    assert r.deviations == [] and r.scenarios == 40          # the budget is checked scenarios
+    assert r.skipped and all(why.startswith("picky holds no state in phase") for why in r.skipped)
+    assert sum(r.skipped.values()) >= 3
+
+
+def test_declared_automatic_rent_is_judged_as_the_owner_claiming_it():
+    r = run(EngineSpec("tests.conform_engines.faults:AutoRent"), "official", seed=1, examples=150)
+    assert r.deviations == [], [d["signature"] for d in r.deviations]
+    u = run(EngineSpec("tests.conform_engines.faults:UndeclaredAutoRent"), "official", seed=1, examples=150)
+    assert "successor on roll: players[actor].cash -, players[other].cash +" in [d["signature"] for d in u.deviations]
+
+
+def test_a_declared_liquidation_is_judged_as_the_debtors_own_sales_and_payment():
+    from verify.conform.automatic import liquidation
+    from verify.conform.oracle import expect
+    from verify.engine.step import apply, new_game
+
+    cfg, promised = harness.load_target("official")
+    state = new_game(cfg, 2, 1)
+    props = {p["square"]: p for p in state["properties"]}
+    for s in (37, 39):
+        props[s].update(owner=1, houses=3)
+    for s in (1, 3):
+        props[s].update(owner=0, houses=2)
+    props[5].update(owner=0)
+    state["bank"]["houses"] -= 10
+    state["players"][0].update(cash=100, position=35)
+    roll = {"type": "roll", "seat": 0, "dice": [3, 1]}          # onto Boardwalk: 1,400 owed
+    out = expect(cfg, state, roll)
+    claimed = expect(cfg, out[1], {"type": "claim_rent", "seat": 1, "square": 39})
+    assert claimed[1]["phase"] == "debt"
+    from tests.conform_engines.faults import Liquidator
+    eng = Liquidator()
+    eng.load(cfg.to_json(), out[1])
+    engine_state = eng.apply({"type": "claim_rent", "seat": 1, "square": 39})
+    assert engine_state["phase"] != "debt"
+    (_, settled, _, _), raised = liquidation(expect, cfg, claimed, engine_state)
+    assert engine_state["players"][0]["bankrupt"]        # 1,400 owed; the houses and Reading raise 360
+    assert settled == engine_state and raised["phase"] == "debt" and raised["players"][0]["cash"] == 360
+    assert apply(cfg, out[1], {"type": "claim_rent", "seat": 1, "square": 39})[0]["phase"] == "debt"
+    r = run(EngineSpec("tests.conform_engines.faults:Liquidator"), "official", seed=4, examples=150)
+    assert r.deviations == [], [d["signature"] for d in r.deviations]
+
+
+def test_a_deviation_resting_on_a_silent_value_is_unstated_even_when_the_state_carries_it():
+    """official is silent on the bidding order; an engine bidding in seat order refuses an out-of-turn bid
+    in an auction opened before the scenario starts: the variant replays the decline that opened it."""
+    from verify.engine.step import apply, new_game
+    cfg, _ = harness.load_target("official")
+    start = new_game(cfg, 3, 1)
+    opening = [{"type": "roll", "seat": 0, "dice": [1, 2]}, {"type": "decline", "seat": 0}]
+    state = start
+    for a in opening:
+        state, _ = apply(cfg, state, a)
+    assert state["phase"] == "auction" and state["pending"]["turn"] is None
+    doc = {"schema": "verify.conform-scenario/1", "ruleset": "official", "origin": "test", "state": state,
+           "actions": [{"type": "bid", "seat": 2, "amount": 10}], "history": {"state": start, "actions": opening}}
+    r = harness.replay(EngineSpec("tests.conform_engines.faults:SeatOrderAuctions"), doc)
+    [dev] = r.deviations
+    assert dev["signature"] == "legality on bid: refused: not this bidder's turn"
+    assert dev["unstated"]["param"] == "auction.bidding_order" and dev["unstated"]["value"] == "seat_order"
+    assert r.status(dev) == "unstated" and r.ok
+    without = harness.replay(EngineSpec("tests.conform_engines.faults:SeatOrderAuctions"), dict(doc, history=None))
+    assert without.deviations[0]["unstated"] is None and not without.ok        # nothing to replay it from
+
+
+def test_one_roll_deviation_never_hides_another():
+    """An engine without the doubles rule that also moves a token one square short: both deviations are
+    reported, and the short move's scenario is not a double (shrinking never turns it into the other)."""
+    r = run(EngineSpec("tests.conform_engines.faults:NoDoublesShortMover"), "official", seed=0, examples=300)
+    sigs = {d["signature"]: d for d in r.deviations}
+    short = sigs.get("successor on roll: players[actor].position -")
+    assert short is not None, list(sigs)
+    dice = short["doc"]["actions"][-1]["dice"]
+    assert dice[0] != dice[1]
+    doubles = [s for s in sigs if s.startswith("successor on roll") and "doubles -" in s and 'phase "pre_roll">"post_roll"' in s]
+    assert doubles, list(sigs)
+    assert all(sigs[s]["doc"]["actions"][-1]["dice"][0] == sigs[s]["doc"]["actions"][-1]["dice"][1] for s in doubles)
+
+
+@pytest.mark.parametrize("ruleset", ["official", "official-speed-die", "platform-fast"])
+def test_the_progress_listing_is_the_legal_actions_that_move_the_game_on(ruleset):
+    """Context.progress asks the registry's guards of the progress actions alone; it must list exactly
+    the legal actions of those types."""
+    from verify.conform.draw import Draw
+    from verify.conform.scenarios import Context, build
+    from verify.engine.state import GameState
+    from verify.engine.step import enumerate_actions
+    cfg, promised = harness.load_target(ruleset)
+    ctx = Context(cfg, promised)
+    phases = set()
+    for seed in range(40):
+        sc = build(Draw(seed), ctx)
+        for state in [sc.state] + [o[1] for o in sc.expected if o[0] == "state"]:
+            g = GameState.from_json(state, ctx.rules.ownable)
+            phases.add(g.phase)
+            want = [a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.progress_types]
+            assert sorted(map(str, ctx.progress(g))) == sorted(map(str, want))
+    assert {"pre_roll", "post_roll", "buy", "auction"} <= phases
+
+
+def test_every_action_is_described_in_words():
+    """The step list names every field of every registered action in words (no JSON quotes or brackets),
+    squares by their deed or kind: a rent claim, a reshuffled deck, casino numbers, a tax option."""
+    from verify.conform.render import _model_of, describe
+    from verify.engine.actions import ACTIONS
+    m = _model_of("official", "{}")
+    sample = {"square": 3, "dice": [3, 4], "card_dice": [2, 5], "reshuffle": {"chance": ["chance-go", "chance-utility"]},
+              "amount": 40, "with": 2, "give": {"squares": [5], "cash": 10, "cards": ["chest"]}, "take": {},
+              "deck": "chance", "option": "percent", "numbers": [1, 6], "die": 4, "jackpot": False, "steps": 7,
+              "group": "Brown"}
+    for name, act in ACTIONS.items():
+        action = {"type": name, "seat": 1, **{f.name: sample[f.name] for f in act.all_fields}}
+        text = describe(m, action)
+        assert text.startswith(f"player 1: {name.replace('_', ' ')}"), text
+        assert not set('{}[]"') & set(text), text
+    assert describe(m, {"type": "claim_rent", "seat": 3, "square": 34}) == \
+        "player 3: claim rent, Pennsylvania Avenue (square 34)"
+
+
+def test_a_bundled_ruleset_is_compiled_once_a_file_each_time():
+    """Sessions share a bundled ruleset's compiled config (and so its engine and monitor); a ruleset file is
+    read again, as it may have changed between two runs of one process."""
+    from verify.conform.session import load_target
+    assert load_target("official")[0] is load_target("official")[0]
+    assert load_target("official", {})[1] == load_target("official")[1]
+    path = str(Path(__file__).resolve().parents[1] / "rulesets" / "official" / "official.yaml")
+    first, again = load_target(path)[0], load_target(path)[0]
+    assert first is not again and first == again

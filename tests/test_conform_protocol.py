@@ -22,7 +22,11 @@ SCHEMAS = Path(__file__).parents[1] / "verify" / "schemas"
 
 def _registry() -> Registry:
     docs = [json.loads(p.read_text()) for p in [SCHEMAS / "state.schema.json", *(SCHEMAS / "protocol").glob("*.json")]]
-    return Registry().with_resources((d["$id"], Resource.from_contents(d)) for d in docs)
+    action = json.loads((SCHEMAS / "action.schema.json").read_text())
+    # apply's action refers to the registry's schema by its place beside the protocol's folder
+    return Registry().with_resources([(d["$id"], Resource.from_contents(d)) for d in docs]
+                                     + [("https://monopoly-verify/schemas/action.schema.json",
+                                         Resource.from_contents(action))])
 
 
 def _validator(name: str):
@@ -35,6 +39,25 @@ def _game():
     from verify.engine.step import new_game
     cfg, _ = load_target("official")
     return cfg.to_json(), new_game(cfg, 3, 1)
+
+
+def test_the_actions_the_harness_sends_validate_against_the_registrys_schema():
+    """apply's action is the action registry's schema: every action of generated scenarios (random fields
+    filled) validates, and a malformed one does not."""
+    from verify.conform.draw import Draw
+    from verify.conform.harness import load_target
+    from verify.conform.scenarios import Context, build
+    cfg, promised = load_target("official")
+    ctx = Context(cfg, promised)
+    check = _validator("apply.request")
+    kinds = set()
+    for seed in range(40):
+        for a in build(Draw(seed), ctx).actions:
+            check.validate(protocol.apply_request(a))
+            kinds.add(a["type"])
+    assert {"roll", "build_house", "trade", "bid"} <= kinds
+    with pytest.raises(jsonschema.ValidationError):
+        check.validate(protocol.apply_request({"type": "roll", "seat": 0, "dice": [7, 1]}))
 
 
 def test_every_message_of_a_session_validates():
@@ -119,8 +142,61 @@ def test_required_keys_match_the_state_schema():
     assert set(schema["properties"]) == set(protocol.STATE_KEYS)
 
 
-def test_hello_schema_lists_the_action_types_and_state_keys():
+def test_hello_schema_lists_the_action_types_state_keys_phases_and_behaviours():
     from verify.engine.step import ACTION_TYPES
     doc = json.loads((SCHEMAS / "protocol" / "hello.response.schema.json").read_text())
     assert doc["properties"]["actions"]["items"]["enum"] == list(ACTION_TYPES)
     assert doc["properties"]["compare"]["items"]["enum"] == list(protocol.STATE_KEYS)
+    assert doc["properties"]["phases"]["items"]["enum"] == list(protocol.PHASES)
+    assert doc["properties"]["automatic"]["items"]["enum"] == list(protocol.AUTOMATIC)
+    state = json.loads((SCHEMAS / "state.schema.json").read_text())
+    assert state["properties"]["phase"]["enum"] == list(protocol.PHASES)
+
+
+def test_a_profile_is_read_from_hello():
+    h = protocol.read_hello({"ok": True, "engine": "x", "version": "1", "protocol": 1, "phases": ["buy", "pre_roll"],
+                             "automatic": ["rent_at_once"], "setup": True})
+    assert h.phases == ("pre_roll", "buy") and h.automatic == ("rent_at_once",) and h.setup is True
+    _validator("hello.response").validate({"ok": True, "engine": "x", "version": "1", "protocol": 1,
+                                           "phases": ["buy"], "automatic": ["liquidation"], "setup": False})
+    plain = protocol.read_hello({"ok": True, "engine": "x", "version": "1", "protocol": 1})
+    assert plain.phases is None and plain.automatic == () and plain.setup is False
+
+
+@pytest.mark.parametrize("extra, message", [({"phases": ["limbo"]}, "unknown phase"),
+                                            ({"automatic": ["cheats"]}, "unknown automatic behaviour"),
+                                            ({"setup": "yes"}, "setup")])
+def test_a_bad_profile_is_a_protocol_fault_and_the_schema_agrees(extra, message):
+    answer = {"ok": True, "engine": "x", "version": "1", "protocol": 1, **extra}
+    with pytest.raises(EngineFault) as exc:
+        protocol.read_hello(answer)
+    assert message in exc.value.message
+    with pytest.raises(jsonschema.ValidationError):
+        _validator("hello.response").validate(answer)
+
+
+def test_unsupported_loads_and_new_games_are_answers_not_faults():
+    assert protocol.read_load({"ok": True}) is None
+    assert protocol.read_load({"ok": True, "unsupported": "no debts here"}) == "no debts here"
+    _validator("load.response").validate({"ok": True, "unsupported": "no debts here"})
+    with pytest.raises(EngineFault):
+        protocol.read_load({"ok": True, "unsupported": 3})
+    config, state = _game()
+    req = protocol.new_game_request(config, 3, 1, protocol.setup_draws(state))
+    _validator("new_game.request").validate(req)
+    answer = handle(ReferenceEngine(), req)
+    _validator("new_game.response").validate(answer)
+    assert protocol.read_new_game(answer) == ("state", state)
+    assert protocol.read_new_game({"ok": True, "unsupported": "no setup"}) == ("unsupported", "no setup")
+    _validator("new_game.response").validate({"ok": True, "unsupported": "no setup"})
+
+
+def test_the_server_answers_unsupported_for_an_engine_that_raises_it():
+    from verify.conform import Unsupported
+
+    class Picky(ReferenceEngine):
+        def load(self, config, state):
+            raise Unsupported("only new games")
+
+    config, state = _game()
+    assert handle(Picky(), protocol.load_request(config, state)) == {"ok": True, "unsupported": "only new games"}

@@ -142,3 +142,18 @@ def test_the_readmes_variant_walk_through_says_what_it_says(tmp_path):
     assert res.returncode == 1
     assert "quick-hotels: hotel-after-full-houses VIOLATED by build-hotel" in res.stdout
     assert "hotel-after-full-houses is promised by official, which quick-hotels builds on" in res.stdout
+
+
+def test_the_readme_opens_with_its_two_commands_and_stays_short():
+    """A newcomer's first lines: the install that also runs the main job, then the tests; the guide stays
+    short (the depth is in docs/) and neither it nor a docs page speaks of issues."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = FENCE.search(text)
+    assert text.count("\n", 0, first.start()) <= 3, "the commands come first"
+    install, tests = first.group(1).splitlines()
+    assert install.startswith("pip install -e '.[") and install.endswith("&& verify report")
+    assert tests == "python -m pytest"
+    assert len(text.splitlines()) <= 200
+    for page in PAGES + sorted((ROOT / "docs" / "adr").glob("*.md")):
+        found = re.findall(r"[Ii]ssues? ?#?\d+|(?:^|[\s(])#\d+\b", page.read_text(encoding="utf-8"))
+        assert not found, (page.name, found)

@@ -46,6 +46,7 @@ def ro(tmp_path):
     ["conform", "--engine", "verify.conform.reference:ReferenceEngine", "--examples", "1", "--junit",
      "{ro}/sub/conform.xml"],
     ["check", "official", "--action", "buy", "--json", "-o", "{ro}/check.json"],
+    ["simulate", "--games", "1", "--resume", "{ro}/campaign"],
 ])
 def test_a_read_only_folder_is_never_written_into(ro, args):
     """Mode bits count, also for root (who could write anyway): a folder made read-only is E024,

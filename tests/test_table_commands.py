@@ -58,6 +58,11 @@ def test_check_fails_a_pot_on_a_board_without_free_parking(tmp_path):
 def test_a_study_never_plays_an_open_value(tmp_path):
     res = run("study", "official-timed", "--games", "1", "--out", tmp_path / "s")
     assert res.exit_code == 1 and "[E020]" in res.output and "end.time_limit_minutes" in res.output
+    assert "supply it with --set end.time_limit_minutes=VALUE" in res.output
+    # and the advice works: the value is played, and said so
+    res = run("study", "official-timed", "--games", "1", "--out", tmp_path / "s", "--set", "end.time_limit_minutes=60")
+    assert res.exit_code == 0, res.output
+    assert "end.time_limit_minutes = 60: supplied with --set" in res.output
 
 
 def test_check_says_why_it_fails_when_a_rule_of_the_table_can_never_fire(tmp_path):
@@ -123,6 +128,18 @@ def test_a_rulebooks_own_disagreement_is_credited_to_the_rulebook_in_any_order()
     assert one == other
     assert one["internal:000:mortgage-interest-base"] == ["official", "official"]
     assert all("kitchen-base" not in sides for sides in one.values()), one
+
+
+def test_a_rulebooks_words_are_credited_to_it_though_it_is_not_named():
+    """Each of the two parts of the crediting rule on its own: the file that states the words is credited
+    when only a table built on it is named, and of two rulesets that could be credited the choice does not
+    depend on the order they were named in."""
+    alone = _credits(json.loads(run("contradictions", KITCHEN, "classic-pl", "--json").output))
+    assert alone["internal:000:mortgage-interest-base"] == ["official", "official"]
+    assert all("kitchen-base" not in sides for sides in alone.values()), alone
+    one = _credits(json.loads(run("contradictions", "official-short", "official-pre2008", "--json").output))
+    other = _credits(json.loads(run("contradictions", "official-pre2008", "official-short", "--json").output))
+    assert one == other and one["redundancy:000:jail-at-most-three-turns"] == ["official"] * 3
 
 
 def test_the_report_led_by_a_table_credits_the_rulebook(tmp_path):
@@ -228,6 +245,7 @@ def test_commands_say_what_they_played_for_a_tables_undecided_values(tmp_path):
     f = table(tmp_path, "own", OWN)
     res = run("simulate", f, "--games", "1")
     assert res.exit_code == 1 and "[E020]" in res.output and "setup.starting_cash" in res.output
+    assert f"stack an overlay file that sets it ({f}+my-table.yaml)" in res.output     # by the name that works
     res = run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200")
     assert res.exit_code == 0, res.output
     assert "setup.starting_cash = 1200: supplied with --set" in res.output
@@ -265,6 +283,8 @@ def test_the_reports_what_it_changes_lists_a_tables_undecided_values(tmp_path):
     assert "What it changes (4)" in changes and "Does an owner in jail still collect rent?" in changes
     assert "Values it does not state (3)" in mine
     assert "setup.starting_cash: open in your table our-table (we agree on it before each game)" in mine
+    # how to supply it, in words the report itself takes (it has no --set)
+    assert f"or an overlay file that sets it stacked on the table ({f}+my-table.yaml)" in mine
 
 
 def test_a_check_saved_for_one_table_shows_the_others_as_not_run(tmp_path):

@@ -36,7 +36,7 @@ CODES = {
     "E023": "a quote that does not carry its value (too short, or without the value's number)",
     "E024": "an output location holding files the toolkit did not write, or read-only",
     "E025": "a campaign directory that does not match the campaign resumed",
-    "E026": "malformed conformance scenario file or engine spec",
+    "E026": "malformed conformance scenario file, engine spec or engine game log",
     "E027": "a rule parameter read from a compiled engine config that does not carry it",
     "E028": "malformed ruleset entry (a parameter's value, quote, gloss or reason)",
     "E029": "one ruleset id defined by two files",

@@ -13,11 +13,12 @@ the compiled config (``param_value``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ast
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable
 
 from .config.parameters import read_param
-from .expr import Aggregate, BoolOp, compile_expr, evaluate, names
+from .expr import Aggregate, BoolOp, compile_expr, evaluate, names, parse
 from .spec.invariants import Invariant, by_id, invariant_ids, load_invariants
 from .state_view import (BANK_SLICES, NOBODY, PLAYER_SLICES, PROPERTY_SLICES, SLICE_OF_FIELD, Record, ViewCache,
                          ViewEnv, board_facts, share, state_slices, view_env)
@@ -240,6 +241,13 @@ class Monitor:
         self._touched: dict[frozenset, list[Invariant]] = {}    # changed slices -> the invariants reading them
         self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
 
+    def reset(self) -> "Monitor":
+        """Forget the states seen (a new run of states starts), keeping what was compiled for the config."""
+        self._held = set()
+        self._last = None
+        self._last_env = None
+        return self
+
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
         return self.check_slices(None if before is None else state_slices(before), state_slices(after), action)
 
@@ -293,6 +301,40 @@ class Monitor:
         return out
 
 
+def clauses(inv: Invariant) -> list[str]:
+    """The clauses of an invariant, as source text: the operands of its top-level ``and`` (inside a guard
+    ``not X or (...)`` or ``implies(X, ...)``: the guarded part's), else the whole expression."""
+    text = " ".join(inv.text.split())
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:          # the loader parsed it already; this cannot happen for a loaded invariant
+        return [text]
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        node = node.values[-1]
+    elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "implies" and len(node.args) == 2:
+        node = node.args[1]
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    return [ast.get_source_segment(text, p) or text for p in parts]
+
+
+def broken_clause(config: Any, inv_id: str, after: dict, before: dict | None = None,
+                  action: dict | None = None) -> str:
+    """The first clause (``clauses``) of invariant ``inv_id`` that fails on ``after`` (for a step invariant:
+    on the step ``before -> after`` by ``action``); "" when none fails alone."""
+    [inv] = by_id([inv_id])
+    for text in clauses(inv):
+        part = replace(inv, text=text, expr=parse(text))
+        if inv.kind == "state":
+            bad = _check_state(config, state_slices(after), [part])
+        elif before is not None:
+            bad = _check_step(config, state_slices(before), state_slices(after), action, [part])
+        else:
+            bad = []
+        if bad:
+            return text
+    return ""
+
+
 _COMPILED: dict[tuple[int, int], tuple[Any, Invariant, Callable]] = {}
 
 
@@ -331,5 +373,5 @@ def _explain(inv: Invariant, env: dict, params: dict[str, Any]) -> str:
 
 
 __all__ = ["Invariant", "Violation", "Monitor", "load_invariants", "invariant_ids", "by_id", "check_state",
-           "check_step", "state_slices", "slices_read", "param_value", "board_facts",
+           "check_step", "state_slices", "slices_read", "param_value", "board_facts", "clauses", "broken_clause",
            "NOBODY"]

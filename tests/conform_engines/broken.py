@@ -6,9 +6,11 @@ little (the engine accepts what the ruleset refuses: it runs the reference on
 a state where the forgotten condition does not bite, then puts the state
 back), or a consequence computed wrongly (it edits the reference's successor).
 ``BUG`` is one line on what each gets wrong, ``CAUGHT_BY`` the rule the
-harness must report (``legality``, ``successor`` or an invariant id) and
+harness must report (``legality``, ``successor`` or an invariant id), ``ACTION``
+and ``FIELD`` the action type and what the deviation's signature says (the
+refusal reason, the field that differs and how, the invariant's clause), and
 ``AREA`` the part of the rules it breaks. tests/test_conform_broken.py checks
-that the harness catches every one from a fixed seed, with a short scenario.
+that a default run catches every one, with a short scenario.
 
 The crashing, hanging and garbage-printing engines are in ``faults.py``.
 """
@@ -28,6 +30,11 @@ class _Broken(ReferenceEngine):
 
     BUG = ""
     CAUGHT_BY = ""
+    #: the action type of the step that shows it, and what its signature says (a reason, a field and how)
+    ACTION = ""
+    FIELD = ""
+    #: the silent or assumed parameter the deviation rests on in official (None: the rulebook states it)
+    UNSTATED: str | None = None
     AREA = ""
     #: (action type, the reference's refusal reason it fails to check); None: no guard skipped
     SKIPS: tuple[str, str] | None = None
@@ -106,6 +113,8 @@ def _without_buildings(state: dict, squares: list[int]) -> Callable[[dict], None
 class UnevenSeller(_Broken):
     BUG = "sells a house from a street while another street of its group stands higher"
     CAUGHT_BY = "legality"
+    ACTION = "sell_house"
+    FIELD = 'accepted: sell evenly'
     AREA = "building (even selling)"
     SKIPS = ("sell_house", "sell evenly")
 
@@ -123,6 +132,8 @@ class UnevenSeller(_Broken):
 class MortgagedGroupBuilder(_Broken):
     BUG = "builds on an unmortgaged street while another street of its group is mortgaged"
     CAUGHT_BY = "legality"
+    ACTION = "build_house"
+    FIELD = 'accepted: a street of the group is mortgaged'
     AREA = "building (mortgaged group)"
     SKIPS = ("build_house", "a street of the group is mortgaged")
 
@@ -138,6 +149,8 @@ class MortgagedGroupBuilder(_Broken):
 class EarlyHotel(_Broken):
     BUG = "builds a hotel on a street with four houses while its group-mates have fewer"
     CAUGHT_BY = "legality"
+    ACTION = "build_hotel"
+    FIELD = 'accepted: every street of the group needs'
     AREA = "building (hotel after full houses)"
     SKIPS = ("build_hotel", "every street of the group needs")
 
@@ -158,6 +171,8 @@ class EarlyHotel(_Broken):
 class HotelKeepsHouses(_Broken):
     BUG = "a new hotel's houses never go back to the bank"
     CAUGHT_BY = "house-supply"
+    ACTION = "build_hotel"
+    FIELD = 'bank.houses == building.house_supply'
     AREA = "house supply"
 
     def tamper(self, before, action, after):
@@ -169,6 +184,8 @@ class HotelKeepsHouses(_Broken):
 class EmptyBankBuilder(_Broken):
     BUG = "builds a house when the bank has none left"
     CAUGHT_BY = "legality"
+    ACTION = "build_house"
+    FIELD = 'accepted: the bank has no houses left'
     AREA = "house supply"
     SKIPS = ("build_house", "the bank has no houses left")
 
@@ -186,6 +203,8 @@ class EmptyBankBuilder(_Broken):
 class MortgagedRent(_Broken):
     BUG = "charges the base rent at once when a player lands on another's mortgaged street"
     CAUGHT_BY = "successor"
+    ACTION = "roll"
+    FIELD = 'players[actor].cash -, players[other].cash +'
     AREA = "rent"
 
     def tamper(self, before, action, after):
@@ -212,6 +231,10 @@ class MortgagedRent(_Broken):
 class OverCashBidder(_Broken):
     BUG = "takes a bid larger than the bidder's cash"
     CAUGHT_BY = "legality"
+    ACTION = "bid"
+    FIELD = "accepted: a bid cannot exceed the bidder's cash"
+    #: official only assumes that a bid may not exceed the bidder's cash: the deviation is unstated
+    UNSTATED = "auction.bid_above_cash"
     AREA = "auctions"
     SKIPS = ("bid", "a bid cannot exceed the bidder's cash")
 
@@ -228,6 +251,8 @@ class OverCashBidder(_Broken):
 class FreeAuctionWin(_Broken):
     BUG = "hands the deed to the auction's winner without charging the winning bid"
     CAUGHT_BY = "successor"
+    ACTION = "pass"
+    FIELD = 'players[other].cash +'
     AREA = "auctions"
 
     def tamper(self, before, action, after):
@@ -247,6 +272,8 @@ class FreeAuctionWin(_Broken):
 class JailDoublesRollAgain(_Broken):
     BUG = "a player who rolls doubles out of jail rolls again"
     CAUGHT_BY = "successor"
+    ACTION = "roll"
+    FIELD = 'phase "post_roll">"pre_roll"'
     AREA = "jail"
 
     owed: int | None = None        # the seat owed its extra roll once its move is resolved
@@ -275,6 +302,8 @@ class JailDoublesRollAgain(_Broken):
 class CardBackOnTop(_Broken):
     BUG = "puts a drawn card back on top of its deck instead of underneath"
     CAUGHT_BY = "successor"
+    ACTION = "roll"
+    FIELD = 'order'
     AREA = "cards"
 
     def tamper(self, before, action, after):
@@ -290,6 +319,8 @@ class CardBackOnTop(_Broken):
 class InterestFreeUnmortgage(_Broken):
     BUG = "lifts a mortgage for the mortgage value alone, without the 10 % interest"
     CAUGHT_BY = "successor"
+    ACTION = "unmortgage"
+    FIELD = 'players[actor].cash +'
     AREA = "mortgages"
 
     def tamper(self, before, action, after):
@@ -305,6 +336,8 @@ class InterestFreeUnmortgage(_Broken):
 class BuiltGroupMortgager(_Broken):
     BUG = "mortgages an unbuilt street while its group-mates still carry buildings"
     CAUGHT_BY = "legality"
+    ACTION = "mortgage"
+    FIELD = "accepted: sell the group's buildings first"
     AREA = "mortgages"
     SKIPS = ("mortgage", "sell the group's buildings first")
 
@@ -318,6 +351,8 @@ class BuiltGroupMortgager(_Broken):
 class BankruptcyToBank(_Broken):
     BUG = "a player bankrupted by another player hands the deeds to the bank, not to the creditor"
     CAUGHT_BY = "bankruptcy-transfer"
+    ACTION = "bankrupt"
+    FIELD = 'p.owner == (action.creditor'
     AREA = "bankruptcy transfers"
 
     def tamper(self, before, action, after):
@@ -336,6 +371,8 @@ class BankruptcyToBank(_Broken):
 class BuiltStreetTrader(_Broken):
     BUG = "trades away a street whose group still carries buildings"
     CAUGHT_BY = "legality"
+    ACTION = "trade"
+    FIELD = "accepted: sell the group's buildings before trading"
     AREA = "trades"
     SKIPS = ("trade", "buildings before trading")
 
@@ -349,6 +386,8 @@ class BuiltStreetTrader(_Broken):
 class OverdrawnTrader(_Broken):
     BUG = "takes a trade whose cash is more than the paying side has"
     CAUGHT_BY = "legality"
+    ACTION = "trade"
+    FIELD = 'accepted: not enough cash'
     AREA = "trades"
     SKIPS = ("trade", "not enough cash")
 
@@ -368,7 +407,24 @@ class OverdrawnTrader(_Broken):
         return restore
 
 
+# ---- setup ------------------------------------------------------------------------------------
+
+class RichStart(_Broken):
+    BUG = "sets up a new game with 100 more starting cash than the ruleset says"
+    CAUGHT_BY = "setup"
+    ACTION = "new_game"
+    FIELD = "players[other].cash +"
+    AREA = "setup"
+
+    def new_game(self, config, players, seed, draws):
+        state = super().new_game(config, players, seed, draws)
+        for p in state["players"]:
+            p["cash"] += 100
+        state["bank"]["cash"] = state["bank"].get("cash", 0) - 100 * len(state["players"])
+        return state
+
+
 #: every broken engine, in the order of the README's list
 ENGINES = (UnevenSeller, MortgagedGroupBuilder, EarlyHotel, HotelKeepsHouses, EmptyBankBuilder, MortgagedRent,
            OverCashBidder, FreeAuctionWin, JailDoublesRollAgain, CardBackOnTop, InterestFreeUnmortgage,
-           BuiltGroupMortgager, BankruptcyToBank, BuiltStreetTrader, OverdrawnTrader)
+           BuiltGroupMortgager, BankruptcyToBank, BuiltStreetTrader, OverdrawnTrader, RichStart)

@@ -139,6 +139,84 @@ class Undeclared(Partial):
     declare = False
 
 
+class Picky(ReferenceEngine):
+    """Holds only states before a roll; answers ``unsupported`` to any other load (skipped, not a fault)."""
+
+    name = "picky"
+
+    def load(self, config, state):
+        if state.get("phase") != "pre_roll":
+            from verify.conform import Unsupported
+            raise Unsupported(f"picky holds no state in phase {state.get('phase')}")
+        super().load(config, state)
+
+
+def _claims(state: dict) -> list:
+    return [tuple(c) for c in (state.get("queue") or {}).get("claims", [])]
+
+
+class AutoRent(ReferenceEngine):
+    """Takes rent the moment a token lands (the owner never claims it) and declares it (rent_at_once)."""
+
+    name = "auto-rent"
+    declare = True
+
+    def hello(self) -> dict:
+        h = super().hello()
+        if self.declare:
+            from verify.engine.step import ACTION_TYPES
+            h["automatic"] = ["rent_at_once"]
+            h["actions"] = [t for t in ACTION_TYPES if t != "claim_rent"]
+        return h
+
+    def apply(self, action: dict) -> dict:
+        old = set(_claims(self._state))
+        new = super().apply(action)
+        for c in _claims(new):
+            if c not in old:
+                try:
+                    new = super().apply({"type": "claim_rent", "seat": c[1], "square": c[2]})
+                except Illegal:
+                    break
+        return new
+
+
+class UndeclaredAutoRent(AutoRent):
+    """The same engine without saying so: every rent it takes at once is a deviation."""
+
+    name = "undeclared-auto-rent"
+    declare = False
+
+
+class Liquidator(ReferenceEngine):
+    """Settles every debt itself (sells buildings, mortgages, pays or goes bankrupt: never a debt phase) and
+    declares it (automatic liquidation, no debt phase, no pay/bankrupt actions)."""
+
+    name = "liquidator"
+
+    def hello(self) -> dict:
+        from verify.conform.protocol import PHASES
+        from verify.engine.step import ACTION_TYPES
+        h = super().hello()
+        h["automatic"] = ["liquidation"]
+        h["phases"] = [p for p in PHASES if p != "debt"]
+        h["actions"] = [t for t in ACTION_TYPES if t not in ("pay", "bankrupt")]
+        return h
+
+    def apply(self, action: dict) -> dict:
+        from verify.engine.step import legal_actions
+        new = super().apply(action)
+        while new["phase"] == "debt":
+            debtor = new["pending"]["debtor"]
+            acts = [a for a in legal_actions(self._config, new) if a.get("seat") == debtor]
+            pick = next((a for kind in ("pay", "sell_hotel", "sell_house", "mortgage", "bankrupt")
+                         for a in acts if a["type"] == kind), None)
+            if pick is None:
+                break
+            new = super().apply(pick)
+        return new
+
+
 class Named(ReferenceEngine):
     """The reference engine under a name that is HTML (the report must escape it)."""
 
@@ -184,3 +262,43 @@ def _serve_faulty(kind: str) -> int:
 
 if __name__ == "__main__":
     sys.exit(_serve_faulty(sys.argv[1]))
+
+
+class SeatOrderAuctions(ReferenceEngine):
+    """Plays the ruleset but lets bidders speak in seat order (``auction.bidding_order: seat_order``), a value
+    ``official`` leaves silent: its refusals of out-of-turn bids are unstated by the rulebook."""
+
+    name = "seat-order-auctions"
+
+    def load(self, config, state):
+        import dataclasses
+        from verify.config import EngineConfig
+        from verify.conform import Unsupported
+        cfg = EngineConfig.from_json(config)
+        self._config = dataclasses.replace(cfg, purchase=dataclasses.replace(cfg.purchase, bidding_order="seat_order"))
+        self._config_doc = None
+        pend = state.get("pending") or {}
+        if state.get("phase") == "auction" and pend.get("turn") is None:
+            if pend.get("leader", -1) >= 0:
+                raise Unsupported("an auction under way in any order: whose turn is it?")
+            state = dict(state, pending=dict(pend, turn=pend["bidders"][0]))    # the first in seat order
+        self._state = state
+
+
+class NoDoublesShortMover(ShortMover):
+    """Two bugs of the roll at once: no roll again on doubles, and a token one square short."""
+
+    name = "no-doubles-short-mover"
+
+    def apply(self, action: dict) -> dict:
+        new = super().apply(action)
+        dice = action.get("dice") or []
+        if action.get("type") == "roll" and len(dice) == 2 and dice[0] == dice[1] and new["phase"] == "pre_roll" \
+                and new["current"] == action.get("seat"):
+            import copy
+            new = copy.deepcopy(new)
+            new["phase"] = "post_roll"
+            new["players"][action["seat"]]["doubles"] = 0
+            new["turn"]["stage"] = "post"
+            self._state = new
+        return new

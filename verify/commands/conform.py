@@ -11,7 +11,6 @@ A ruleset with an open value is refused (E020) until ``--set PARAM=VALUE`` or an
 from __future__ import annotations
 
 import json
-import shlex
 import signal
 import sys
 import threading
@@ -19,8 +18,12 @@ from pathlib import Path
 
 import click
 
-from ..execute.options import campaign_options, execute
-from ..conform.render import junit, scenario_text
+from ..conform.trace_check import Budget, check_log, text
+from ..execute.options import campaign_options
+from ..conform import baseline as baselines
+from ..conform.harness import conform, load_target, replay
+from ..conform.render import junit, run_text
+from ..conform.scenario_file import load, save
 from ..conform.transport import EngineSpec
 from ..engine.engines import rules_for
 from ..spec.open_values import playable
@@ -37,8 +40,8 @@ from .ruleset_options import reading_option, set_option
               help="A command that speaks protocol 1 as JSON Lines on stdin/stdout.")
 @click.option("--ruleset", default="official", show_default=True, metavar="RULESET",
               help="The ruleset the engine must follow (an id, a file, or a stack like official+house-no-auction).")
-@click.option("--examples", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Scenarios to generate.")
+@click.option("--examples", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Scenarios to check (each generated from the seed and checked step by step).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of the run (the same seed gives the same scenarios).")
 @click.option("--step-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
@@ -51,29 +54,46 @@ from .ruleset_options import reading_option, set_option
                    "`verify report --conform DIR` adds it to the main report.")
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Re-run one saved scenario file instead of generating scenarios.")
+@click.option("--validate-trace", "trace_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check an engine's own game log (verify.game-log/1) instead of driving an engine: every "
+                   "logged transition must be explained by legal actions of the ruleset.")
+@click.option("--trace-states", type=click.IntRange(min=1), default=600, show_default=True,
+              help="States the search explores for one logged transition (--validate-trace).")
 @click.option("--scenarios", "scenario_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("conform-scenarios"), show_default=True,
               help="Where failing scenarios are saved (only when there are some).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Accepted deviations (a file --write-baseline wrote): exit 0 when only these appear.")
+@click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write every deviation of this run into FILE as accepted (atomically).")
+@click.option("--strict", is_flag=True,
+              help="Deviations that rest only on a value the rulebook leaves silent (or that was assumed) "
+                   "fail the run too.")
 @campaign_options()
 @reading_option
 @set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
-            replay_file, scenario_dir, jobs, scheduler, resume, readings, settings) -> None:
-    """Check an engine step by step against RULESET; every violation is shrunk to a replayable scenario.
+            replay_file, trace_file, trace_states, scenario_dir, baseline_file, write_baseline, strict, jobs,
+            scheduler, resume, readings,
+            settings) -> None:
+    """Check an engine step by step against RULESET; each distinct deviation is reported once, with how
+    many scenarios showed it and a shrunk, replayable scenario.
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
     supplied: --set PARAM=VALUE or an overlay file (RULESET+my-table.yaml)."""
-    from ..conform.harness import conform_campaign, load_target, replay
     from ..report.conformance import html
-    from ..conform.scenario_file import load, save
 
+    if trace_file is not None:
+        _validate_trace(trace_file, ruleset, readings, settings, trace_states, as_json,
+                        engine or engine_cmd or replay_file or jobs or scheduler or resume)
     if (engine is None) == (engine_cmd is None):
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
     if replay_file is not None and (jobs or scheduler or resume):
         raise click.UsageError("--replay re-runs one scenario in this process; drop --jobs/--scheduler/--resume")
     spec = EngineSpec(target=engine, cmd=engine_cmd, step_timeout=step_timeout)
-    engine_arg = f"--engine {engine}" if engine else f"--engine-cmd {shlex.quote(engine_cmd)}"
+    engine_arg = spec.cli_args
     doc = load(replay_file) if replay_file is not None else None
+    accepted = baselines.load(baseline_file) if baseline_file is not None else None
     if doc is not None:                           # the values it was found with, then this command's
         rid = with_readings(ruleset if _given("ruleset") else doc["ruleset"], readings)
         settings = {**(doc.get("set") or {}), **settings}
@@ -89,12 +109,15 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         if doc is not None:
             result = replay(spec, doc, rid, settings)
         else:
-            result = execute(conform_campaign(spec, rid, seed, examples, settings), jobs, scheduler, resume,
-                             quiet=as_json).result
+            result = conform(spec, rid, seed, examples, settings, jobs=jobs, scheduler=scheduler, resume=resume,
+                             quiet=as_json)
     except Terminated as exc:                     # the engines are gone already (finally blocks)
         click.echo(f"verify conform: stopped by signal {exc.signum}", err=True)
         sys.exit(128 + exc.signum)
+    result.judged(accepted, strict)
     files = [str(save(doc, scenario_dir)) for doc in result.violations]
+    if write_baseline is not None:
+        baselines.write(write_baseline, result)
     if junit_file is not None:
         _write(junit_file, junit(result, files, engine_arg))
     if html_dir is not None:
@@ -102,12 +125,18 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
     if as_json:
         click.echo(json.dumps(result.to_json(files), ensure_ascii=False))
     else:
-        for doc, path in zip(result.violations, files):
-            click.echo(scenario_text(doc, result.engine, path, engine_arg))
-            click.echo("")
-        verdict = "no violation" if result.ok else f"{len(result.violations)} violation(s)"
-        click.echo(f"{result.engine} on {result.ruleset}: {result.scenarios} scenario(s), {result.steps} step(s) "
-                   f"checked: {verdict}")
+        click.echo(run_text(result, files, engine_arg))
+    sys.exit(0 if result.ok else 1)
+
+
+def _validate_trace(path: Path, ruleset: str, readings, settings: dict, states: int, as_json: bool,
+                    other) -> None:
+    """``--validate-trace``: no engine runs; the log is checked against the ruleset (exit 0 or 1)."""
+    if other:
+        raise click.UsageError("--validate-trace checks a log without an engine: drop --engine/--engine-cmd, "
+                               "--replay and --jobs/--scheduler/--resume")
+    result = check_log(str(path), with_readings(ruleset, readings), settings, Budget(states=states))
+    click.echo(json.dumps(result.to_json(), ensure_ascii=False) if as_json else text(result))
     sys.exit(0 if result.ok else 1)
 
 

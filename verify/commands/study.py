@@ -22,9 +22,10 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 from ..study import analysis
 from ..study.collect import StudyCollector, merge_collected
 from .options import players_for
-from ..spec.open_values import require_supplied
+from ..spec.open_values import require_supplied, supply
 from ..spec.played import announce
 from .options import output_files_callback
+from .ruleset_options import set_option
 
 
 @click.command()
@@ -42,10 +43,11 @@ from .options import output_files_callback
               callback=output_files_callback("study.json", "study.html"), is_eager=False,
               help="Folder for study.json and study.html (each written atomically).")
 @click.option("--json", "as_json", is_flag=True, help="Print the study document on stdout.")
-def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, resume, out, as_json):
+@set_option
+def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, resume, out, as_json, settings):
     """Play GAMES seeded games of each of RULESETS and compare them: game length, stalls, win share by seat
     (95 % Wilson intervals), bankruptcies, houses and the bank's stock over time, money in play, the first
-    complete colour group."""
+    complete colour group. --set gives every one of RULESETS the value (an open value above all)."""
     from ..study.page import write_study
 
     rows, titles, scales = [], {}, {}
@@ -53,6 +55,7 @@ def command(rulesets, games, players, seed, policy, max_turns, jobs, scheduler, 
         r = load_ruleset(name)
         if r.is_overlay:
             r = load_ruleset(f"{DEFAULT_RULESET}+{name}")
+        r = supply(r, settings)
         require_supplied(r, "play")             # an open value is never played silently (E020)
         if not as_json:
             announce(r)                         # nor a fallback without a word

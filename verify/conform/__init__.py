@@ -6,11 +6,15 @@ stdin/stdout). The oracle is the compiled ruleset: the reference engine built
 from the same config decides which actions are legal and what each one does,
 and the ruleset's promised invariants must hold on every reported state.
 
-Modules: ``protocol`` (the messages), ``transport`` (in-process and subprocess),
-``serve`` (a JSON Lines server around any in-process engine), ``oracle`` (one
-step checked), ``scenarios`` (hypothesis strategies for states and actions),
-``harness`` (runs, chunks, shrinking), ``scenario_file`` (replayable JSON),
-``render`` (text, JUnit, HTML), ``plugin`` (pytest).
+Modules: ``protocol`` (the messages and the engine's profile), ``transport``
+(in-process and subprocess), ``serve`` (a JSON Lines server around any
+in-process engine), ``draw`` / ``states`` / ``scenarios`` (scenarios drawn from
+a seed), ``oracle`` (one step judged), ``signature`` (which deviation a
+violation shows), ``automatic`` (an engine's own choices), ``unstated``
+(deviations resting on silent values), ``session`` (one engine, one ruleset),
+``explore`` / ``shrink`` / ``harness`` (runs), ``baseline`` (accepted
+deviations), ``scenario_file`` (replayable JSON), ``render`` (text, JUnit,
+HTML), ``plugin`` (pytest).
 """
 
 from __future__ import annotations
@@ -26,6 +30,15 @@ class Illegal(Exception):
         super().__init__(self.reason)
 
 
+class Unsupported(Exception):
+    """Raised by an in-process engine's ``load`` (or ``new_game``) for a state it cannot hold: the scenario
+    is skipped and counted, not a fault (``{"ok": true, "unsupported": REASON}`` over the subprocess)."""
+
+    def __init__(self, reason: str):
+        self.reason = str(reason)
+        super().__init__(self.reason)
+
+
 class ConformInputError(VerifyError):
     """A malformed scenario file or engine spec (E026)."""
 
@@ -33,4 +46,4 @@ class ConformInputError(VerifyError):
         super().__init__("E026", message, where)
 
 
-__all__ = ["Illegal", "ConformInputError"]
+__all__ = ["Illegal", "Unsupported", "ConformInputError"]

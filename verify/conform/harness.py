@@ -1,436 +1,248 @@
-"""A conformance run: seeded chunks of scenarios, each failure shrunk, the chunks merged.
+"""A conformance run: explore every scenario of the budget, then shrink each distinct deviation once.
 
-A run is cut into independent chunks (``plan``): a picklable ``ChunkSpec``
-(engine spec, ruleset, a seed derived from the run seed and the chunk index,
-how many scenarios) that ``run_chunk`` turns into a JSON-able result, and
-``merge`` folds the results into one ``ConformResult``. A chunk's result
-depends only on its spec, so a run gives the same result for a seed however
-its chunks are scheduled: ``conform_campaign`` hands them to the execution
-layer (``verify.execute``: this process, ``--jobs N`` worker processes or a
-Dask cluster, ``--resume``), the one way a run is made, ``run`` included.
-Values supplied with ``--set`` travel in every chunk spec, so a worker
-compiles the same config as the command that checked them.
+A run is two campaigns of the execution layer (``verify.execute``: this
+process, ``--jobs N`` worker processes or a Dask cluster, ``--resume``), on
+one backend:
 
-Inside a chunk, ``hypothesis.find`` (under ``seeded``: draws that depend on the seed, not on the modules
-the process has loaded) searches the scenario strategy for one that
-breaks a rule and shrinks it (keeping the same rule), then a last pass drops
-single steps while the rule still breaks. Shrinking is bounded in engine runs
-(not time, so a busy machine gives the same result); an engine that hangs is
-not shrunk at all (every replay would cost a timeout).
-A fault (crash, hang, garbage) is a ``protocol`` violation; the engine is
-restarted for the next scenario.
+1. **explore** (``explore.py``): the run's scenarios in seeded chunks, every
+   one generated and checked, every violation filed under its deviation's
+   signature with a count and the shortest scenario that showed it;
+2. **shrink** (``shrink.py``): one task per distinct deviation, its scenario
+   shrunk within a counted budget without turning into another deviation.
+
+Both are functions of their inputs, so a run's deviations, counts and saved
+scenarios depend on its seed and size alone (and the engine, for a
+deterministic engine), not on ``--jobs``, ``--scheduler`` or the machine's
+load. Most of a run's work is checking: shrinking costs at most
+``shrink_runs`` engine runs per distinct deviation, whatever the number of
+scenarios that showed it. Values supplied with ``--set`` travel in every
+task, so a worker compiles the config the command checked.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import random
-import signal
-import threading
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis.errors import Flaky, FlakyFailure, NoSuchExample
-
-from ..config import EngineConfig
-from ..errors import GameError
-from ..spec.open_values import playable
-from ..engine.step import new_game
+from .explore import (CHUNK_EXAMPLES, DEFAULT_MAX_STEPS, SCENARIO_SCHEMA, ChunkSpec, chunk_seed, explore_chunk,
+                      merge_chunks, plan, scenario_doc, settings_key)
 from .. import __version__
-from ..execute import Campaign, InProcess, run as execute
-from .oracle import ACCEPT, REFUSE, Oracle, StepViolation, expect, fault_violation
-from .protocol import EngineFault, Hello
-from .scenarios import Context, Scenario, scenarios, simplifications
-from .seeded import seeded
-from .transport import EngineSpec, _kill_all
+from ..execute import Campaign, CampaignStore, run as execute
+from ..execute.backends import make_backend
+from ..execute.options import cli_errors
+from ..execute.progress import Progress
+from .baseline import Baseline, compare as compare_baseline
+from .oracle import StepViolation
+from .scenarios import Scenario
+from .session import Session, load_target
+from .shrink import DEFAULT_SHRINK_RUNS, shrink
+from .signature import parse as parse_signature
+from .transport import EngineSpec, engines_die_with_worker
+from .unstated import explain
 
-SCENARIO_SCHEMA = "verify.conform-scenario/1"
-#: Scenarios per chunk (fixed, so the chunks of a run depend only on its seed and size).
-CHUNK_EXAMPLES = 25
-DEFAULT_EXAMPLES = 100
-DEFAULT_MAX_STEPS = 12
-#: Engine runs spent shrinking one failure (hypothesis, then the last pass). Counted, not timed, so a
-#: chunk's result does not depend on how fast or busy the machine is.
-DEFAULT_SHRINK_RUNS = 300
-
-
-#: Protocol faults after which a chunk gives up on the engine (a single timeout ends it at once).
-MAX_FAULTS = 3
-
-
-class _Stop(BaseException):
-    """Raised from inside hypothesis's search to end it: shrinking is out of time, or the engine keeps
-    failing (not an Exception, so hypothesis lets it through instead of shrinking it as a failure)."""
-
-
-def _fault_kind(v: StepViolation) -> str:
-    return str(v.actual).split(":")[0]
-
-
-def _same(a: StepViolation, b: StepViolation) -> bool:
-    """The same finding: the same rule (for a protocol fault, the same kind of fault)."""
-    return a.rule == b.rule and (a.rule != "protocol" or _fault_kind(a) == _fault_kind(b))
+#: Scenarios checked by default: enough to meet each rule-level bug of the broken-engine suite.
+DEFAULT_EXAMPLES = 500
 
 
 @dataclass(frozen=True)
-class ChunkSpec:
+class ShrinkSpec:
+    """One deviation to shrink: its candidate scenario document and the budget."""
+
     engine: EngineSpec
     ruleset: str
-    seed: int
     index: int
-    examples: int
+    doc: dict
+    runs: int = DEFAULT_SHRINK_RUNS
     max_steps: int = DEFAULT_MAX_STEPS
-    shrink_runs: int = DEFAULT_SHRINK_RUNS
-    shrink_seconds: float | None = None    # an optional wall-clock cap on top (hit only on a slow engine)
-    settings: tuple = ()                   # (param, value) pairs supplied with --set, sorted by param
+    settings: tuple = ()
 
 
-def chunk_seed(seed: int, index: int) -> int:
-    """The seed of chunk ``index`` of a run seeded ``seed`` (independent streams per chunk)."""
-    return int.from_bytes(hashlib.sha256(f"conform:{seed}:{index}".encode()).digest()[:8], "big")
+def shrink_task(spec: ShrinkSpec) -> dict:
+    """Shrink one deviation's scenario; its document (``found`` kept) and the engine runs spent."""
+    with engines_die_with_worker():
+        return _shrink(spec)
 
 
-def settings_key(settings: dict | tuple | None) -> tuple:
-    """``--set`` values as the sorted (param, value) pairs a chunk spec carries."""
-    return tuple(sorted(dict(settings or ()).items()))
-
-
-def plan(engine: EngineSpec, ruleset: str, seed: int, examples: int, max_steps: int = DEFAULT_MAX_STEPS,
-         shrink_runs: int = DEFAULT_SHRINK_RUNS, shrink_seconds: float | None = None,
-         settings: dict | tuple | None = None) -> list[ChunkSpec]:
-    out = []
-    for i, start in enumerate(range(0, examples, CHUNK_EXAMPLES)):
-        out.append(ChunkSpec(engine, ruleset, chunk_seed(seed, i), i, min(CHUNK_EXAMPLES, examples - start),
-                             max_steps, shrink_runs, shrink_seconds, settings_key(settings)))
-    return out
-
-
-# ---- one engine, one ruleset ----------------------------------------------------------------------
-
-def load_target(ruleset: str, settings: dict | tuple | None = None) -> tuple[EngineConfig, list[str]]:
-    """The compiled config and promised invariants of ``ruleset`` with ``settings`` supplied; an open
-    value still unsupplied is refused (E020: the reference engine cannot play it)."""
-    r = playable(ruleset, dict(settings or ()))
-    return EngineConfig.from_ruleset(r), list(r.promised())
-
-
-class Session:
-    """An engine under test and the oracle for one ruleset; runs scenarios, restarting after faults."""
-
-    def __init__(self, engine: EngineSpec, ruleset: str, settings: dict | tuple | None = None):
-        self.spec = engine
-        self.ruleset = ruleset
-        self.config, self.promised = load_target(ruleset, settings)
-        self.config_json = self.config.to_json()
-        self.engine = engine.open()
-        self.hello: Hello | None = None
-        self.running = False
-        self.oracle: Oracle | None = None
-
-    def start(self) -> StepViolation | None:
-        if self.running:
-            return None
-        try:
-            self.hello = self.engine.start()
-        except EngineFault as f:
-            return fault_violation(0, f)
-        self.oracle = Oracle(self.config, self.promised, self.hello)
-        self.running = True
-        return None
-
-    def close(self) -> None:
-        self.engine.close()
-        self.running = False
-
-    def _fault(self, step: int, f: EngineFault) -> StepViolation:
-        self.running = False
-        self.engine.close()
-        return fault_violation(step, f)
-
-    def run(self, sc: Scenario) -> tuple[StepViolation | None, int]:
-        """Play ``sc`` against the engine: the first violation (or None) and the steps checked."""
-        v = self.start()
-        if v is not None:
-            return v, 0
-        oracle = self.oracle
-        try:
-            self.engine.load(self.config_json, sc.state)
-            held = self.engine.state()
-        except EngineFault as f:
-            return self._fault(0, f), 0
-        diff = oracle.same_state(sc.state, held)
-        if diff:
-            return StepViolation("protocol", 0, "the loaded state", "another state",
-                                 "after load the engine does not hold the state it was given", diff), 0
-        monitor = oracle.monitor()
-        monitor(None, held, None)
-        before, ref = held, sc.state
-        last = None
-        for i, action in enumerate(sc.actions, 1):
-            if i <= len(sc.expected):
-                expected = sc.expected[i - 1]
-            else:
-                try:
-                    expected = expect(self.config, ref, action)[:3]
-                except GameError as exc:
-                    expected = (REFUSE, exc.message, action)
-            try:
-                got = self.engine.apply(action)
-            except EngineFault as f:
-                return self._fault(i, f), i
-            v = oracle.judge(i, before, action, expected, got, monitor)
-            if v is not None:
-                return v, i
-            last = got[0]
-            if got[0] == ACCEPT:
-                before, ref = got[1], expected[1]
-        if last == REFUSE:                 # a refusal must leave the engine's state as it was
-            try:
-                now = self.engine.state()
-            except EngineFault as f:
-                return self._fault(len(sc.actions), f), len(sc.actions)
-            diff = oracle.same_state(before, now)
-            if diff:
-                return StepViolation("successor", len(sc.actions), "its state unchanged", "its state changed",
-                                     "the engine refused the action but changed its state", diff), len(sc.actions)
-        return None, len(sc.actions)
-
-
-# ---- a chunk ----------------------------------------------------------------------------------------
-
-def scenario_doc(ruleset: str, sc: Scenario, v: StepViolation, found: dict | None = None,
-                 settings: dict | tuple | None = None) -> dict:
-    doc = {"schema": SCENARIO_SCHEMA, "ruleset": ruleset, "origin": sc.origin, "state": sc.state,
-           "actions": sc.actions, "violation": v.to_json(), "found": found or {}}
-    if settings:
-        doc["set"] = dict(settings)           # --set values: a replay supplies them again
-    return doc
-
-
-def _reduce(session: Session, ctx: Context, sc: Scenario, v: StepViolation,
-            runs: int, deadline: float = float("inf")) -> tuple[Scenario, StepViolation]:
-    """The last shrinking pass, after hypothesis: drop single steps, then simplify the loaded state
-    (``scenarios.simplifications``), for as long as the same rule still breaks, in at most ``runs``
-    engine runs."""
-    tried: set[str] = set()               # simplifications that did not keep the rule broken
-
-    def candidates(sc: Scenario):
-        for i in range(len(sc.actions)):
-            yield "", Scenario(sc.state, sc.actions[:i] + sc.actions[i + 1:], sc.origin)
-        for label, state in simplifications(ctx, sc.state):
-            if state is not None and label not in tried:
-                yield label, Scenario(state, list(sc.actions), sc.origin)
-
-    improved = True
-    while improved and runs > 0 and time.monotonic() < deadline:
-        improved = False
-        for label, cand in candidates(sc):
-            if runs <= 0 or time.monotonic() >= deadline:
-                break
-            runs -= 1
-            v2, _ = session.run(cand)
-            if v2 is not None and _same(v, v2) and v2.step <= v.step:
-                sc, v = cand.truncated(v2.step), v2
-                improved = True
-                break
-            tried.add(label)
-    return sc, v
-
-
-@contextmanager
-def _engines_die_with_worker() -> Iterator[None]:
-    """In a local worker process (``--jobs N``), SIGTERM is how the campaign stops it (Ctrl-C, a lost
-    run): kill the engines' process groups first, so nothing an engine started outlives the run (the
-    worker's default would end it at once, past every ``finally``). The command's own process and
-    Dask's worker threads keep their handlers."""
-    import multiprocessing
-    if multiprocessing.parent_process() is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, _frame):
-        _kill_all()
-        os._exit(128 + signum)
-
-    old = signal.signal(signal.SIGTERM, stop)
+def _shrink(spec: ShrinkSpec) -> dict:
+    doc = spec.doc
+    v = StepViolation.from_json(doc["violation"])
+    if spec.runs <= 0 or v.rule == "protocol" and v.signature.endswith(": timeout"):
+        return {"index": spec.index, "doc": doc, "runs": 0}       # a hang costs a timeout per run
+    session = Session(spec.engine, spec.ruleset, spec.settings, spec.max_steps)
     try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
-def run_chunk(spec: ChunkSpec) -> dict:
-    """Run one chunk; a JSON-able result for ``merge``."""
-    with _engines_die_with_worker():
-        return _run_chunk(spec)
-
-
-def _run_chunk(spec: ChunkSpec) -> dict:
-    session = Session(spec.engine, spec.ruleset, spec.settings)
-    found_at = {"seed": spec.seed, "chunk": spec.index}
-    result: dict[str, Any] = {"index": spec.index, "seed": spec.seed, "engine": spec.engine.label,
-                              "ruleset": spec.ruleset, "set": dict(spec.settings), "scenarios": 0, "steps": 0,
-                              "violations": [], "log": ""}
-    try:
-        v = session.start()
-        if v is not None:
-            start = new_game(session.config, max(2, session.config.setup.players_min), 0)
-            result["violations"].append(scenario_doc(spec.ruleset, Scenario(start, [], "new game"), v, found_at,
-                                                     spec.settings))
-            result["log"] = session.engine.log_tail()
-            return result
-        result["engine"] = session.hello.engine
-        ctx = Context(session.config, session.promised, session.hello.actions, spec.max_steps)
-        first: list = []                               # the first rule violation, then hypothesis shrinks it
-        best: dict[str, tuple[Scenario, StepViolation]] = {}
-        faults: dict[str, tuple[Scenario, StepViolation]] = {}   # protocol faults by kind, shortest kept
-        nfaults = [0]
-        shrinks = [0]
-        budget = spec.shrink_runs // 2            # the other half is the last pass's
-        deadline = [float("inf")]
-
-        def condition(sc: Scenario) -> bool:
-            if first:
-                shrinks[0] += 1
-                # one step is as short as it gets: the last pass simplifies the loaded state faster
-                if shrinks[0] > budget or (shrinks[0] > budget // 4 and min(v.step for _, v in best.values()) <= 1) \
-                        or time.monotonic() > deadline[0]:
-                    raise _Stop
-            else:
-                result["scenarios"] += 1
-            v, steps = session.run(sc)
-            if not first:
-                result["steps"] += steps
-            if v is None:
-                return False
-            if v.rule == "protocol":                   # recorded; the engine restarts and the search goes on
-                if first:
-                    return False
-                kind = _fault_kind(v)
-                if kind not in faults or v.step < faults[kind][1].step:
-                    faults[kind] = (sc.truncated(v.step), v)
-                nfaults[0] += 1
-                if kind == "timeout" or nfaults[0] >= MAX_FAULTS:
-                    raise _Stop                        # a hanging engine costs a timeout per scenario
-                return False
-            if not first:
-                first.append((sc.truncated(v.step), v))
-                if spec.shrink_seconds is not None:
-                    deadline[0] = time.monotonic() + spec.shrink_seconds
-            if v.rule != first[0][1].rule:
-                return False
-            best[sc.key()] = (sc.truncated(v.step), v)
-            return True
-
-        cfg = settings(max_examples=spec.examples, database=None, deadline=None, derandomize=False,
-                       suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-                       report_multiple_bugs=False)
-        try:
-            with seeded():                     # draws depend on the seed, not on the modules loaded
-                found = find(scenarios(ctx), condition, settings=cfg, random=random.Random(spec.seed))
-        except NoSuchExample:
-            found = None
-        except (Flaky, FlakyFailure, _Stop):   # out of shrinking runs, too many faults, or an engine whose
-            found = None                       # behaviour depends on its history: keep the smallest seen
-        for kind, (sc, v) in sorted(faults.items()):
-            if kind != "timeout":              # each run of a faulty engine costs a restart
-                sc, v = _reduce(session, ctx, sc, v, min(20, spec.shrink_runs))
-            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at, spec.settings))
-        if first:
-            if found is not None and found.key() in best:
-                sc, v = best[found.key()]
-            else:
-                sc, v = min(best.values() or [first[0]], key=lambda x: (x[1].step, len(x[0].key())))
-            sc, v = _reduce(session, ctx, sc, v, spec.shrink_runs - budget, deadline[0])
-            result["violations"].append(scenario_doc(spec.ruleset, sc, v, found_at, spec.settings))
-        result["log"] = session.engine.log_tail()
+        if session.start() is not None:
+            return {"index": spec.index, "doc": doc, "runs": 0}
+        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "?"), setup=doc.get("setup"),
+                      history=doc.get("history"))
+        first = (sc, v)
+        sc, v, used = shrink(session, sc, v, spec.runs)
+        # the shrunk scenario, else the one found (shrinking may have simplified away its history)
+        why = explain(session, sc, v) or (explain(session, *first) if first[0].history and not sc.history else None)
+        return {"index": spec.index, "doc": scenario_doc(spec.ruleset, sc, v, doc.get("found"), spec.settings),
+                "runs": used, "unstated": why}
     finally:
         session.close()
-    return result
 
-
-# ---- merging ----------------------------------------------------------------------------------------
 
 @dataclass
 class ConformResult:
+    """A run's outcome: the scenarios checked and each distinct deviation once, with its count.
+
+    Each deviation has a status: ``accepted`` (in the baseline), ``unstated`` (it rests only on a value
+    the rulebook leaves silent or that was assumed; ``--strict`` makes it fail), ``changed`` (not in the
+    baseline, which accepted another deviation of the same rule and action that did not appear) or
+    ``new``. The run passes (``ok``) when no deviation is new or changed."""
+
     engine: str
     ruleset: str
     scenarios: int
     steps: int
-    violations: list[dict] = field(default_factory=list)     # scenario documents (each with its violation)
+    deviations: list[dict] = field(default_factory=list)   # {"signature", "count", "doc"}, most frequent first
     logs: list[str] = field(default_factory=list)
-    settings: dict = field(default_factory=dict)              # values supplied with --set
+    settings: dict = field(default_factory=dict)            # values supplied with --set
+    skipped: dict = field(default_factory=dict)             # reason -> scenarios the engine could not hold
+    stopped: list[str] = field(default_factory=list)        # chunks that gave up on a faulty engine
+    shrink_runs: int = 0                                    # engine runs spent shrinking
+    combined: dict = field(default_factory=dict)            # signature -> {"count", "into"}: seen together
+    baseline: Baseline | None = None
+    strict: bool = False
+
+    @property
+    def violations(self) -> list[dict]:
+        """Each deviation's scenario document (its shrunk scenario and violation)."""
+        return [d["doc"] for d in self.deviations]
+
+    def judged(self, baseline: Baseline | None = None, strict: bool = False) -> "ConformResult":
+        """This result judged against a baseline (accepted deviations) and ``--strict``."""
+        self.baseline, self.strict = baseline, strict
+        return self
+
+    def _compared(self) -> tuple[dict[str, str], list[str]]:
+        return compare_baseline(self.baseline, [d["signature"] for d in self.deviations])
+
+    def status(self, dev: dict) -> str:
+        if self.baseline is not None and self.baseline.accepts(dev["signature"]):
+            return "accepted"
+        if dev.get("unstated") and not self.strict:
+            return "unstated"
+        return "changed" if dev["signature"] in self._compared()[0] else "new"
+
+    @property
+    def failing(self) -> list[dict]:
+        """The deviations that fail the run (new or changed; unstated ones too with ``--strict``)."""
+        return [d for d in self.deviations if self.status(d) in ("new", "changed")]
+
+    @property
+    def no_longer_seen(self) -> list[str]:
+        """Accepted deviations of the baseline that this run did not meet."""
+        return self._compared()[1]
 
     @property
     def ok(self) -> bool:
-        return not self.violations
+        return not self.failing
 
     def to_json(self, files: list[str | None] | None = None) -> dict:
-        files = files or [None] * len(self.violations)
+        files = files or [None] * len(self.deviations)
         out = []
-        for doc, path in zip(self.violations, files):
-            v = doc["violation"]
-            out.append({"rule": v["rule"], "step": v["step"], "expected": v["expected"], "actual": v["actual"],
-                        "scenario_file": path})
-        return {"engine": self.engine, "ruleset": self.ruleset, "scenarios": self.scenarios, "steps": self.steps,
-                "violations": out}
+        changed = self._compared()[0]
+        for dev, path in zip(self.deviations, files):
+            v = dev["doc"]["violation"]
+            rule, action, _ = parse_signature(dev["signature"])
+            item = {"signature": dev["signature"], "rule": v["rule"], "action": action, "count": dev["count"],
+                    "status": self.status(dev), "step": v["step"], "expected": v["expected"], "actual": v["actual"],
+                    "unstated": dev.get("unstated"), "scenario_file": path}
+            if dev["signature"] in changed:
+                item["was"] = changed[dev["signature"]]
+            out.append(item)
+        doc = {"engine": self.engine, "ruleset": self.ruleset, "scenarios": self.scenarios, "steps": self.steps,
+               "ok": self.ok, "strict": self.strict, "skipped": dict(self.skipped), "violations": out,
+               "combined": dict(self.combined), "stopped": list(self.stopped)}
+        if self.baseline is not None:
+            doc["baseline"] = {"file": self.baseline.path, "accepted": len(self.baseline.signatures),
+                               "no_longer_seen": self.no_longer_seen}
+        return doc
 
 
-def _identity(doc: dict) -> tuple:
-    """Violations are the same finding when the same rule breaks on the same kind of action (for a
-    protocol fault: the same kind of fault)."""
-    v = doc["violation"]
-    if v["rule"] == "protocol":
-        return v["rule"], _fault_kind(StepViolation.from_json(v))
-    acts = doc["actions"]
-    kind = acts[v["step"] - 1]["type"] if 0 < v["step"] <= len(acts) else None
-    return v["rule"], kind
+def _order(deviations: dict) -> list[tuple[str, dict]]:
+    """Most frequent first, then by signature (a function of the counts: the same in every run)."""
+    return sorted(deviations.items(), key=lambda kv: (-kv[1]["count"], kv[0]))
 
 
-def merge(results: list[dict]) -> ConformResult:
-    """One result from chunk results, whatever order they were computed in."""
-    results = sorted(results, key=lambda r: r["index"])
-    if not results:
-        raise ValueError("nothing to merge")
-    kept: dict[tuple, dict] = {}
-    for r in results:
-        for doc in r["violations"]:
-            key = _identity(doc)
-            size = (doc["violation"]["step"], len(json.dumps(doc, sort_keys=True)))
-            if key not in kept or size < kept[key][0]:
-                kept[key] = (size, doc)
-    docs = [d for _, d in sorted(kept.values(), key=lambda x: (x[1]["violation"]["rule"], x[0]))]
-    engine = next((r["engine"] for r in results if r.get("engine")), "")
-    return ConformResult(engine, results[0]["ruleset"], sum(r["scenarios"] for r in results),
-                         sum(r["steps"] for r in results), docs, [r["log"] for r in results if r.get("log")],
-                         dict(results[0].get("set") or {}))
+def assemble(explored: dict, shrunk: list[dict]) -> ConformResult:
+    """The run's result from the merged exploration and the shrink tasks' results (by index)."""
+    by_index = {r["index"]: r for r in shrunk}
+    devs = []
+    runs = 0
+    for i, (signature, item) in enumerate(_order(explored["deviations"])):
+        r = by_index.get(i)
+        doc = r["doc"] if r is not None else item["doc"]
+        runs += r["runs"] if r is not None else 0
+        doc = dict(doc, found=dict(doc.get("found") or {}, count=item["count"]))
+        devs.append({"signature": signature, "count": item["count"], "doc": doc,
+                     "unstated": r.get("unstated") if r is not None else None})
+    return ConformResult(explored["engine"], explored["ruleset"], explored["scenarios"], explored["steps"], devs,
+                         explored["logs"], explored["set"], explored["skipped"], explored["stopped"], runs,
+                         explored.get("combined", {}))
 
 
-def conform_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 0,
+def explore_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 0,
                      examples: int = DEFAULT_EXAMPLES, settings: dict | tuple | None = None,
-                     max_steps: int = DEFAULT_MAX_STEPS, shrink_runs: int = DEFAULT_SHRINK_RUNS,
-                     shrink_seconds: float | None = None):
-    """A run as the execution layer's ``Campaign`` (``verify.execute``): its chunks, ``run_chunk`` and
-    ``merge``; the identity (what ``--resume`` matches) names everything a chunk's result depends on."""
-    chunks = plan(engine, ruleset, seed, examples, max_steps, shrink_runs, shrink_seconds, settings)
+                     max_steps: int = DEFAULT_MAX_STEPS):
+    """The exploration as the execution layer's ``Campaign``; its identity (what ``--resume`` matches)
+    names everything a chunk's result depends on."""
+    chunks = plan(engine, ruleset, seed, examples, max_steps, settings)
     identity = {"version": __version__, "engine": engine.label, "step_timeout": engine.step_timeout,
                 "ruleset": ruleset, "set": dict(settings_key(settings)), "seed": seed, "examples": examples,
-                "max_steps": max_steps, "shrink_runs": shrink_runs, "shrink_seconds": shrink_seconds}
-    return Campaign("conform", identity, chunks, run_chunk, merge, weights=[c.examples for c in chunks],
+                "max_steps": max_steps, "chunk": CHUNK_EXAMPLES}
+    return Campaign("conform", identity, chunks, explore_chunk, merge_chunks, weights=[c.examples for c in chunks],
                     unit="scenarios")
+
+
+def shrink_campaign(engine: EngineSpec, explored: dict, shrink_runs: int = DEFAULT_SHRINK_RUNS,
+                    max_steps: int = DEFAULT_MAX_STEPS, identity: dict | None = None):
+    """Shrinking each distinct deviation of ``explored`` once, as a ``Campaign``."""
+    settings = settings_key(explored["set"])
+    specs = [ShrinkSpec(engine, explored["ruleset"], i, item["doc"], shrink_runs, max_steps, settings)
+             for i, (_, item) in enumerate(_order(explored["deviations"]))]
+    ident = dict(identity or {}, shrink_runs=shrink_runs, deviations=[s for s, _ in _order(explored["deviations"])])
+    return Campaign("conform-shrink", ident, specs, shrink_task, list, unit="deviations")
+
+
+def conform(engine: EngineSpec, ruleset: str = "official", seed: int = 0, examples: int = DEFAULT_EXAMPLES,
+            settings: dict | tuple | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+            shrink_runs: int = DEFAULT_SHRINK_RUNS, jobs: int | None = None, scheduler: str | None = None,
+            resume: Path | None = None, quiet: bool = True) -> ConformResult:
+    """A whole run (both campaigns) on the backend ``jobs``/``scheduler`` give; ``resume`` keeps the finished
+    chunks and shrink tasks in a campaign directory (the shrink tasks in its ``shrink/`` folder)."""
+    first = explore_campaign(engine, ruleset, seed, examples, settings, max_steps)
+    backend = make_backend(jobs, scheduler)
+    mode = "off" if quiet else None
+    with cli_errors():
+        started = False
+        try:
+            store = CampaignStore(resume) if resume is not None else None
+            total = sum(first.weight(i) for i in range(len(first.chunks)))
+            explored = execute(first, backend, store, Progress(total, first.unit, "conform", mode=mode)).result
+            second = shrink_campaign(engine, explored, shrink_runs, max_steps, first.identity)
+            shrunk: list = []
+            if second.chunks:
+                if not backend.running:
+                    backend.start()
+                    started = True
+                store = CampaignStore(Path(resume) / "shrink") if resume is not None else None
+                shrunk = execute(second, backend, store,
+                                 Progress(len(second.chunks), second.unit, "shrink", mode=mode)).result
+        finally:
+            if started:
+                backend.close()
+    return assemble(explored, shrunk)
 
 
 def run(engine: EngineSpec, ruleset: str = "official", seed: int = 0, examples: int = DEFAULT_EXAMPLES,
         max_steps: int = DEFAULT_MAX_STEPS, shrink_runs: int = DEFAULT_SHRINK_RUNS,
         settings: dict | tuple | None = None) -> ConformResult:
-    """A whole run in this process (the pytest plugin's), through the execution layer like the command's."""
-    return execute(conform_campaign(engine, ruleset, seed, examples, settings, max_steps, shrink_runs),
-                   InProcess()).result
+    """A whole run in this process (the pytest plugin's, the tests'), through the execution layer."""
+    return conform(engine, ruleset, seed, examples, settings, max_steps, shrink_runs)
 
 
 def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None,
@@ -439,17 +251,31 @@ def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None,
     rid = ruleset or doc["ruleset"]
     settings = dict(doc.get("set") or {}) if settings is None else dict(settings)
     session = Session(engine, rid, settings)
+    unsupported = None
     try:
-        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "replayed"))
-        v, steps = session.run(sc)
+        sc = Scenario(doc["state"], list(doc["actions"]), doc.get("origin", "replayed"), setup=doc.get("setup"),
+                      history=doc.get("history"))
+        got = session.run(sc)
+        v, steps, unsupported = got.violation, got.steps, got.unsupported
         name = session.hello.engine if session.hello else engine.label
         log = session.engine.log_tail()
     finally:
         session.close()
-    violations = [scenario_doc(rid, sc.truncated(v.step), v, doc.get("found"), settings)] if v else []
-    return ConformResult(name, rid, 1, steps, violations, [log] if log else [], settings)
+    devs = []
+    if v is not None:
+        found = dict(doc.get("found") or {}, count=1)
+        session = Session(engine, rid, settings)
+        try:
+            why = explain(session, sc.truncated(v.step), v)
+        finally:
+            session.close()
+        devs = [{"signature": v.signature, "count": 1, "unstated": why,
+                 "doc": scenario_doc(rid, sc.truncated(v.step), v, found, settings)}]
+    return ConformResult(name, rid, 0 if unsupported else 1, steps, devs, [log] if log else [], settings,
+                         {unsupported: 1} if unsupported else {})
 
 
-__all__ = ["ChunkSpec", "ConformResult", "Session", "plan", "chunk_seed", "run_chunk", "merge", "run", "replay",
-           "conform_campaign", "settings_key", "scenario_doc", "SCENARIO_SCHEMA", "CHUNK_EXAMPLES",
+__all__ = ["ChunkSpec", "ShrinkSpec", "ConformResult", "Session", "plan", "chunk_seed", "explore_chunk",
+           "merge_chunks", "shrink_task", "assemble", "conform", "run", "replay", "explore_campaign",
+           "shrink_campaign", "load_target", "settings_key", "scenario_doc", "SCENARIO_SCHEMA", "CHUNK_EXAMPLES",
            "DEFAULT_EXAMPLES"]

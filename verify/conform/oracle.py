@@ -22,11 +22,11 @@ from ..engine.state import GameState
 from ..engine.step import IllegalAction, check
 from ..errors import GameError
 from ..engine.trace import _action_for_check
-from ..invariants import Monitor
+from ..invariants import Monitor, broken_clause
+from . import signature as sig
+from .signature import OPTIONAL_FIELDS
 from .protocol import EngineFault, Hello
 
-#: Optional keys inside a compared value: compared only when the engine reports them.
-OPTIONAL_FIELDS = {("bank", "cash"), ("properties", "interest_paid")}
 #: The longest diff kept for a violation.
 DIFF_LINES = 20
 
@@ -45,32 +45,35 @@ class StepViolation:
     message: str
     diff: list[str] = field(default_factory=list)
     log: str = ""                   # the engine's stderr tail (protocol faults)
+    signature: str = ""             # the deviation it shows (``signature.py``)
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "step": self.step, "expected": self.expected, "actual": self.actual,
-                "message": self.message, "diff": list(self.diff), "log": self.log}
+                "message": self.message, "diff": list(self.diff), "log": self.log, "signature": self.signature}
 
     @classmethod
     def from_json(cls, d: dict) -> "StepViolation":
         return cls(d["rule"], int(d["step"]), d.get("expected"), d.get("actual"), d.get("message", ""),
-                   list(d.get("diff") or []), d.get("log", ""))
+                   list(d.get("diff") or []), d.get("log", ""), d.get("signature", ""))
 
 
-def expect(config: EngineConfig, state: dict, action: dict, game: GameState | None = None) -> tuple:
+def expect(config: EngineConfig, state: dict, action: dict, game: GameState | None = None,
+           path: str | None = None) -> tuple:
     """The reference outcome: ``("state", successor, checked_action, successor_game)`` or
-    ``("illegal", reason, action, None)``.
+    ``("illegal", message, action, reason)`` (``reason``: the registry's ``Reason``, what it rests on).
 
     ``checked_action`` is the action as the step invariants read it: a bankruptcy names the creditor
     the ruleset gives (from the reference's events; an engine under test reports no events).
     ``game`` is ``state`` already read (``GameState``), to save reading it again; it is not changed.
+    ``path``: which of the reference's engines plays it (``verify.engine.engines.rules_for``).
     Raises ``GameError`` when the action is malformed for this state (never offered)."""
-    rules = rules_for(config)
+    rules = rules_for(config, path)
     g = (game if game is not None else rules.from_json(state)).copy()
     g.events = []
     try:
         seat, perform = check(rules, g, action)
     except IllegalAction as exc:
-        return REFUSE, exc.message, action, None
+        return REFUSE, exc.message, action, exc.reason
     try:
         perform(rules, g, seat, action)
     except (IndexError, KeyError, TypeError, ValueError) as exc:   # a state the rules cannot follow
@@ -79,59 +82,124 @@ def expect(config: EngineConfig, state: dict, action: dict, game: GameState | No
     return ACCEPT, g.to_json(rules.ownable), _action_for_check(action, events), g
 
 
-def fault_violation(step: int, fault: EngineFault) -> StepViolation:
+def fault_violation(step: int, fault: EngineFault, request: str = "apply") -> StepViolation:
+    """A protocol fault; its signature names the kind of fault and the request (``load``, an action type)."""
     return StepViolation("protocol", step, "an answer in protocol 1", f"{fault.kind}: {fault.message}",
-                         f"{fault.kind}: {fault.message}", log=fault.log)
+                         f"{fault.kind}: {fault.message}", log=fault.log,
+                         signature=sig.make("protocol", request, fault.kind))
+
+
+def engine_creditor(before: dict, after: dict, action: dict) -> dict:
+    """The action as the step invariants read it, with the creditor the *engine* used in a bankruptcy:
+    the one its state names (a debt in progress), else the player who received the bankrupt player's
+    deeds or jail cards, else the bank. The invariants then judge whether the engine's transfer is
+    whole and consistent; whether the creditor is the ruleset's is the successor comparison's part."""
+    was = [p.get("bankrupt") for p in before.get("players", [])]
+    now = [p.get("bankrupt") for p in after.get("players", [])]
+    newly = [i for i, (a, b) in enumerate(zip(was, now)) if b and not a]
+    if not newly:
+        return action
+    debtor = newly[0]
+    pend = before.get("pending") or {}
+    if before.get("phase") == "debt" and pend.get("debtor") == debtor and isinstance(pend.get("creditor"), int):
+        return dict(action, creditor=pend["creditor"], player=debtor)
+    gained = set()
+    for old, new in zip(before.get("properties", []), after.get("properties", [])):
+        if old.get("owner") == debtor and new.get("owner") not in (None, debtor):
+            gained.add(new["owner"])
+    for seat, (old, new) in enumerate(zip(before.get("players", []), after.get("players", []))):
+        if seat != debtor and len(new.get("jail_cards") or []) > len(old.get("jail_cards") or []):
+            gained.add(seat)
+    creditor = gained.pop() if len(gained) == 1 else -1
+    return dict(action, creditor=creditor, player=debtor)
 
 
 class Oracle:
     """Judges an engine's steps for one config, promised invariants and declared keys."""
 
-    def __init__(self, config: EngineConfig, promised: list[str], hello: Hello):
+    def __init__(self, config: EngineConfig, promised: list[str], hello: Hello, monitor: Monitor | None = None):
         self.config = config
         self.promised = list(promised)
         self.compare = hello.compare
         self.actions = hello.actions
+        self.deed_names = tuple(d.name for d in config.board.deeds)
+        self.kinds = {d.square: d.kind for d in config.board.deeds}
+        self.squares = dict(enumerate(config.board.squares))
+        self._monitor: Monitor | None = monitor
 
     def monitor(self) -> Monitor:
-        return Monitor(self.config, self.promised)
+        """The promised invariants' monitor (built once: building it is most of a short scenario's cost; it
+        needs no reset between scenarios, as it re-evaluates whatever a state changes from the last)."""
+        if self._monitor is None:
+            self._monitor = Monitor(self.config, self.promised)
+        return self._monitor
 
     def judge(self, step: int, before: dict, action: dict, expected: tuple, got: tuple[str, Any],
-              monitor: Monitor) -> StepViolation | None:
-        """The first rule the engine's answer ``got`` breaks (None when it conforms).
+              monitor: Monitor, raised: dict | None = None) -> StepViolation | None:
+        """The first rule the engine's answer ``got`` breaks (None when it conforms), with its signature.
 
-        ``before`` is the state the engine last reported (or was loaded with)."""
-        ekind, evalue, checked = expected[:3]
+        ``before`` is the state the engine last reported (or was loaded with); ``raised``, for a debt the
+        engine settled itself, the state once the cash was raised (the step invariants start there)."""
+        ekind, evalue, _checked = expected[:3]
         gkind, gvalue = got
+        kind = str(action.get("type"))
         if ekind == REFUSE and gkind == ACCEPT:
+            why = expected[3] if len(expected) > 3 else None
+            text = sig.template_key(why.template) if getattr(why, "template", None) else evalue
             return StepViolation("legality", step, f"refused: {evalue}", "accepted",
                                  f"the engine accepted an action the ruleset refuses ({evalue})",
-                                 diff_lines(before, gvalue, self.compare, "before", "engine"))
+                                 diff_lines(before, gvalue, self.compare, "before", "engine"),
+                                 signature=sig.make("legality", kind,
+                                                    "accepted: " + sig.reason_key(text, self.deed_names)))
         if ekind == ACCEPT and gkind == REFUSE:
             return StepViolation("legality", step, "accepted", f"refused: {gvalue}",
-                                 f"the engine refused an action the ruleset allows ({gvalue})")
+                                 f"the engine refused an action the ruleset allows ({gvalue})",
+                                 signature=sig.make("legality", kind,
+                                                    "refused: " + sig.reason_key(gvalue, self.deed_names)))
         if gkind == REFUSE:
             return None
+        start = raised if raised is not None else before
         try:
-            broken = monitor(before, gvalue, checked)
+            broken = monitor(start, gvalue, engine_creditor(start, gvalue, action))
         except GameError as exc:
             return StepViolation("protocol", step, "a verify.state/1 state", exc.message,
-                                 f"the reported state cannot be read: {exc.message}")
+                                 f"the reported state cannot be read: {exc.message}",
+                                 signature=sig.make("protocol", kind, "unreadable state"))
         diff = diff_lines(evalue, gvalue, self.compare)
         if broken:
             v = broken[0]
+            clause = broken_clause(self.config, v.invariant, gvalue, start, engine_creditor(start, gvalue, action))
             return StepViolation(v.invariant, step, f"invariant holds: {v.title}",
                                  f"broken{': ' + v.message if v.message else ''}",
-                                 str(v), diff)
+                                 str(v) + (f"; the clause that fails: {clause}" if clause else ""), diff,
+                                 signature=sig.make(v.invariant, kind, clause))
         if diff:
+            atoms = sig.diff_atoms(evalue, gvalue, self.compare, sig.Roles(before, action, self.kinds))
+            where = sig.step_context(before, evalue, action, self.squares)
             return StepViolation("successor", step, differing(evalue, self.compare, gvalue),
                                  differing(gvalue, self.compare, evalue),
                                  f"the engine's successor differs from the ruleset's on {len(diff)} value(s)"
-                                 + ("" if len(diff) < DIFF_LINES else " or more"), diff)
+                                 + ("" if len(diff) < DIFF_LINES else " or more"), diff,
+                                 signature=sig.make("successor", f"{kind} at {where}" if where else kind,
+                                                    ", ".join(atoms)))
         return None
 
     def same_state(self, expected: dict, actual: dict) -> list[str]:
         return diff_lines(expected, actual, self.compare)
+
+    def load_violation(self, given: dict, held: dict, request: str = "load") -> StepViolation | None:
+        """After ``load`` (or ``new_game``) the engine must hold the state given (the ruleset's)."""
+        diff = diff_lines(given, held, self.compare)
+        if not diff:
+            return None
+        atoms = sig.diff_atoms(given, held, self.compare, sig.Roles(given, {}, self.kinds))
+        if request == "load":
+            return StepViolation("protocol", 0, "the loaded state", "another state",
+                                 "after load the engine does not hold the state it was given", diff,
+                                 signature=sig.make("protocol", "load", ", ".join(atoms)))
+        return StepViolation("setup", 0, differing(given, self.compare, held), differing(held, self.compare, given),
+                             "the engine's new game differs from the ruleset's setup", diff,
+                             signature=sig.make("setup", request, ", ".join(atoms)))
 
 
 def differing(a: dict, keys, b: dict) -> dict:
@@ -185,4 +253,5 @@ def _show(v: Any) -> str:
     return text if len(text) <= 80 else text[:80] + "…"
 
 
-__all__ = ["Oracle", "StepViolation", "expect", "fault_violation", "diff_lines", "ACCEPT", "REFUSE"]
+__all__ = ["Oracle", "StepViolation", "expect", "fault_violation", "engine_creditor", "diff_lines", "ACCEPT",
+           "REFUSE"]

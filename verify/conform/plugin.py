@@ -18,7 +18,8 @@ saved) as the message::
 
 Options (command line or ini): ``--conform-rulesets official,classic-pl``
 (ini ``conform_rulesets``), ``--conform-examples N``, ``--conform-seed S``,
-``--conform-step-timeout T``. Importing this module costs nothing until such a
+``--conform-step-timeout T``, ``--conform-baseline FILE`` (ini ``conform_baseline``:
+accepted deviations fail nothing) and ``--conform-strict`` (ini ``conform_strict``). Importing this module costs nothing until such a
 fixture exists: the harness is imported when a conformance test runs.
 """
 
@@ -37,13 +38,20 @@ _MODULE_CLASS = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 def pytest_addoption(parser) -> None:
     group = parser.getgroup("verify-conform", "engine conformance (verify conform)")
     group.addoption("--conform-rulesets", default=None, help="Comma-separated rulesets (default: official).")
-    group.addoption("--conform-examples", type=int, default=None, help="Scenarios per ruleset (default 100).")
+    group.addoption("--conform-examples", type=int, default=None, help="Scenarios per ruleset (default 500).")
     group.addoption("--conform-seed", type=int, default=None, help="Seed of the scenarios (default 0).")
     group.addoption("--conform-step-timeout", type=float, default=None,
                     help="Seconds a subprocess engine may take per request (default 10).")
+    group.addoption("--conform-baseline", default=None,
+                    help="Accepted deviations (a file `verify conform --write-baseline` wrote): only new or "
+                         "changed ones fail.")
+    group.addoption("--conform-strict", action="store_true", default=None,
+                    help="Deviations unstated by the rulebook (silent or assumed values) fail too.")
     parser.addini("conform_rulesets", "Rulesets the conformance tests check (comma-separated)", default="official")
-    parser.addini("conform_examples", "Scenarios per ruleset", default="100")
+    parser.addini("conform_examples", "Scenarios per ruleset", default="500")
     parser.addini("conform_seed", "Seed of the conformance scenarios", default="0")
+    parser.addini("conform_baseline", "Accepted deviations (verify conform --write-baseline FILE)", default="")
+    parser.addini("conform_strict", "Deviations unstated by the rulebook fail too", type="bool", default=False)
 
 
 def _option(config, name: str, ini: str | None = None) -> Any:
@@ -74,7 +82,7 @@ def engine_spec(engine: Any, step_timeout: float | None = None):
 def _conformance_test(ruleset: str):
     def test_conformance(conform_engine, request) -> None:
         from .harness import run
-        from .render import scenario_text
+        from .render import scenario_text, status_line
         from .scenario_file import save
 
         config = request.config
@@ -82,16 +90,25 @@ def _conformance_test(ruleset: str):
         examples = int(_option(config, "examples", "conform_examples"))
         seed = int(_option(config, "seed", "conform_seed"))
         result = run(spec, ruleset, seed=seed, examples=examples)
+        baseline = _option(config, "baseline", "conform_baseline") or None
+        if baseline:
+            from pathlib import Path
+            from .baseline import load
+            path = Path(baseline)
+            baseline = load(path if path.is_absolute() else config.rootpath / path)
+        result.judged(baseline, bool(_option(config, "strict", "conform_strict")))
         if result.ok:
             return
         folder = config.cache.mkdir("verify-conform") if getattr(config, "cache", None) else config.rootpath
         texts = []
-        for doc in result.violations:
-            path = save(doc, folder)
-            texts.append(scenario_text(doc, result.engine, str(path)))
-        pytest.fail(f"{result.engine} departs from {ruleset} in {len(result.violations)} way(s) "
-                    f"({result.scenarios} scenarios, {result.steps} steps):\n\n" + "\n\n".join(texts),
-                    pytrace=False)
+        failing = result.failing
+        for dev in failing:
+            path = save(dev["doc"], folder)
+            texts.append(scenario_text(dev["doc"], result.engine, str(path), spec.cli_args, dev["count"],
+                                       result.scenarios) + "\n" + status_line(result, dev))
+        pytest.fail(f"{result.engine} departs from {ruleset} in {len(failing)} way(s) "
+                    f"({result.scenarios} scenarios, {result.steps} steps; {len(result.deviations) - len(failing)} "
+                    "more accepted or unstated by the rulebook):\n\n" + "\n\n".join(texts), pytrace=False)
 
     return test_conformance
 

@@ -1,12 +1,21 @@
 """Engine protocol 1, message by message: what the harness sends and what it accepts back.
 
-The messages are fixed by the conformance issue and shipped as JSON Schemas in
-``verify/schemas/protocol/`` (one file per request and response). This module
-is the harness's side of that contract: it builds requests and reads
-responses, turning anything out of protocol into an ``EngineFault`` (rule
-``protocol``). It is deliberately hand-written rather than a schema validator:
-it runs on every step, and jsonschema is only a test dependency (the tests
-check that both agree on every message).
+The messages are shipped as JSON Schemas in ``verify/schemas/protocol/`` (one
+file per request and response). This module is the harness's side of that
+contract: it builds requests and reads responses, turning anything out of
+protocol into an ``EngineFault`` (rule ``protocol``). It is deliberately
+hand-written rather than a schema validator: it runs on every step, and
+jsonschema is only a test dependency (the tests check that both agree on
+every message).
+
+An engine describes itself in its answer to ``hello`` (its **profile**, every
+part optional, so an engine that declares nothing is tested on everything):
+the action types it implements (``actions``), the state keys it maintains
+(``compare``), the phases a loaded state may be in (``phases``), what it does
+on its own where the ruleset has a player decide (``automatic``, the words of
+``AUTOMATIC``) and whether it answers ``new_game`` (``setup``). ``load`` and
+``new_game`` may be answered ``{"ok": true, "unsupported": REASON}``: the
+engine cannot hold that state, and the scenario is skipped and counted.
 """
 
 from __future__ import annotations
@@ -28,6 +37,26 @@ STATE_KEYS = REQUIRED_STATE_KEYS + ("discards", "seed", "shuffles", "pending", "
                                     "player_turns", "winner", "result")
 
 
+#: The phases of the state schema (what ``phases`` may name).
+PHASES = ("pre_roll", "post_roll", "buy", "auction", "debt", "casino", "bus", "triples", "income_tax",
+          "jail_choice", "over")
+
+#: What an engine may do on its own where the ruleset has a player decide (``automatic`` in ``hello``).
+#: The oracle then compares the engine's step with the ruleset's outcome of the step followed by the
+#: choices named here, instead of flagging every occurrence.
+AUTOMATIC = {
+    "rent_at_once": "rent is paid when a player lands on an owned deed: the ruleset's step is followed by "
+                    "the owner's claim_rent (where the ruleset has the owner claim it)",
+    "liquidation": "a debt is settled by the engine itself: the ruleset's step is followed by the debtor's "
+                   "sales and mortgages (read from the engine's state), then pay, or bankrupt when they do "
+                   "not cover the debt",
+    "jail_card_at_once": "a player in jail who holds a Get Out of Jail Free card uses it on rolling: the "
+                         "ruleset's use_card comes before the roll",
+    "end_turn_at_once": "the turn passes as soon as nothing is left to decide: the ruleset's step is "
+                        "followed by end_turn when it leaves the current player only that",
+}
+
+
 class EngineFault(Exception):
     """The engine broke protocol 1: crashed, hung, printed something that is not a response, or answered
     out of protocol. ``kind`` is one of crash, timeout, garbage, protocol, error."""
@@ -41,16 +70,21 @@ class EngineFault(Exception):
 
 @dataclass(frozen=True)
 class Hello:
-    """What an engine declared in its answer to ``hello``."""
+    """What an engine declared in its answer to ``hello`` (its profile)."""
 
     engine: str
     version: str
     actions: tuple[str, ...] | None      # None: every action type
     compare: tuple[str, ...]             # top-level state keys compared
+    phases: tuple[str, ...] | None = None    # phases a loaded state may be in (None: every phase)
+    automatic: tuple[str, ...] = ()      # words of AUTOMATIC
+    setup: bool = False                  # answers new_game
 
     def to_json(self) -> dict:
         return {"engine": self.engine, "version": self.version,
-                "actions": None if self.actions is None else list(self.actions), "compare": list(self.compare)}
+                "actions": None if self.actions is None else list(self.actions), "compare": list(self.compare),
+                "phases": None if self.phases is None else list(self.phases), "automatic": list(self.automatic),
+                "setup": self.setup}
 
 
 def hello_request() -> dict:
@@ -59,6 +93,20 @@ def hello_request() -> dict:
 
 def load_request(config: dict, state: dict) -> dict:
     return {"op": "load", "config": config, "state": state}
+
+
+def new_game_request(config: dict, players: int, seed: int, draws: dict) -> dict:
+    """Set up a new game; ``draws`` are the setup's random outcomes, supplied (``setup_draws``)."""
+    return {"op": "new_game", "config": config, "players": players, "seed": seed, "draws": draws}
+
+
+def setup_draws(state: dict) -> dict:
+    """The random outcomes of a new game, as the ``new_game`` request supplies them: each deck's order
+    (top first), the first player, the deeds dealt (square -> seat) and the seed of later reshuffles."""
+    return {"chance": list(state["decks"]["chance"]), "chest": list(state["decks"]["chest"]),
+            "first": state["current"],
+            "dealt": {str(p["square"]): p["owner"] for p in state["properties"] if p.get("owner") is not None},
+            "seed": state.get("seed", 0)}
 
 
 def apply_request(action: dict) -> dict:
@@ -91,7 +139,13 @@ def read_hello(resp: Any) -> Hello:
         raise EngineFault("protocol", f"hello: \"version\" must be a string, got {_short(version)}")
     actions = _declared(r, "actions", ACTION_TYPES, "action type")
     compare = _declared(r, "compare", STATE_KEYS, "state key")
-    return Hello(engine, str(version), actions, REQUIRED_STATE_KEYS if compare is None else compare)
+    phases = _declared(r, "phases", PHASES, "phase")
+    automatic = _declared(r, "automatic", tuple(AUTOMATIC), "automatic behaviour")
+    setup = r.get("setup", False)
+    if not isinstance(setup, bool):
+        raise EngineFault("protocol", f"hello: \"setup\" must be true or false, got {_short(setup)}")
+    return Hello(engine, str(version), actions, REQUIRED_STATE_KEYS if compare is None else compare,
+                 phases, automatic or (), setup)
 
 
 def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str, ...] | None:
@@ -107,8 +161,23 @@ def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str
     return tuple(n for n in known if n in names)
 
 
-def read_load(resp: Any) -> None:
-    _ok(resp, "load")
+def read_load(resp: Any, what: str = "load") -> str | None:
+    """None when the engine holds the state; the reason when it answered ``unsupported``."""
+    r = _ok(resp, what)
+    why = r.get("unsupported")
+    if why is None:
+        return None
+    if not isinstance(why, str) or not why:
+        raise EngineFault("protocol", f"{what}: \"unsupported\" must be the reason as a string, got {_short(why)}")
+    return why
+
+
+def read_new_game(resp: Any) -> tuple[str, Any]:
+    """``("state", STATE)`` or ``("unsupported", REASON)``."""
+    why = read_load(resp, "new_game")
+    if why is not None:
+        return "unsupported", why
+    return "state", read_state(resp, "new_game")
 
 
 def read_state(resp: Any, what: str = "state") -> dict:
@@ -153,6 +222,7 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-__all__ = ["PROTOCOL", "EngineFault", "Hello", "REQUIRED_STATE_KEYS", "STATE_KEYS", "hello_request",
-           "load_request", "apply_request", "STATE_REQUEST", "BYE_REQUEST", "read_hello", "read_load",
-           "read_apply", "read_state", "check_state_shape"]
+__all__ = ["PROTOCOL", "EngineFault", "Hello", "REQUIRED_STATE_KEYS", "STATE_KEYS", "PHASES", "AUTOMATIC",
+           "hello_request", "load_request", "new_game_request", "setup_draws", "apply_request", "STATE_REQUEST",
+           "BYE_REQUEST", "read_hello", "read_load", "read_new_game", "read_apply", "read_state",
+           "check_state_shape"]

@@ -19,17 +19,22 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import shlex
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ..engine.actions import ACTIONS
 from ..jsondoc import read_doc
 from ..smt.model import Model
+from ..smt.scenario import _bank_line, _deed_line
 from . import ConformInputError
+from .session import load_target
 
 RULE_TEXT = {"legality": "the engine must accept exactly the actions the ruleset allows",
              "successor": "an accepted action must give the ruleset's successor state",
+             "setup": "a new game must be set up as the ruleset says",
              "protocol": "the engine must answer every request in protocol 1"}
 
 
@@ -40,7 +45,6 @@ def _model(doc: dict):
 
 @lru_cache(maxsize=8)
 def _model_of(ruleset: str, settings: str):
-    from .harness import load_target
     return Model.from_config(load_target(ruleset, json.loads(settings))[0])
 
 
@@ -51,39 +55,87 @@ def _deed_name(m, square: Any) -> str:
     return f"square {square}"
 
 
+def _side(m, s: Any) -> str:
+    if not isinstance(s, dict):
+        return json.dumps(s)
+    bits = [_deed_name(m, x) for x in s.get("squares", [])]
+    if s.get("cash"):
+        bits.append(f"{s['cash']} cash")
+    bits += [f"the {c} jail card" for c in s.get("cards", [])]
+    return ", ".join(bits) or "nothing"
+
+
+def _field(m, name: str, value: Any) -> str:
+    """One field of an action in words (fields are shared by actions: a square, dice, a trade's sides)."""
+    if name == "square":
+        return _deed_name(m, value)
+    if name in ("dice", "card_dice") and isinstance(value, list):
+        label = "the card's throw" if name == "card_dice" else "dice"
+        return f"{label} {' and '.join(str(d) for d in value)}"
+    if name == "with":
+        return f"with player {value}"
+    if name in ("give", "take"):
+        return f"{name}s {_side(m, value)}"
+    return f"{name.replace('_', ' ')} {_words(value)}"
+
+
+def _words(value: Any) -> str:
+    """A field's value as text, not JSON: a list as its items, a mapping (a reshuffled deck) item by item."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def describe(m, a: dict) -> str:
-    """An action in words: ``player 1 builds a house on Baltic Avenue (square 3)``."""
-    who = f"player {a.get('seat', '?')}"
-    t = a.get("type")
-    sq = lambda: _deed_name(m, a.get("square"))  # noqa: E731
-    if t == "roll":
-        return f"{who} rolls {' and '.join(str(d) for d in a.get('dice', []))}"
-    if t == "trade":
-        def side(s: dict) -> str:
-            bits = [_deed_name(m, x) for x in s.get("squares", [])]
-            if s.get("cash"):
-                bits.append(f"{s['cash']} cash")
-            bits += [f"the {c} jail card" for c in s.get("cards", [])]
-            return ", ".join(bits) or "nothing"
-        return (f"{who} trades with player {a.get('with')}: gives {side(a.get('give', {}))}; "
-                f"takes {side(a.get('take', {}))}")
-    verbs = {"build_house": "builds a house on", "build_hotel": "builds a hotel on", "sell_house": "sells a house on",
-             "sell_hotel": "sells the hotel on", "mortgage": "mortgages", "unmortgage": "lifts the mortgage on",
-             "lift_mortgage": "pays off another's mortgage on", "auction_mortgaged": "auctions the mortgaged"}
-    if t in verbs:
-        return f"{who} {verbs[t]} {sq()}"
-    if t == "bid":
-        return f"{who} bids {a.get('amount')}"
-    if t == "sell_group":
-        return f"{who} sells every building of group {a.get('group')}"
-    extra = {k: v for k, v in a.items() if k not in ("type", "seat")}
-    return f"{who}: {t}" + (f" {json.dumps(extra)}" if extra else "")
+    """An action in words, field by field as the action registry declares them:
+    ``player 1: build house, Baltic Avenue (square 3)``."""
+    t = str(a.get("type"))
+    act = ACTIONS.get(t)
+    names = [f.name for f in act.all_fields] if act is not None else []
+    names += sorted(k for k in a if k not in names and k not in ("type", "seat"))
+    parts = [_field(m, n, a[n]) for n in names if n in a]
+    return f"player {a.get('seat', '?')}: {t.replace('_', ' ')}" + (", " + ", ".join(parts) if parts else "")
 
 
-def state_lines(m, s: dict) -> list[str]:
-    """The board lines of a state: the players, every deed not plainly the bank's, the bank, the phase."""
-    from ..smt.scenario import _bank_line, _deed_line, _player_line
-    lines = [_player_line(p) for p in s.get("players", [])]
+def _square_name(m, square: Any, kinds: tuple = ()) -> str:
+    for d in m.deeds:
+        if d.square == square:
+            return d.name
+    if isinstance(square, int) and 0 <= square < len(kinds):
+        return kinds[square].replace("_", " ")
+    return str(square)
+
+
+def _player(m, p: dict, tries: int, kinds: tuple = ()) -> str:
+    """A player's line: cash, where it stands, jail (with its tries), doubles, cards held."""
+    bits = [f"cash {p.get('cash')}"]
+    if p.get("bankrupt"):
+        bits.append("bankrupt")
+    else:
+        pos = p.get("position")
+        name = _square_name(m, pos, kinds)
+        if name == "jail" and not p.get("in_jail"):
+            name = "jail, just visiting"
+        bits.append(f"on square {pos}" + (f" ({name})" if name != str(pos) else ""))
+    if p.get("in_jail"):
+        bits.append(f"in jail (tried {p.get('jail_turns', 0)} of {tries} time(s))")
+    if p.get("doubles"):
+        bits.append(f"{p['doubles']} double(s) this turn")
+    if p.get("jail_cards"):
+        bits.append("holds " + " and ".join(f"the {c} Get Out of Jail Free card" for c in p["jail_cards"]))
+    return f"player {p.get('seat')}" + (f" (team {p['team']})" if p.get("team") is not None else "") + ": " \
+        + ", ".join(bits)
+
+
+def state_lines(m, s: dict, tries: int = 3, kinds: tuple = ()) -> list[str]:
+    """The lines of a state a deviation can turn on: the players (cash, square, jail tries, doubles, cards),
+    every deed not plainly the bank's, the bank, the cards on top of the decks, the turn (its dice, whose
+    turn, the phase and what it waits for) and rent waiting to be claimed."""
+    lines = [_player(m, p, tries, kinds) for p in s.get("players", [])]
     for i, p in enumerate(s.get("properties", [])):
         if p.get("owner") is not None or p.get("mortgaged") or p.get("houses") or p.get("hotel"):
             line = _deed_line(m, i, p)
@@ -92,25 +144,40 @@ def state_lines(m, s: dict) -> list[str]:
             lines.append(line)
     if "bank" in s:
         lines.append(_bank_line(s))
-    phase = s.get("phase")
+    decks = s.get("decks") or {}
+    tops = [f"{deck} {cards[0]}" for deck, cards in sorted(decks.items()) if cards]
+    if tops:
+        lines.append("next cards: " + ", ".join(tops))
+    turn = s.get("turn") or {}
+    text = f"phase {s.get('phase')}, player {s.get('current')}'s turn"
+    if turn.get("dice"):
+        text += f" (rolled {' and '.join(str(x) for x in turn['dice'])})"
     pend = s.get("pending")
-    text = f"phase {phase}, player {s.get('current')}'s turn"
     if pend:
         text += " — waiting for " + ", ".join(f"{k} {json.dumps(v)}" for k, v in pend.items())
     lines.append(text)
+    for c in (s.get("queue") or {}).get("claims", []):
+        lines.append(f"rent to claim: player {c[0]} owes player {c[1]} {c[3]} for square {c[2]}")
     return lines
 
 
-def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine_arg: str = "") -> str:
-    """The violation of a scenario document as a step list (``replay``: the scenario file's path)."""
+def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine_arg: str = "",
+                  count: int | None = None, total: int | None = None) -> str:
+    """The violation of a scenario document as a step list (``replay``: the scenario file's path; ``count``
+    of ``total`` scenarios showed its deviation)."""
     v = doc["violation"]
     m = _model(doc)
     acts = doc.get("actions", [])
     head = (f"{v['rule']} broken at step {v['step']} of {len(acts)} after the loaded state "
             f"({doc['ruleset']}{', engine ' + engine if engine else ''})")
-    out = [head, f"Loaded state ({doc.get('origin', '?')}):"]
+    out = [head]
+    if v.get("signature"):
+        seen = f" — seen in {count} of {total} scenario(s)" if count is not None and total else ""
+        out.append(f"Deviation: {v['signature']}{seen}")
+    tries, kinds = _board_facts(doc)
+    out.append(f"Loaded state ({doc.get('origin', '?')}{', set up by new_game' if doc.get('setup') else ''}):")
     if doc.get("state"):
-        out += ["  " + line for line in state_lines(m, doc["state"])]
+        out += ["  " + line for line in state_lines(m, doc["state"], tries, kinds)]
     for i, a in enumerate(acts, 1):
         mark = "  <-- " + v["rule"] if i == v["step"] else ""
         out.append(f"Step {i}: {describe(m, a)}{mark}")
@@ -119,7 +186,7 @@ def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine
         if v["rule"] != "successor":        # a successor's difference is the diff below
             out.append(f"  expected: {_one_line(v['expected'])}")
             out.append(f"  actual:   {_one_line(v['actual'])}")
-    else:                                   # a promised invariant
+    else:                                   # a promised invariant (its message names the clause)
         out.append(f"Broken: {v.get('message') or v['rule']}")
     if v.get("diff"):
         out.append("State diff:")
@@ -128,7 +195,73 @@ def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine
         out.append("Engine log (tail):")
         out += ["  " + line for line in v["log"].strip().splitlines()[-8:]]
     if replay:
-        out.append(f"Replay: verify conform --replay {replay} {engine_arg}".rstrip())
+        out.append(f"Replay: {replay_command(replay, engine_arg)}")
+    return "\n".join(out)
+
+
+def replay_command(path: str, engine_arg: str) -> str:
+    """The command that re-runs a saved scenario, as it runs when copied (the path quoted for the shell)."""
+    return f"verify conform --replay {shlex.quote(str(path))} {engine_arg}".rstrip()
+
+
+def _board_facts(doc: dict) -> tuple[int, tuple]:
+    """The jail's tries and the kinds of the 40 squares, for a scenario's ruleset."""
+    return _facts_of(doc["ruleset"], json.dumps(doc.get("set") or {}, sort_keys=True))
+
+
+@lru_cache(maxsize=8)
+def _facts_of(ruleset: str, settings: str) -> tuple[int, tuple]:
+    cfg = load_target(ruleset, json.loads(settings))[0]
+    return cfg.jail.max_tries, tuple(cfg.board.squares)
+
+
+STATUS_TEXT = {"new": "a deviation", "changed": "a deviation, changed from an accepted one",
+               "accepted": "accepted (in the baseline)",
+               "unstated": "unstated by the rulebook (does not fail the run; --strict makes it)"}
+
+
+def status_line(result, dev: dict) -> str:
+    """What a deviation's status means for the run, with the silent value it rests on."""
+    status = result.status(dev)
+    text = f"Status: {STATUS_TEXT[status]}"
+    u = dev.get("unstated")
+    if u and u.get("value") is not None:
+        text += (f"; the engine plays {u['param']} = {json.dumps(u['value'])} where {result.ruleset} has "
+                 f"{json.dumps(u['ruleset_value'])} ({u['kind']}: {u['reason']})")
+    elif u:
+        text += f"; the ruleset's refusal rests only on {u['param']} ({u['kind']}: {u['reason']})"
+    if status == "changed":
+        text += f"; the baseline accepted: {result._compared()[0][dev['signature']]}"
+    return text
+
+
+def run_text(result, files: list[str | None], engine_arg: str = "") -> str:
+    """A whole run for a terminal: each deviation's step list (failing ones first, then the most frequent),
+    then what the baseline accepted and no longer saw, and the summary."""
+    out = []
+    order = sorted(range(len(result.deviations)),
+                   key=lambda i: (result.status(result.deviations[i]) not in ("new", "changed"), i))
+    for i in order:
+        dev, path = result.deviations[i], files[i]
+        out += [scenario_text(dev["doc"], result.engine, path, engine_arg, dev["count"], result.scenarios),
+                status_line(result, dev), ""]
+    for sig, item in result.combined.items():
+        out.append(f"Seen together in {item['count']} scenario(s) (counted under each): {sig}")
+    for why, n in result.skipped.items():
+        out.append(f"Skipped {n} scenario(s) the engine cannot hold: {why}")
+    out += [f"Stopped: {why}" for why in result.stopped]
+    for sig in result.no_longer_seen:
+        out.append(f"Accepted in the baseline, no longer seen: {sig}")
+    counts: dict[str, int] = {}
+    for dev in result.deviations:
+        counts[result.status(dev)] = counts.get(result.status(dev), 0) + 1
+    n = len(result.deviations)
+    verdict = "no deviation" if not n else f"{n} distinct deviation(s)"
+    if n:
+        verdict += " (" + ", ".join(f"{counts[k]} {k}" for k in ("new", "changed", "unstated", "accepted")
+                                    if counts.get(k)) + ")"
+    out.append(f"{result.engine} on {result.ruleset}: {result.scenarios} scenario(s), {result.steps} step(s) "
+               f"checked: {verdict}; {'passed' if result.ok else 'FAILED'}")
     return "\n".join(out)
 
 
@@ -138,22 +271,32 @@ def _one_line(v: Any) -> str:
 
 
 def junit(result, files: list[str | None], engine_arg: str = "") -> str:
-    """JUnit XML: one test case per violation (failed), or one passing case for a clean run."""
+    """JUnit XML: one test case per deviation (failed when it fails the run, skipped when it is accepted or
+    unstated by the rulebook), one passing case per accepted deviation no longer seen, or one passing case
+    for a clean run."""
+    cls = quoteattr("conform." + result.ruleset)
     cases = []
-    for doc, path in zip(result.violations, files):
-        v = doc["violation"]
-        name = f"{v['rule']} at step {v['step']}"
-        body = scenario_text(doc, result.engine, path, engine_arg)
-        cases.append(f'  <testcase classname={quoteattr("conform." + result.ruleset)} name={quoteattr(name)}>\n'
-                     f'    <failure message={quoteattr(v.get("message") or v["rule"])} type={quoteattr(v["rule"])}>'
-                     f"{escape(body)}</failure>\n  </testcase>")
+    for dev, path in zip(result.deviations, files):
+        v = dev["doc"]["violation"]
+        status = result.status(dev)
+        name = quoteattr(f"{dev['signature']} ({dev['count']} scenario(s))")
+        body = escape(scenario_text(dev["doc"], result.engine, path, engine_arg, dev["count"], result.scenarios)
+                      + "\n" + status_line(result, dev))
+        if status in ("new", "changed"):
+            inner = (f'<failure message={quoteattr(v.get("message") or v["rule"])} type={quoteattr(v["rule"])}>'
+                     f"{body}</failure>")
+        else:
+            inner = f"<skipped message={quoteattr(STATUS_TEXT[status])}/><system-out>{body}</system-out>"
+        cases.append(f"  <testcase classname={cls} name={name}>\n    {inner}\n  </testcase>")
+    for sig in result.no_longer_seen:
+        cases.append(f"  <testcase classname={cls} name={quoteattr('no longer seen: ' + sig)}/>")
     if not cases:
-        cases.append(f'  <testcase classname={quoteattr("conform." + result.ruleset)} '
-                     f'name={quoteattr(f"{result.scenarios} scenarios, {result.steps} steps")}/>')
-    failures = len(result.violations)
+        cases.append(f'  <testcase classname={cls} name={quoteattr(f"{result.scenarios} scenarios, {result.steps} steps")}/>')
+    failures = len(result.failing)
+    skipped = len(result.deviations) - failures
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<testsuite name={quoteattr("verify conform " + result.engine)} tests="{len(cases)}" '
-            f'failures="{failures}" errors="0">\n' + "\n".join(cases) + "\n</testsuite>\n")
+            f'failures="{failures}" errors="0" skipped="{skipped}">\n' + "\n".join(cases) + "\n</testsuite>\n")
 
 
 RUN_SCHEMA = "verify.conform-run/1"
@@ -163,13 +306,19 @@ RUN_DOC = "conform.json"
 def run_document(result, files: list[str | None], engine_arg: str = "") -> dict:
     """A run as ``conform.json``: what the pages show, each violation with its step list and scenario."""
     items = []
-    for doc, path in zip(result.violations, files):
+    for dev, path in zip(result.deviations, files):
+        doc = dev["doc"]
         v = doc["violation"]
         items.append({"rule": v["rule"], "step": v["step"], "message": v.get("message", ""),
-                      "text": scenario_text(doc, result.engine), "scenario": doc,
-                      "file": f"scenarios/{Path(path).name}" if path else None})
+                      "signature": dev["signature"], "count": dev["count"], "status": result.status(dev),
+                      "unstated": dev.get("unstated"), "status_text": status_line(result, dev),
+                      "text": scenario_text(doc, result.engine, None, "", dev["count"], result.scenarios),
+                      "scenario": doc, "file": f"scenarios/{Path(path).name}" if path else None})
     return {"schema": RUN_SCHEMA, "engine": result.engine, "engine_arg": engine_arg, "ruleset": result.ruleset,
             "set": dict(result.settings), "scenarios": result.scenarios, "steps": result.steps,
+            "ok": result.ok, "failing": len(result.failing), "skipped": dict(result.skipped),
+            "no_longer_seen": list(result.no_longer_seen),
+            "baseline": result.baseline.path if result.baseline is not None else None,
             "generated": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "violations": items}
 
 
@@ -196,5 +345,6 @@ def load_run(path: Path) -> dict:
     return doc
 
 
-__all__ = ["scenario_text", "describe", "state_lines", "junit", "run_document", "view", "load_run",
+__all__ = ["scenario_text", "run_text", "replay_command", "status_line", "describe", "state_lines", "junit",
+           "run_document", "view", "load_run",
            "RUN_SCHEMA", "RUN_DOC"]

@@ -1,73 +1,86 @@
-"""Scenarios for the harness: hypothesis strategies for a loaded state and the actions offered after it.
+"""Scenarios for the harness: a loaded state and the actions offered after it, drawn from a seed.
 
-A scenario is a state the engine is loaded with and a short list of actions.
-Everything is drawn through hypothesis, so a failing scenario shrinks: fewer
-steps, simpler choices, a simpler loaded state. Generation runs the reference
-engine only (it knows the successor of each step and records it), so
-checking a scenario against an engine costs one reference run.
-
-Loaded states come from four sources, cheapest first (hypothesis shrinks
-towards the first): a new game; a **mid-game** state built directly (deeds
-owned alone or as full groups, even buildings within the supply, mortgages,
-cash, jail stays, jail cards held, mortgage ages) and then advanced by a few
-legal reference steps, which is how auctions, debts and other pending
-decisions come to be in progress; the **boundary** templates of the issue
-(``BOUNDARIES``); and boundary states **found by z3** over the symbolic state of
-``verify.smt`` (``smt_boundary.py``). Every loaded state satisfies the
-invariants the ruleset promises (checked; a state that does not is never used).
+A scenario is a state the engine is loaded with (``states.loaded_state``) and a
+short list of actions. Every choice comes from a ``draw.Draw`` seeded for that
+scenario alone, so a scenario is a function of its seed (``scenario(seed,
+ctx)``), whatever ran before it and wherever it runs. Generation plays the
+reference engine only (it knows the outcome of each step and records it), so
+checking a scenario against an engine costs one run of that engine.
 
 At each step the action is drawn from a menu: a legal action (mostly the one
-that moves the game on), a management action by any player on any square, a
-trade (built and mortgaged streets preferred), a bid (at the minimum, at the
-bidder's cash, above it) or an action by a player whose turn it is not.
-Random fields are drawn too (``fill_random`` reads its dice from hypothesis),
-so the reference's ``apply`` stays a function and a scenario replays exactly.
+that moves the game on), a building decision refused by a building rule (the
+rule drawn first), a management action by any player on any square, a trade
+(built and mortgaged streets preferred), a bid (at the minimum, at the
+bidder's cash, above it) or an action by a player whose turn it is not. Only
+the action types the engine declares are offered. Random fields are drawn too
+(``fill_random`` reads its dice from the same source), so a scenario replays
+exactly.
+
+``strategy(ctx)`` is the same generation as a hypothesis strategy, for
+property tests of the generation itself.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
-
-from hypothesis import strategies as st
 
 from ..config import EngineConfig
 from ..engine.engines import rules_for
-from ..engine.state import AUCTION, DEBT, OVER, PRE_ROLL, GameState
-from ..engine.step import ACTION_TYPES, enumerate_actions, fill_random, new_game, actor
+from ..engine.state import AUCTION, BUY, DEBT, OVER, GameState
+from ..engine.actions import ACTIONS, enumerate_legal
+from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
-from ..invariants import check_state
+from ..invariants import Monitor
+from .automatic import compose
+from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect
+from .states import loaded_state
 
-#: Action types that move the game on (answer the pending decision or take the turn).
-PROGRESS = ("roll", "timeout", "end_turn", "buy", "decline", "bid", "pass", "pay", "bankrupt", "pay_tax",
-            "casino_bet", "casino_decline", "bus", "move_to", "stay", "pay_fine", "use_card", "claim_rent")
-MANAGEMENT = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage", "unmortgage",
-              "lift_mortgage", "auction_mortgaged")
+def _reads_only(act, prefixes: tuple[str, ...]) -> bool:
+    return bool(act.reads) and all(p.startswith(prefixes) for p in act.reads)
+
+
+def _fills(act) -> bool:
+    """The menu can fill the action's fields itself (random ones come from ``fill_random``)."""
+    return all(f.random or f.optional or f.name in ("option", "amount") for f in act.fields)
+
+
+#: Everything below is read off the action registry (``verify.engine.actions``): a new action joins the menu.
+#: Actions that move the game on: the decisions the game awaits from one player, and the ways out of jail.
+PROGRESS = tuple(n for n, a in ACTIONS.items()
+                 if a.actor != "any" or _reads_only(a, ("jail.", "cards.")))
+#: Board management: any player, on a square.
+MANAGEMENT = tuple(n for n, a in ACTIONS.items()
+                   if a.actor == "any" and n not in PROGRESS and any(f.name == "square" for f in a.fields))
 #: Management decided at the edge of the building rules (evenness, supply, cash, mortgages in the group).
-EDGE_KINDS = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage")
-#: Decisions offered out of turn (by a player nobody waits for).
-OUT_OF_TURN = ("roll", "end_turn", "buy", "decline", "pass", "pay", "bankrupt", "pay_fine", "use_card", "stay",
-               "pay_tax", "bid")
-#: Where loaded states come from, weighted by repetition (hypothesis shrinks towards the first).
-SOURCES = ("new", "midgame", "boundary", "midgame", "boundary", "smt")
+EDGE_KINDS = tuple(n for n in MANAGEMENT if any("building" in p for p in ACTIONS[n].reads))
+#: Decisions offered out of turn, or to the awaited player when the state does not allow them.
+OUT_OF_TURN = tuple(n for n in PROGRESS if _fills(ACTIONS[n]) and ACTIONS[n].actor != "claimant")
+
+
+#: (config, promised) -> the monitor compiled for them: the contexts of one process's sessions on a
+#: config (``session.load_target`` compiles a bundled ruleset once) share it
+_MONITORS: dict[tuple[int, tuple[str, ...]], tuple[EngineConfig, Monitor]] = {}
 
 
 @dataclass
 class Context:
-    """What generation needs about the game and the engine under test."""
+    """What generation needs about the game and the engine under test (its profile)."""
 
     config: EngineConfig
     promised: list[str]
     actions: tuple[str, ...] | None = None     # declared by the engine (None: all)
     max_steps: int = 12
+    phases: tuple[str, ...] | None = None      # the phases a loaded state may be in (None: all)
+    automatic: tuple[str, ...] = ()            # the engine's automatic behaviours (protocol.AUTOMATIC)
 
     def __post_init__(self):
         self.rules = rules_for(self.config)
         self.allowed = set(self.actions or ACTION_TYPES)
+        self.progress_types = [t for t in PROGRESS if t in self.allowed]
+        self._progress = frozenset(self.progress_types)
         self.jail_cards = {deck: [c.id for c in cards if c.effect == "jail_free"]
                            for deck, cards in (("chance", self.config.cards.chance),
                                                ("chest", self.config.cards.chest))}
@@ -80,6 +93,49 @@ class Context:
         else:
             counts = list(range(low, high + 1))
         self.player_counts = counts or [low]
+        self._monitor: Monitor | None = None
+
+    @classmethod
+    def for_engine(cls, config: EngineConfig, promised: list[str], hello, max_steps: int = 12) -> "Context":
+        """The context of an engine's profile (its answer to ``hello``)."""
+        return cls(config, promised, hello.actions, max_steps, hello.phases, tuple(hello.automatic))
+
+    def expect(self, state: dict, action: dict, g: GameState | None = None) -> tuple:
+        """The reference outcome of ``action`` (see ``oracle.expect``), followed by the choices the engine
+        makes on its own (``automatic.compose``)."""
+        if self.automatic:
+            return compose(self.automatic, expect, self.config, state, action, g)
+        return expect(self.config, state, action, g)
+
+    def monitor(self) -> Monitor:
+        """The promised invariants' monitor, compiled once per context and shared by generation and the
+        oracle: it evaluates again only what a state changes from the last one it saw (a state loaded
+        right after it was checked costs nothing more), which holds for any sequence of states."""
+        if self._monitor is None:
+            key = (id(self.config), tuple(self.promised))
+            hit = _MONITORS.get(key)
+            if hit is None or hit[0] is not self.config:
+                hit = _MONITORS[key] = (self.config, Monitor(self.config, self.promised))
+            self._monitor = hit[1]
+        return self._monitor
+
+    def broken(self, state: dict) -> list:
+        """The promised state invariants ``state`` breaks."""
+        return self.monitor()(None, state, None)
+
+    def holds(self, state: dict) -> bool:
+        """The engine can hold ``state`` (its phase is one it declares)."""
+        return self.phases is None or state.get("phase") in self.phases
+
+    def legal(self, g: GameState) -> list[dict]:
+        return [a for a in enumerate_actions(self.rules, g) if a["type"] in self.allowed]
+
+    def progress(self, g: GameState) -> list[dict]:
+        """The legal actions that move the game on (``legal`` restricted to ``PROGRESS``, without asking the
+        guards of every player's management, which is most of ``legal``)."""
+        if g.phase == OVER:
+            return []
+        return enumerate_legal(self.rules, g, self._progress)
 
 
 @dataclass
@@ -90,296 +146,26 @@ class Scenario:
     actions: list[dict]
     origin: str = "new game"
     expected: list[tuple[str, Any]] = field(default_factory=list, repr=False)
+    setup: dict | None = None           # a new game as set up: {"players", "seed"} (sent as new_game)
+    history: dict | None = None         # the steps that led to the loaded state: {"state", "actions"}
+    more: Any = field(default=None, repr=False, compare=False)   # draws the next step (lazy generation)
 
-    def __repr__(self) -> str:          # hypothesis prints examples; a state is kilobytes
+    def step(self, i: int) -> dict | None:
+        """Action ``i`` (1-based), drawn now when the scenario is generated as it is played (a scenario that
+        fails at its first step costs the drawing of one step); None past its end."""
+        while len(self.actions) < i and self.more is not None:
+            if not self.more():
+                self.more = None
+        return self.actions[i - 1] if i <= len(self.actions) else None
+
+    def __repr__(self) -> str:          # a state is kilobytes
         return f"Scenario({self.origin!r}, {len(self.actions)} action(s))"
 
     def key(self) -> str:
         return json.dumps([self.state, self.actions], sort_keys=True, separators=(",", ":"))
 
     def truncated(self, n: int) -> "Scenario":
-        return Scenario(self.state, self.actions[:n], self.origin, self.expected[:n])
-
-
-@lru_cache(maxsize=None)
-def ints(low: int, high: int):
-    """``st.integers(low, high)``, built once (building strategies is a good part of a draw's cost)."""
-    return st.integers(low, high)
-
-
-def pick(draw, seq):
-    """One element of ``seq`` (shrinks towards the first), cheaper than a fresh ``st.sampled_from``."""
-    seq = seq if isinstance(seq, (list, tuple)) else list(seq)
-    return seq[draw(ints(0, len(seq) - 1))]
-
-
-class _DrawRandom(random.Random):
-    """A ``random.Random`` whose draws come from hypothesis (so dice shrink like any choice)."""
-
-    def __init__(self, draw):
-        super().__init__(0)
-        self._draw = draw
-
-    def randint(self, a, b):
-        return self._draw(ints(a, b))
-
-    def randrange(self, start, stop=None, step=1):
-        if stop is None:
-            start, stop = 0, start
-        return self._draw(ints(start, stop - 1))
-
-
-# ---- loaded states ------------------------------------------------------------------------------
-
-def _valid(ctx: Context, state: dict) -> bool:
-    try:
-        return not check_state(ctx.config, state, ctx.promised)
-    except GameError:
-        return False
-
-
-def _fresh(draw, ctx: Context) -> GameState:
-    n = pick(draw, ctx.player_counts)
-    seed = draw(ints(0, 2 ** 16))
-    return ctx.rules.from_json(new_game(ctx.config, n, seed))
-
-
-def _out(ctx: Context, g: GameState) -> dict:
-    return g.to_json(ctx.rules.ownable)
-
-
-def _give_group(ctx: Context, g: GameState, grp: int, seat: int) -> None:
-    for s in ctx.rules.groups[grp]:
-        g.owner[s] = seat
-
-
-def _build(ctx: Context, g: GameState, grp: int, houses: int, hotels: bool = True) -> int:
-    """Put ``houses`` levels on a group evenly (one at a time on its lowest street), within the
-    bank's stock; a street at the hotel threshold + 1 gets a hotel. Returns the levels placed."""
-    r, b = ctx.rules, ctx.config.building
-    placed = 0
-    streets = list(r.groups[grp])
-    for _ in range(houses):
-        s = min(streets, key=lambda x: r.level(g, x))
-        lvl = r.level(g, s)
-        if lvl >= r.hotel_level or (lvl >= b.max_houses and lvl + 1 < r.hotel_level):
-            break
-        if lvl + 1 == r.hotel_level and lvl >= b.hotel_threshold:
-            if g.bank_hotels < 1 or not hotels:
-                break
-            g.bank_hotels -= 1
-            if b.hotel_returns_houses:
-                g.bank_houses += g.houses[s]
-                g.houses[s] = 0
-            g.hotel[s] = True
-        else:
-            if g.bank_houses < 1:
-                break
-            g.bank_houses -= 1
-            g.houses[s] += 1
-        placed += 1
-    return placed
-
-
-def _set_jail_card(ctx: Context, g: GameState, seat: int, deck: str) -> None:
-    for cid in ctx.jail_cards.get(deck, ()):
-        pile = g.chance if deck == "chance" else g.chest
-        if cid in pile:
-            pile.remove(cid)
-            g.jail_cards[seat].append(deck)
-            return
-
-
-def _jail(ctx: Context, g: GameState, seat: int, turns: int) -> None:
-    g.in_jail[seat] = True
-    g.pos[seat] = 10
-    g.jail_turns[seat] = min(turns, max(0, ctx.config.jail.max_tries - 1))
-
-
-def _midgame(draw, ctx: Context, g: GameState) -> None:
-    """Deeds, buildings, mortgages, cash, jail and cards for a game under way (pre-roll of some player)."""
-    r, cfg = ctx.rules, ctx.config
-    n = g.n
-    seats = list(range(n))
-    start = cfg.setup.starting_cash
-    for grp, squares in enumerate(r.groups):
-        mode = pick(draw, ("bank", "group", "split", "group"))
-        if mode == "group":
-            _give_group(ctx, g, grp, pick(draw, seats))
-        elif mode == "split":
-            for s in squares:
-                g.owner[s] = pick(draw, [-1] + seats)
-    for grp in draw(st.permutations(range(len(r.groups)))):
-        squares = r.groups[grp]
-        owners = {g.owner[s] for s in squares}
-        if r.group_kind[grp] == "street" and len(owners) == 1 and -1 not in owners:
-            levels = draw(ints(0, len(squares) * r.hotel_level))
-            if _build(ctx, g, grp, levels):
-                continue
-        for s in squares:
-            if g.owner[s] >= 0 and draw(st.booleans()):
-                g.mortgaged[s] = True
-                if cfg.mortgage.expiry_rounds is not None:
-                    g.mortgage_rounds[s] = draw(ints(0, max(0, cfg.mortgage.expiry_rounds - 1)))
-    for p in seats:
-        g.cash[p] = draw(ints(0, 2 * start))
-        g.pos[p] = draw(ints(0, 39))
-        if draw(st.booleans()):
-            _jail(ctx, g, p, draw(ints(0, 2)))
-    for deck in ("chance", "chest"):
-        holder = pick(draw, [None] + seats)
-        if holder is not None:
-            _set_jail_card(ctx, g, holder, deck)
-    _turn(draw, g)
-
-
-def _turn(draw, g: GameState, current: int | None = None) -> None:
-    g.current = draw(ints(0, g.n - 1)) if current is None else current
-    g.round = draw(ints(0, 6))
-    g.player_turns = g.round * g.n + g.current
-    g.minute = g.player_turns * 0.5
-    g.passed_go = [g.round > 0 or p < g.current for p in range(g.n)]
-
-
-def _streets_by_group(ctx: Context) -> list[int]:
-    return [grp for grp in ctx.rules.street_groups]
-
-
-def _dice_to(draw, g: GameState, seat: int, target: int) -> list[int]:
-    """Place ``seat`` so that a roll of two non-double dice brings it to ``target``; return the dice."""
-    a = draw(ints(1, 6))
-    b = pick(draw, [x for x in range(1, 7) if x != a])
-    g.pos[seat] = (target - a - b) % 40
-    g.in_jail[seat] = False
-    return [a, b]
-
-
-def _boundary(draw, ctx: Context, g: GameState) -> tuple[str, list[dict]]:
-    """One of the issue's boundary states; returns its name and the legal prefix that sets it up."""
-    r, cfg = ctx.rules, ctx.config
-    n = g.n
-    name = pick(draw, BOUNDARIES)
-    p = draw(ints(0, n - 1))
-    q = (p + 1) % n
-    grp = pick(draw, _streets_by_group(ctx))
-    other = pick(draw, [x for x in _streets_by_group(ctx) if x != grp])
-    prefix: list[dict] = []
-    _turn(draw, g, p)
-    g.round = max(g.round, 1)
-    g.passed_go = [True] * n
-    cost = r.house_cost[r.groups[grp][0]]
-    if name == "last-house":
-        _give_group(ctx, g, grp, p)
-        for x in _streets_by_group(ctx):
-            if x == grp or g.bank_houses <= 1 or g.bank_houses >= (1 << 30):
-                continue
-            _give_group(ctx, g, x, q)
-            _build(ctx, g, x, g.bank_houses - 1, hotels=False)
-        g.cash[p] = cost * draw(ints(1, 3))
-    elif name == "exact-cash":
-        _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(ints(0, len(r.groups[grp]))))
-        g.cash[p] = cost
-    elif name == "even-limit":
-        _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(ints(1, len(r.groups[grp]) - 1)) + len(r.groups[grp]) * draw(
-            ints(0, max(0, cfg.building.max_houses - 1))))
-        g.cash[p] = 3 * cost + draw(ints(0, cfg.setup.starting_cash))
-    elif name in ("bankruptcy-to-player", "bankruptcy-to-bank"):
-        _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(ints(1, len(r.groups[grp]) * 2)))
-        for s in r.groups[other]:
-            g.owner[s] = p if name == "bankruptcy-to-bank" else q
-        mortgaged = [s for s in r.ownable if r.group_of[s] not in (grp, other)][:2]
-        for s in mortgaged:
-            g.owner[s] = p
-            g.mortgaged[s] = True
-        if name == "bankruptcy-to-player":
-            _build(ctx, g, other, len(r.groups[other]) * r.hotel_level)
-            target = r.groups[other][-1]
-        else:
-            target = pick(draw, [s for s in range(40) if r.kind[s] in ("income_tax", "luxury_tax")]
-                                          or [30])
-        g.cash[p] = draw(ints(0, 20))
-        prefix.append({"type": "roll", "seat": p, "dice": _dice_to(draw, g, p, target)})
-    elif name == "mortgage-expiry":
-        s = pick(draw, r.ownable)
-        g.owner[s] = p
-        g.mortgaged[s] = True
-        if cfg.mortgage.expiry_rounds is not None:
-            g.mortgage_rounds[s] = max(0, cfg.mortgage.expiry_rounds - draw(ints(0, 1)))
-        g.cash[p] = draw(ints(0, 2 * r.mortgage_value[s] + 50))
-    elif name == "three-way-auction":
-        free = [s for s in r.ownable if g.owner[s] < 0]
-        target = pick(draw, free)
-        dice = _dice_to(draw, g, p, target)
-        for x in range(n):
-            g.cash[x] = draw(ints(1, 2 * r.price[target]))
-        prefix += [{"type": "roll", "seat": p, "dice": dice}, {"type": "decline", "seat": p}]
-    elif name == "jail-with-card":
-        _jail(ctx, g, p, draw(ints(0, 2)))
-        _set_jail_card(ctx, g, p, pick(draw, ("chance", "chest")))
-    elif name == "trade-built-street":
-        _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, draw(ints(1, len(r.groups[grp]) * 2)))
-        for s in r.groups[other]:
-            g.owner[s] = q
-        g.mortgaged[r.groups[other][0]] = True
-    return name, prefix
-
-
-#: The issue's boundary states (``_boundary`` builds each).
-BOUNDARIES = ("last-house", "exact-cash", "even-limit", "bankruptcy-to-player", "bankruptcy-to-bank",
-              "mortgage-expiry", "three-way-auction", "jail-with-card", "trade-built-street")
-
-
-def _advance(draw, ctx: Context, state: dict, prefix: list[dict], steps: int) -> dict:
-    """Apply a scripted prefix, then up to ``steps`` legal progress actions, with the reference."""
-    for a in prefix:
-        try:
-            kind, new, *_ = expect(ctx.config, state, a)
-        except GameError:
-            break
-        if kind != ACCEPT:
-            break
-        state = new
-    for _ in range(steps):
-        legal = [a for a in enumerate_actions(ctx.rules, ctx.rules.from_json(state))
-                 if a["type"] in PROGRESS]
-        if not legal:
-            break
-        a = fill_random(ctx.config, state, pick(draw, legal), _DrawRandom(draw))
-        kind, new, *_ = expect(ctx.config, state, a)
-        if kind != ACCEPT:
-            break
-        state = new
-    return state
-
-
-def loaded_state(draw, ctx: Context) -> tuple[str, dict]:
-    """A state satisfying the promised invariants, and where it came from."""
-    source = pick(draw, SOURCES)
-    g = _fresh(draw, ctx)
-    fallback = _out(ctx, g)
-    prefix: list[dict] = []
-    origin = "new game"
-    if source == "midgame":
-        _midgame(draw, ctx, g)
-        origin = "mid-game"
-    elif source == "boundary":
-        name, prefix = _boundary(draw, ctx, g)
-        origin = f"boundary: {name}"
-    elif source == "smt":
-        from .smt_boundary import smt_state
-        found = smt_state(draw, ctx)
-        if found is not None:
-            origin, g = f"found by z3: {found[0]}", found[1]
-    state = _out(ctx, g)
-    if source != "new" and not _valid(ctx, state):
-        state, origin = fallback, "new game"
-    warm = pick(draw, (0, 0, 0, 1, 2, 3))
-    state = _advance(draw, ctx, state, prefix, warm)
-    return origin, state
+        return Scenario(self.state, self.actions[:n], self.origin, self.expected[:n], self.setup, self.history)
 
 
 # ---- actions ------------------------------------------------------------------------------------
@@ -388,21 +174,20 @@ def _owned(g: GameState, seat: int, ownable) -> list[int]:
     return [s for s in ownable if g.owner[s] == seat]
 
 
-def _management(draw, ctx: Context, g: GameState) -> dict | None:
+def _management(d, ctx: Context, g: GameState) -> dict | None:
     """A management action by any player: on a deed they own, or on any square (the edge of the
     building rules has its own entry in the menu: ``_edge``)."""
     kinds = [k for k in MANAGEMENT if k in ctx.allowed]
     r = ctx.rules
-    pool = draw(ints(1, 3))
+    pool = d.int(1, 3)
     if "sell_group" in ctx.allowed and (pool == 3 or not kinds):
-        return {"type": "sell_group", "seat": draw(ints(0, g.n - 1)),
-                "group": draw(ints(0, len(r.groups) - 1))}
+        return {"type": "sell_group", "seat": d.int(0, g.n - 1), "group": d.int(0, len(r.groups) - 1)}
     if not kinds:
         return None
-    kind = pick(draw, kinds)
-    seat = draw(ints(0, g.n - 1))
+    kind = d.pick(kinds)
+    seat = d.int(0, g.n - 1)
     own = _owned(g, seat, r.ownable)
-    square = pick(draw, own if own and pool <= 1 else list(r.ownable))
+    square = d.pick(own if own and pool <= 1 else list(r.ownable))
     return {"type": kind, "seat": seat, "square": square}
 
 
@@ -412,31 +197,30 @@ def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[
     cash, limits, mortgages in the group). Drawing the rule first gives every rule's edge the same
     chance, however many streets it concerns. The legal decisions are in the legal actions already."""
     r = ctx.rules
-    guards = {"build_house": r.why_not_build_house, "build_hotel": r.why_not_build_hotel,
-              "sell_house": r.why_not_sell_house, "sell_hotel": r.why_not_sell_hotel, "mortgage": r.why_not_mortgage}
-    out: dict[str, list] = {}
+    guards = {k: r.dispatch[k][0] for k in kinds}        # the registry's guards, bound to this config
+    found: dict[str, list] = {}
     for p in range(g.n):
         if not r.may_manage_now(g, p):
             continue
         for s in r.street_squares:
             if g.owner[s] == p and all(g.owner[t] == p for t in r.groups[r.group_of[s]]):
                 for k in kinds:
-                    why = guards[k](g, p, s) if k in guards else None
+                    why = guards[k](g, p, s)
                     if why is not None:
-                        out.setdefault(f"{k}: {why}", []).append((k, p, s))
-    return out
+                        found.setdefault(f"{k}: {why}", []).append((k, p, s))
+    return found
 
 
-def _trade(draw, ctx: Context, g: GameState) -> dict | None:
+def _trade(d, ctx: Context, g: GameState) -> dict | None:
     """A trade: mostly one the rules may allow (a deed without buildings in its group for cash the
     buyer has, or deed for deed), else one at their edge (streets of built groups, mortgaged deeds,
     more cash than a side holds, jail cards)."""
     if "trade" not in ctx.allowed or g.n < 2:
         return None
     r = ctx.rules
-    seat = pick(draw, [g.current] + list(range(g.n)))
-    other = pick(draw, [x for x in range(g.n) if x != seat])
-    edge = draw(st.booleans())
+    seat = d.pick([g.current] + list(range(g.n)))
+    other = d.pick([x for x in range(g.n) if x != seat])
+    edge = d.bool()
 
     def deeds(who: int) -> list[int]:
         own = _owned(g, who, r.ownable)
@@ -446,168 +230,162 @@ def _trade(draw, ctx: Context, g: GameState) -> dict | None:
     def side(who: int, deed: bool) -> dict:
         pool = deeds(who)
         cash = g.cash[who]
-        out: dict = {"squares": [pick(draw, pool)] if deed and pool else [],
-                     "cash": pick(draw, [0, cash + 1, cash] if edge else [0, min(cash, 10), cash // 2])}
-        if g.jail_cards[who] and (edge or not out["squares"]) and draw(st.booleans()):
+        out: dict = {"squares": [d.pick(pool)] if deed and pool else [],
+                     "cash": d.pick([0, cash + 1, cash] if edge else [0, min(cash, 10), cash // 2])}
+        if g.jail_cards[who] and (edge or not out["squares"]) and d.bool():
             out["cards"] = [g.jail_cards[who][0]]
         return out
 
-    shape = draw(ints(0, 2))        # 0: my deed for cash, 1: deed for deed, 2: cash for their deed
+    shape = d.int(0, 2)        # 0: my deed for cash, 1: deed for deed, 2: cash for their deed
     return {"type": "trade", "seat": seat, "with": other, "give": side(seat, shape < 2),
             "take": side(other, shape > 0)}
 
 
-def _bid(draw, ctx: Context, g: GameState) -> dict | None:
+def _bid(d, ctx: Context, g: GameState) -> dict | None:
+    """A bid at the edge of the bidding rules: at the minimum, at the bidder's cash, above it."""
     if "bid" not in ctx.allowed:
         return None
-    seat = draw(ints(0, g.n - 1))
     if g.phase == AUCTION:
+        seat = d.pick([actor(g)] + list(range(g.n)))
         low = ctx.rules.min_bid(g)
-        amount = pick(draw, [low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1])
+        amount = d.pick([low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1])
     else:
-        amount = draw(ints(1, 200))
+        seat = d.int(0, g.n - 1)
+        amount = d.int(1, 200)
     return {"type": "bid", "seat": seat, "amount": amount}
 
 
-def _out_of_turn(draw, ctx: Context, g: GameState) -> dict | None:
+def _out_of_turn(d, ctx: Context, g: GameState) -> dict | None:
     kinds = [k for k in OUT_OF_TURN if k in ctx.allowed]
     if not kinds:
         return None
-    kind = pick(draw, kinds)
+    kind = d.pick(kinds)
     waiting = actor(g)
-    seat = pick(draw, [x for x in range(g.n) if x != waiting] or [waiting])
+    seat = d.pick([x for x in range(g.n) if x != waiting] or [waiting])
     a: dict = {"type": kind, "seat": seat}
     if kind == "roll":
-        a["dice"] = [draw(ints(1, 6)) for _ in range(ctx.rules.dice_needed(g))]
+        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.dice_needed(g))]
     elif kind == "pay_tax":
         a["option"] = "fixed"
     elif kind == "bid":
-        a["amount"] = draw(ints(1, 500))
+        a["amount"] = d.int(1, 500)
     return a
 
 
-def next_action(draw, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple] | None:
+def _actor_edge(d, ctx: Context, g: GameState) -> dict | None:
+    """A decision by the player the game waits for, legal or not now: a purchase without the cash, a fine
+    without the money, a card not held, the turn ended before the roll (the refusal an engine forgets)."""
+    kinds = [k for k in OUT_OF_TURN if k in ctx.allowed]
+    if not kinds:
+        return None
+    kind = d.pick(kinds)
+    a: dict = {"type": kind, "seat": actor(g)}
+    if kind == "roll":
+        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.dice_needed(g))]
+    elif kind == "pay_tax":
+        a["option"] = d.pick(("fixed", "percent"))
+    elif kind == "bid":
+        a["amount"] = d.int(1, max(1, g.cash[a["seat"]] + 1))
+    return a
+
+
+def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple] | None:
     """One action for ``state`` (read as ``g``) and the reference's outcome; None when nothing can be
     offered. What the menu does not need is not computed (listing legal actions is the costly part)."""
     legal_cache: list = []
 
     def legal() -> list[dict]:
         if not legal_cache:
-            legal_cache.append([a for a in enumerate_actions(ctx.rules, g) if a["type"] in ctx.allowed])
+            legal_cache.append(ctx.legal(g))
         return legal_cache[0]
 
-    menu = draw(ints(0, 9))
+    menu = d.uniform(0, 9)
     action = None
     if menu <= 2:
-        progress = [a for a in legal() if a["type"] in PROGRESS]
-        if progress:
-            action = pick(draw, progress)
+        if g.phase == AUCTION and d.bool():          # the bidding rules are met in auctions only
+            action = _bid(d, ctx, g)
+        elif g.phase in (BUY, DEBT) and d.bool():    # buying or paying, whether the cash is there or not
+            kind = "buy" if g.phase == BUY else "pay"
+            action = {"type": kind, "seat": actor(g)} if kind in ctx.allowed else None
+        else:
+            progress = [a for a in legal() if a["type"] in ctx.progress_types]
+            if progress:
+                action = d.pick(progress)
     elif menu <= 4:                # by type first: management for every player would crowd out the rest
         if legal():
-            kind = pick(draw, sorted({a["type"] for a in legal()}))
-            action = pick(draw, [a for a in legal() if a["type"] == kind])
+            kind = d.pick(sorted({a["type"] for a in legal()}))
+            action = d.pick([a for a in legal() if a["type"] == kind])
     elif menu <= 6:
         edge = _edge(ctx, g, [k for k in EDGE_KINDS if k in ctx.allowed])
         if edge:
-            kind, seat, square = pick(draw, edge[pick(draw, sorted(edge))])
+            kind, seat, square = d.pick(edge[d.pick(sorted(edge))])
             action = {"type": kind, "seat": seat, "square": square}
         else:
-            action = _management(draw, ctx, g)
+            action = _management(d, ctx, g)
     elif menu == 7:
-        action = _management(draw, ctx, g)
+        action = _management(d, ctx, g)
     elif menu == 8:
-        action = _trade(draw, ctx, g)
+        action = _trade(d, ctx, g)
     else:
-        action = pick(draw, (_bid, _out_of_turn))(draw, ctx, g)
+        action = d.pick((_bid, _out_of_turn, _actor_edge))(d, ctx, g)
     for _ in range(2):
         if action is None:
-            moves = [a for a in legal() if a["type"] in PROGRESS] or legal()
+            moves = [a for a in legal() if a["type"] in ctx.progress_types] or legal()
             if not moves:
                 return None
             action = moves[0]
-        action = fill_random(ctx.config, g, action, _DrawRandom(draw))
+        action = fill_random(ctx.config, g, action, d.dice())
         try:
-            return action, expect(ctx.config, state, action, g)
+            return action, ctx.expect(state, action, g)
         except GameError:          # malformed for this state: offer the game's own next step instead
             action = None
     return None
 
 
-@st.composite
-def scenarios(draw, ctx: Context) -> Scenario:
-    """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each."""
-    origin, state = loaded_state(draw, ctx)
-    sc = Scenario(state, [], origin)
-    g = ctx.rules.from_json(state)
-    steps = draw(ints(1, ctx.max_steps))
-    for _ in range(steps):
-        if g.phase == OVER:
-            break
-        step = next_action(draw, ctx, state, g)
+def build(d, ctx: Context, lazy: bool = False) -> Scenario:
+    """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each (``lazy``: each
+    action drawn when it is first asked for, ``Scenario.step``; the same actions either way)."""
+    origin, state, setup, history = loaded_state(d, ctx)
+    sc = Scenario(state, [], origin, setup=setup, history=history)
+    now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps)}
+
+    def more() -> bool:
+        if now["left"] <= 0 or now["g"].phase == OVER:
+            return False
+        now["left"] -= 1
+        step = next_action(d, ctx, now["state"], now["g"])
         if step is None:
-            break
+            return False
         action, outcome = step
         sc.actions.append(action)
-        sc.expected.append(outcome[:3])
+        sc.expected.append(outcome)
         if outcome[0] == ACCEPT:
-            state, g = outcome[1], outcome[3]
+            now["state"], now["g"] = outcome[1], outcome[3]
+        return True
+
+    if lazy:
+        sc.more = more
+    else:
+        while more():
+            pass
     return sc
 
 
-__all__ = ["Context", "Scenario", "scenarios", "loaded_state", "next_action", "BOUNDARIES", "SOURCES",
-           "PROGRESS", "MANAGEMENT", "DEBT", "PRE_ROLL"]
+def scenario(seed: int, ctx: Context, lazy: bool = False) -> Scenario:
+    """The scenario of ``seed`` (a function of the seed and the context alone)."""
+    return build(Draw(seed), ctx, lazy)
 
 
-# ---- simpler loaded states (the last shrinking pass) --------------------------------------------
+def strategy(ctx: Context):
+    """The scenarios as a hypothesis strategy (choices from hypothesis: for property tests)."""
+    from hypothesis import strategies as st
 
-def simplifications(ctx: Context, state: dict):
-    """Simpler variants of a loaded state as ``(label, state or None)``, each still satisfying the promised
-    invariants (None when it would not): a colour group handed back to the bank, a group's buildings
-    sold back, a mortgage lifted, a player out of jail, a jail card back in its deck. The harness keeps
-    each one under which the same rule still breaks."""
-    r = ctx.rules
-    try:
-        base = r.from_json(state)
-    except GameError:
-        return
-    unlimited = 1 << 30
+    @st.composite
+    def scenarios(draw):
+        return build(HypothesisDraw(draw), ctx)
 
-    def clear(g: GameState, s: int, owner: bool) -> None:
-        if g.houses[s] and g.bank_houses < unlimited:
-            g.bank_houses += g.houses[s]
-        if g.hotel[s] and g.bank_hotels < unlimited:
-            g.bank_hotels += 1
-        g.houses[s], g.hotel[s] = 0, False
-        if owner:
-            g.owner[s], g.mortgaged[s], g.mortgage_rounds[s], g.interest_paid[s] = -1, False, 0, False
-
-    def variant(label: str, change) -> tuple[str, dict | None]:
-        g = base.copy()
-        change(g)
-        out = _out(ctx, g)
-        return label, (out if out != state and _valid(ctx, out) else None)
-
-    for i, squares in enumerate(r.groups):
-        if any(base.owner[s] >= 0 for s in squares):
-            yield variant(f"bank {i}", lambda g, sq=squares: [clear(g, s, True) for s in sq])
-        if any(base.houses[s] or base.hotel[s] for s in squares):
-            yield variant(f"unbuild {i}", lambda g, sq=squares: [clear(g, s, False) for s in sq])
-    for s in r.ownable:
-        if base.mortgaged[s]:
-            yield variant(f"unmortgage {s}", lambda g, s=s: (setattr_item(g.mortgaged, s, False),
-                                                             setattr_item(g.mortgage_rounds, s, 0)))
-    for p in range(base.n):
-        if base.in_jail[p]:
-            yield variant(f"free {p}", lambda g, p=p: (setattr_item(g.in_jail, p, False),
-                                                       setattr_item(g.jail_turns, p, 0)))
-        for deck in sorted(set(base.jail_cards[p])):
-            def back(g, p=p, deck=deck):
-                g.jail_cards[p].remove(deck)
-                pile = g.chance if deck == "chance" else g.chest
-                held = {c for q in range(g.n) for c in g.jail_cards[q]}
-                pile += [c for c in ctx.jail_cards.get(deck, ()) if c not in pile][:1] if deck not in held else []
-            yield variant(f"card {p} {deck}", back)
+    return scenarios()
 
 
-def setattr_item(seq: list, i: int, value: Any) -> None:
-    seq[i] = value
+__all__ = ["Context", "Scenario", "scenario", "build", "strategy", "next_action", "PROGRESS", "MANAGEMENT",
+           "EDGE_KINDS", "OUT_OF_TURN"]

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from . import Illegal
+from . import Illegal, Unsupported
 from .transport import resolve_class
 
 
@@ -29,8 +29,22 @@ def handle(engine: Any, request: Any) -> dict | None:
     if op == "load":
         if not isinstance(request.get("config"), dict) or not isinstance(request.get("state"), dict):
             return {"ok": False, "error": "load needs \"config\" and \"state\" objects"}
-        engine.load(request["config"], request["state"])
+        try:
+            engine.load(request["config"], request["state"])
+        except Unsupported as exc:
+            return {"ok": True, "unsupported": exc.reason}
         return {"ok": True}
+    if op == "new_game":
+        if not isinstance(request.get("config"), dict) or not isinstance(request.get("players"), int) \
+                or not isinstance(request.get("draws"), dict):
+            return {"ok": False, "error": "new_game needs \"config\", \"players\" and \"draws\""}
+        if not hasattr(engine, "new_game"):
+            return {"ok": True, "unsupported": "this engine sets up no new game"}
+        try:
+            return {"ok": True, "state": engine.new_game(request["config"], request["players"],
+                                                         request.get("seed", 0), request["draws"])}
+        except Unsupported as exc:
+            return {"ok": True, "unsupported": exc.reason}
     if op == "apply":
         if not isinstance(request.get("action"), dict):
             return {"ok": False, "error": "apply needs an \"action\" object"}
@@ -42,7 +56,7 @@ def handle(engine: Any, request: Any) -> dict | None:
         return {"ok": True, "state": engine.state()}
     if op == "bye":
         return None
-    return {"ok": False, "error": f"unknown op {op!r}; one of hello, load, apply, state, bye"}
+    return {"ok": False, "error": f"unknown op {op!r}; one of hello, load, new_game, apply, state, bye"}
 
 
 def serve(engine: Any, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:

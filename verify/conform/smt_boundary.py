@@ -23,6 +23,7 @@ from ..smt.model import Model
 from ..smt.proofs import invariant_before
 from ..smt.state import concrete, domain, fresh
 from ..engine.step import new_game
+from .states import turn
 
 #: The edges asked of z3; the player at the edge is seat 0, whose turn it is.
 GOALS = ("last-house", "exact-cash", "uneven-group")
@@ -32,8 +33,10 @@ GOALS = ("last-house", "exact-cash", "uneven-group")
 RLIMIT = 20_000_000
 
 
-@lru_cache(maxsize=64)
-def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | None:
+@lru_cache(maxsize=8)
+def _base(config, promised: tuple[str, ...]):
+    """The symbolic state and the constraints every query of a config shares (the promised invariants:
+    building their formulas is most of a query's cost, so it is done once per config)."""
     m = Model.from_config(config)
     s = fresh(m, "")
     cons = domain(m, s) + [invariant_before(m, i, s) for i in load_invariants()
@@ -49,6 +52,13 @@ def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | N
             cons.append(z3.Implies(z3.Or(p.houses > 0, p.hotels > 0), z3.And(p.owner != NOBODY, z3.Not(p.mortgaged))))
             cons += [p.hotels <= 1, p.houses <= b.max_houses,
                      z3.Implies(p.hotels == 1, p.houses == (0 if b.hotel_returns_houses else b.hotel_threshold))]
+    return m, s, tuple(cons)
+
+
+@lru_cache(maxsize=64)
+def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | None:
+    m, s, base = _base(config, promised)
+    cons = list(base)
     name, members = m.street_groups[group]
     props = [s.props[i] for i in members]
     cost = m.deeds[members[0]].house_cost
@@ -76,23 +86,22 @@ def _solve(config, promised: tuple[str, ...], goal: str, group: int) -> dict | N
     return concrete(m, s, solver.model().translate(z3.main_ctx()))
 
 
-def smt_state(draw, ctx):
+def smt_state(d, ctx):
     """A game carrying a z3-found boundary state (players, deeds, bank) and its name, or None."""
-    from .scenarios import _turn, ints, pick
     m = Model.from_config(ctx.config)
     if not m.street_groups:
         return None
-    goal = pick(draw, GOALS)
+    goal = d.pick(GOALS)
     k = len(m.street_groups)
-    group = pick(draw, sorted({0, k // 2, k - 1}))   # three groups: each query costs z3 a fraction of a second
+    group = d.pick(sorted({0, k // 2, k - 1}))   # three groups: each query costs z3 a fraction of a second
     found = _solve(ctx.config, tuple(sorted(ctx.promised)), goal, group)
     if found is None:
         return None
-    g = ctx.rules.from_json(new_game(ctx.config, m.players, draw(ints(0, 2 ** 16))))
+    g = ctx.rules.from_json(new_game(ctx.config, m.players, d.int(0, 2 ** 16)))
     for p in found["players"]:
         g.cash[p["seat"]] = p["cash"]
-    for d, p in zip(m.deeds, found["properties"]):
-        s = d.square
+    for deed, p in zip(m.deeds, found["properties"]):
+        s = deed.square
         g.owner[s] = -1 if p["owner"] in (None, NOBODY) else p["owner"]
         g.mortgaged[s] = p["mortgaged"]
         g.houses[s] = p["houses"]
@@ -103,7 +112,7 @@ def smt_state(draw, ctx):
         g.bank_houses = bank["houses"]
     if bank["hotels"] is not None:
         g.bank_hotels = bank["hotels"]
-    _turn(draw, g, 0)
+    turn(d, g, 0)
     return f"{goal} ({m.street_groups[group][0]})", g
 
 

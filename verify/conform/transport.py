@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import importlib
+import importlib.util
 import json
 import os
 import selectors
@@ -25,18 +26,22 @@ import shlex
 import signal
 import subprocess
 import sys
+import sysconfig
 import tempfile
+import threading
 import time
 import traceback
 import weakref
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import AdapterError
-from . import ConformInputError as SpecError, Illegal
+from . import ConformInputError as SpecError, Illegal, Unsupported
 from .protocol import (BYE_REQUEST, STATE_REQUEST, EngineFault, Hello, apply_request, check_state_shape,
-                       hello_request, load_request, read_apply, read_hello, read_load, read_state)
+                       hello_request, load_request, new_game_request, read_apply, read_hello, read_load,
+                       read_new_game, read_state)
 
 #: Longest response line accepted (a state is a few kilobytes; this stops a runaway engine).
 MAX_LINE = 8 * 1024 * 1024
@@ -78,7 +83,19 @@ class EngineSpec:
         if self.cmd is not None:
             return self.cmd
         t = self.target
-        return t if isinstance(t, str) else f"{t.__module__}:{t.__qualname__}"
+        return t if isinstance(t, str) else importable_name(t)
+
+    @property
+    def cli_args(self) -> str:
+        """The command-line options that name this engine (``--engine mod:Class`` or ``--engine-cmd 'CMD'``,
+        with ``--step-timeout`` when it is not the default), as a shell would read them."""
+        if self.cmd is not None:
+            text = f"--engine-cmd {shlex.quote(self.cmd)}"
+        else:
+            text = f"--engine {shlex.quote(self.label)}"
+        if self.step_timeout != DEFAULT_STEP_TIMEOUT:
+            text += f" --step-timeout {self.step_timeout:g}"
+        return text
 
     def open(self) -> "Engine":
         return Subprocess(self.cmd, self.step_timeout) if self.cmd is not None else InProcess(self.target)
@@ -94,8 +111,12 @@ class Engine(ABC):
         ...
 
     @abstractmethod
-    def load(self, config: dict, state: dict) -> None:
-        ...
+    def load(self, config: dict, state: dict) -> str | None:
+        """None when the engine holds ``state``; the reason when it cannot (``unsupported``)."""
+
+    @abstractmethod
+    def new_game(self, config: dict, players: int, seed: int, draws: dict) -> tuple[str, Any]:
+        """``("state", STATE)`` or ``("unsupported", REASON)``."""
 
     @abstractmethod
     def apply(self, action: dict) -> tuple[str, Any]:
@@ -121,15 +142,64 @@ class Engine(ABC):
 
 # ---- in-process ---------------------------------------------------------------------------------
 
-def resolve_class(target: Any) -> type:
-    """The class named by ``module:Class`` (or the class itself)."""
-    if not isinstance(target, str):
-        return target
-    mod_name, _, attr = target.partition(":")
+def _import(mod_name: str, target: str):
+    """The module ``mod_name``: a dotted name (importable from the current directory too, as a test run's
+    modules are) or a ``.py`` file's path."""
+    if mod_name.endswith(".py"):
+        path = os.path.abspath(mod_name)
+        name = "_verify_engine_" + "".join(c if c.isalnum() else "_" for c in path)
+        if name in sys.modules:
+            return sys.modules[name]
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or not os.path.isfile(path):
+            raise AdapterError(f"--engine {target}: no such file {mod_name!r}")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        try:
+            spec.loader.exec_module(mod)
+        except Exception as exc:  # noqa: BLE001 - the engine's module failing to load is the user's to see
+            del sys.modules[name]
+            raise AdapterError(f"--engine {target}: cannot load {mod_name!r}: {type(exc).__name__}: {exc}") from None
+        return mod
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())          # a console script does not look in the current directory
     try:
-        mod = importlib.import_module(mod_name)
+        return importlib.import_module(mod_name)
     except ImportError as exc:
         raise AdapterError(f"--engine {target}: cannot import {mod_name!r}: {exc}") from None
+
+
+def importable_name(cls: type) -> str:
+    """What ``--engine`` takes to find ``cls`` in a new process started here: ``module:Class`` when the
+    module is imported by that name from the current directory or an installed package, else
+    ``path/to/file.py:Class`` (the path relative to the current directory)."""
+    name = f"{cls.__module__}:{cls.__qualname__}"
+    path = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    if path is None or cls.__module__.startswith("_verify_engine_") is False and _imports_here(cls.__module__, path):
+        return name
+    rel = os.path.relpath(path)
+    return f"{path if rel.startswith('..') else rel}:{cls.__qualname__}"
+
+
+def _imports_here(module: str, path: str) -> bool:
+    """Whether ``module`` is found at ``path`` from the current directory or among the installed packages."""
+    stem = os.path.splitext(os.path.abspath(path))[0]
+    if stem.endswith(os.sep + "__init__"):
+        stem = stem[: -len(os.sep + "__init__")]
+    tail = os.sep + os.path.join(*module.split("."))
+    if not stem.endswith(tail):
+        return False
+    root = stem[: -len(tail)]
+    paths = sysconfig.get_paths()
+    return root in (os.getcwd(), paths["purelib"], paths["platlib"])
+
+
+def resolve_class(target: Any) -> type:
+    """The class named by ``module:Class`` or ``path/file.py:Class`` (or the class itself)."""
+    if not isinstance(target, str):
+        return target
+    mod_name, _, attr = target.rpartition(":")
+    mod = _import(mod_name, target)
     obj = mod
     for part in attr.split("."):
         obj = getattr(obj, part, None)
@@ -162,9 +232,7 @@ class InProcess(Engine):
     def _call(self, what: str, fn, *args):
         try:
             return fn(*args)
-        except Illegal:
-            raise
-        except EngineFault:
+        except (Illegal, Unsupported, EngineFault):
             raise
         except Exception as exc:  # noqa: BLE001 - any failure of the engine is its crash
             self._last_trace = "".join(traceback.format_exception(exc))[-LOG_TAIL:]
@@ -178,10 +246,29 @@ class InProcess(Engine):
             raise EngineFault("protocol", f"hello() must return a dict, got {type(h).__name__}")
         return read_hello({"ok": True, **h})
 
-    def load(self, config: dict, state: dict) -> None:
+    def _config(self, config: dict) -> dict:
         if config is not self._config_src:        # the same config comes with every scenario of a run
             self._config_src, self._config_doc = config, _json(config, "load")
-        self._call("load", self.obj.load, self._config_doc, _json(state, "load"))
+        return self._config_doc
+
+    def load(self, config: dict, state: dict) -> str | None:
+        try:
+            self._call("load", self.obj.load, self._config(config), _json(state, "load"))
+        except Unsupported as exc:
+            return exc.reason
+        return None
+
+    def new_game(self, config: dict, players: int, seed: int, draws: dict) -> tuple[str, Any]:
+        make = getattr(self.obj, "new_game", None)
+        if make is None:
+            raise EngineFault("protocol", "new_game: the engine declares setup but has no new_game method")
+        try:
+            s = _json(self._call("new_game", make, self._config(config), players, seed, _json(draws, "new_game")),
+                      "new_game")
+        except Unsupported as exc:
+            return "unsupported", exc.reason
+        check_state_shape(s, "new_game")
+        return "state", s
 
     def apply(self, action: dict) -> tuple[str, Any]:
         try:
@@ -213,6 +300,28 @@ _LIVE: "weakref.WeakSet[Subprocess]" = weakref.WeakSet()
 def _kill_all() -> None:            # the last guard: no engine outlives the harness
     for eng in list(_LIVE):
         eng.kill()
+
+
+@contextmanager
+def engines_die_with_worker() -> Iterator[None]:
+    """In a local worker process (``--jobs N``), SIGTERM is how the campaign stops it (Ctrl-C, a lost
+    run): kill the engines' process groups first, so nothing an engine started outlives the run (the
+    worker's default would end it at once, past every ``finally``). The command's own process and
+    Dask's worker threads keep their handlers."""
+    import multiprocessing
+    if multiprocessing.parent_process() is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, _frame):
+        _kill_all()
+        os._exit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def _die_with_parent() -> None:    # runs in the child between fork and exec (Linux only)
@@ -256,10 +365,14 @@ class Subprocess(Engine):
 
     def start(self) -> Hello:
         self._spawn()
-        return read_hello(self._exchange(hello_request(), max(self.step_timeout, 10.0), "hello"))
+        return read_hello(self._exchange(hello_request(), self.step_timeout, "hello"))
 
-    def load(self, config: dict, state: dict) -> None:
-        read_load(self._exchange(load_request(config, state), max(self.step_timeout, 10.0), "load"))
+    def load(self, config: dict, state: dict) -> str | None:
+        return read_load(self._exchange(load_request(config, state), self.step_timeout, "load"))
+
+    def new_game(self, config: dict, players: int, seed: int, draws: dict) -> tuple[str, Any]:
+        return read_new_game(self._exchange(new_game_request(config, players, seed, draws), self.step_timeout,
+                                            "new_game"))
 
     def apply(self, action: dict) -> tuple[str, Any]:
         return read_apply(self._exchange(apply_request(action), self.step_timeout, "apply"))

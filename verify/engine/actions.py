@@ -310,11 +310,11 @@ def random_fields(name: str) -> tuple[Field, ...]:
 PASSES = (("awaited", "bidder"), ("any",), ("claimant",))
 
 
-def _units(phase: str, actors: tuple[str, ...]) -> list[list[Action]]:
+def _units(phase: str, actors: tuple[str, ...], only: frozenset[str] | None) -> list[list[Action]]:
     """The actions of a phase and a pass grouped for enumeration: consecutive actions of one block together."""
     units: list[list[Action]] = []
     for a in _DECLARED:
-        if phase not in a.phases or a.actor not in actors:
+        if phase not in a.phases or a.actor not in actors or (only is not None and a.name not in only):
             continue
         if any(f.values is None and not f.random and not f.optional for f in a.fields):
             continue         # a field nothing enumerates (trades): never listed
@@ -325,7 +325,7 @@ def _units(phase: str, actors: tuple[str, ...]) -> list[list[Action]]:
     return units
 
 
-_PHASE_UNITS: dict[str, list[list[list[Action]]]] = {}
+_PHASE_UNITS: dict[tuple[str, frozenset[str] | None], list[list[list[Action]]]] = {}
 
 
 def _seats(g: GameState, actor: str) -> list[int]:
@@ -343,14 +343,15 @@ def _seats(g: GameState, actor: str) -> list[int]:
     return [awaited(g)]
 
 
-def enumerate_legal(e, g: GameState) -> list[dict]:
+def enumerate_legal(e, g: GameState, only: frozenset[str] | None = None) -> list[dict]:
     """Every legal action whose fields can be enumerated (random fields left out), in registry order, in
     three passes (``PASSES``): the actions of the awaited decision, then seat by seat what anyone may do
     now, then rent claims. The actions of one block are enumerated together: for each seat, for each value
-    of their first field, each action."""
-    passes = _PHASE_UNITS.get(g.phase)
+    of their first field, each action. ``only`` names the action types wanted (the others' guards are not
+    asked: the same list as filtering the whole one, for the cost of those actions alone)."""
+    passes = _PHASE_UNITS.get((g.phase, only))
     if passes is None:
-        passes = _PHASE_UNITS[g.phase] = [_units(g.phase, actors) for actors in PASSES]
+        passes = _PHASE_UNITS[(g.phase, only)] = [_units(g.phase, actors, only) for actors in PASSES]
     out: list[dict] = []
     for units in passes:
         if not units:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Location, VerifyError
-from ..output import write_text
+from ..output import check_file_target, write_text
 
 SCHEMA = "verify.campaign/1"
 MANIFEST = "manifest.json"
@@ -89,6 +89,7 @@ class CampaignStore:
         else:
             if self.path.is_dir() and any(self.path.iterdir()):
                 raise self._error("is not empty and holds no campaign manifest; choose a new or empty directory")
+            check_file_target(mpath, make_parents=True)     # a folder made read-only is E024, created or not
             self.path.mkdir(parents=True, exist_ok=True)
             write_json_atomic(mpath, manifest)
         return self._load(chunks)

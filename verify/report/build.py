@@ -193,7 +193,7 @@ def _index(x: Inputs):
         table_views.append({"id": t, "slug": slug(t), "title": r.title, "chain": list(r.chain),
                             "changes": [findings.line(f, cat) for f in changes],
                             "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"],
-                            "undecided": [{"param": v.param, "text": v.text()} for v in table_values(r)],
+                            "undecided": [{"param": v.param, "text": v.text()} for v in table_values(r, x.reg)],
                             "length": _length_verdict(x, t)})
     yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
                          "equivalent": x.comparison.equivalent,

@@ -19,11 +19,12 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from ..errors import ErrorList, Location, SpecError, VerifyError
+from ..paths import display
 from .constraints import broken_at, check_constraints, setters
 from .ruleset import Entry, Ruleset
 from .yamlsafe import load_yaml
 from .readings import with_readings
-from .registry import load_ruleset
+from .registry import Registry, load_ruleset, registry
 
 #: How an entry supplied on the command line is labelled (its "ruleset" and its reason).
 ORIGIN = "--set"
@@ -91,9 +92,16 @@ def unsupplied(r: Ruleset) -> list[Entry]:
     return [e for e in r.entries.values() if e.kind == "open"]
 
 
-def overlay_hint(r: Ruleset) -> str:
-    """How a stacked overlay would supply the values (``official-timed+my-table.yaml``)."""
-    return f"{r.id.split('+')[0].split('@')[0]}+my-table.yaml"
+def overlay_hint(r: Ruleset, reg: Registry | None = None) -> str:
+    """How a stacked overlay would supply the values (``official-timed+my-table.yaml``), on the command
+    line's terms: a table of one's own is named by its file (``our-table.yaml+my-table.yaml``), its id
+    being unknown to a command that has not read the file."""
+    base = r.id.split("+")[0].split("@")[0]
+    reg = reg or registry()
+    f = reg.files.get(base)
+    if f is not None and not reg.is_bundled(base):
+        base = display(f.path)
+    return f"{base}+my-table.yaml"
 
 
 def not_played(r: Ruleset) -> str | None:

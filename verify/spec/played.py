@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from .open_values import ORIGIN
-from .registry import registry
+from .open_values import ORIGIN, overlay_hint
+from .registry import Registry, registry
 from .ruleset import Ruleset
 
 
@@ -28,6 +28,7 @@ class TableValue:
     value: Any                # the value played (None for an open value nobody supplied)
     file: str                 # the ruleset file (or --set) it came from
     reason: str | None
+    stack: str | None = None  # an open value: how a stacked overlay supplies it, on the command line's terms
 
     def text(self, checking: bool = False, fallback=None) -> str:
         if self.how == "set":
@@ -42,7 +43,8 @@ class TableValue:
         elif checking:
             tail = "checked for every value where it can be, else with the fallback (see the results)"
         else:
-            tail = f"not played until supplied: --set {self.param}=VALUE"
+            tail = (f"not played until supplied: --set {self.param}=VALUE (simulate, study), or an overlay "
+                    f"file that sets it stacked on the table ({self.stack})")
         return f"{self.param}: open in your table {self.file}{why}; {tail}"
 
     def to_json(self) -> dict:
@@ -50,16 +52,17 @@ class TableValue:
                 "reason": self.reason}
 
 
-def own_files(r: Ruleset) -> set[str]:
+def own_files(r: Ruleset, reg: Registry | None = None) -> set[str]:
     """The user's own files in ``r``'s chain (not shipped with the toolkit)."""
-    reg = registry()
+    reg = reg or registry()
     return {f for f in r.chain if not reg.is_bundled(f)}
 
 
-def table_values(r: Ruleset) -> list[TableValue]:
+def table_values(r: Ruleset, reg: Registry | None = None) -> list[TableValue]:
     """The values of ``r`` that a user's file leaves silent or open, or that ``--set`` supplied, in
-    catalogue order; empty for a bundled ruleset played as shipped."""
-    mine = own_files(r)
+    catalogue order; empty for a bundled ruleset played as shipped. ``reg``: the registry that read the
+    user's files (the process's own by default)."""
+    mine = own_files(r, reg)
     out = []
     for pid in r.catalogue.parameters:
         e = r.entries.get(pid)
@@ -70,7 +73,7 @@ def table_values(r: Ruleset) -> list[TableValue]:
         elif e.ruleset in mine and e.kind == "silent":
             out.append(TableValue(pid, "fallback", r.value(pid), e.ruleset, e.reason))
         elif e.ruleset in mine and e.kind == "open":
-            out.append(TableValue(pid, "open", None, e.ruleset, e.reason))
+            out.append(TableValue(pid, "open", None, e.ruleset, e.reason, overlay_hint(r, reg)))
     return out
 
 

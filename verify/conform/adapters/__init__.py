@@ -8,4 +8,8 @@ finds it; the adapter never papers over it.
 
 ``gnome``: the USC/ISI GNOME simulator (``monopoly-simulator-test``), as
 ``verify.conform.adapters.gnome:GnomeEngine``.
+
+``simclasses``: ``simulation-classes-catherineannie13``, an engine that plays whole
+turns: not an adapter but a logging shim, whose game log ``verify conform
+--validate-trace`` checks (``python -m verify.conform.adapters.simclasses``).
 """

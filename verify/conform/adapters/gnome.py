@@ -38,12 +38,13 @@ state (the deck is the adapter's record of which card GNOME must draw), and
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import weakref
 from typing import Any
 
 from ...config import EngineConfig
-from .. import Illegal
+from .. import Illegal, Unsupported
 from ...errors import AdapterError
 from .gnome_agent import BidQuestion, Channel, Puppet, Runner
 from .gnome_board import (CARD_NAMES, JAIL_FREE, PACKS, gnome, gnome_version, load_state, money, new_board,
@@ -56,8 +57,12 @@ ACTIONS = ("roll", "buy", "decline", "bid", "pass", "end_turn", "build_house", "
            "sell_hotel", "mortgage", "unmortgage", "trade", "pay_fine", "use_card")
 #: the state keys GNOME maintains (the rest are carried from the loaded state)
 COMPARE = ("schema", "current", "phase", "players", "properties", "bank")
-#: the phases a loaded state may be in (GNOME has no debt in progress: it charges at once)
+#: the phases a loaded state may be in (GNOME has no debt in progress: it charges at once and lets cash go
+#: negative until the end of the turn); a load it cannot hold (another phase, an auction standing its
+#: fixed bidding turn cannot reach) is answered ``unsupported``
 LOADABLE = ("pre_roll", "post_roll", "buy", "auction", "over")
+#: what GNOME does on its own where the ruleset has a player decide: rent is taken on landing
+AUTOMATIC = ("rent_at_once",)
 #: action type -> (GNOME's action name, the call)
 _MANAGE = {
     "build_house": ("improve_property", lambda g, p, a, gb: g.actions.improve_property(p, a, gb, True, False)),
@@ -114,19 +119,23 @@ class GnomeEngine:
         self._g = gnome()                      # a clear error here when GNOME is not installed
         self._gb: dict | None = None
         self._channel = Channel()
+        self._config: tuple[dict, EngineConfig] | None = None   # the last config read (loads mostly repeat it)
         weakref.finalize(self, _abort, self._channel)
 
     # ---- protocol ------------------------------------------------------------------------------
     def hello(self) -> dict:
         return {"engine": "GNOME (USC/ISI monopoly-simulator-test)", "version": gnome_version(),
-                "protocol": PROTOCOL, "actions": list(self.actions), "compare": list(COMPARE)}
+                "protocol": PROTOCOL, "actions": list(self.actions), "compare": list(COMPARE),
+                "phases": list(LOADABLE), "automatic": list(AUTOMATIC)}
 
     def load(self, config: dict, state: dict) -> None:
         _abort(self._channel)
-        cfg = EngineConfig.from_json(config)
+        if self._config is None or (config is not self._config[0] and config != self._config[0]):
+            self._config = (config, EngineConfig.from_json(config))
+        cfg = self._config[1]
         phase = state.get("phase")
         if phase not in LOADABLE:
-            raise AdapterError(f"GNOME has no counterpart of phase {phase!r} (it can hold {', '.join(LOADABLE)}): "
+            raise Unsupported(f"GNOME has no counterpart of phase {phase!r} (it can hold {', '.join(LOADABLE)}): "
                                "it charges a debt at once and lets cash go negative")
         self._ownable = tuple(d.square for d in cfg.board.deeds)
         self._jail_ids = {deck: next((cid for cid, name in CARD_NAMES[deck].items() if name == JAIL_FREE), None)
@@ -135,7 +144,7 @@ class GnomeEngine:
         gb = new_board(n, lambda i: Puppet(self._channel, self._g.success))
         load_state(gb, state, self._ownable)
         self._gb = gb
-        self._base = copy.deepcopy(state)
+        self._base = json.loads(json.dumps(state))      # a deep copy (of JSON data: faster than deepcopy)
         self._carried = [dict(p) for p in state["players"]]
         self._positions = [int(p["position"]) for p in state["players"]]
         self._props = {p["square"]: dict(p) for p in state["properties"]}
@@ -158,7 +167,7 @@ class GnomeEngine:
         if phase == "buy":
             pend = state.get("pending") or {}
             if pend.get("player") != self._current or pend.get("square") != cur.current_position:
-                raise AdapterError("GNOME offers a deed only to the current player, on the square it stands on")
+                raise Unsupported("GNOME offers a deed only to the current player, on the square it stands on")
             cur._option_to_buy = True
         elif phase == "auction":
             self._resume_auction(state.get("pending") or {})
@@ -447,13 +456,13 @@ class GnomeEngine:
         """A loaded auction: GNOME's ``Bank.auction`` for the deed, bid through to the loaded standing."""
         gb, players = self._gb, self._gb["players"]
         if pend.get("item", "deed") != "deed" or pend.get("mortgaged") or pend.get("proceeds_to", -1) != -1:
-            raise AdapterError("GNOME auctions only unowned deeds for the bank")
+            raise Unsupported("GNOME auctions only unowned deeds for the bank")
         asset = gb["location_sequence"][pend["square"]]
         high, leader, bidders = pend.get("high", 0), pend.get("leader", -1), set(pend.get("bidders", []))
         live = [i for i, p in enumerate(players) if p.status != "lost"]
         plan = auction_history(live, bidders, leader, high, first=(self._current + 1) % len(players))
         if plan is None:
-            raise AdapterError(f"GNOME's auction cannot reach this standing (high {high} by seat {leader}, "
+            raise Unsupported(f"GNOME's auction cannot reach this standing (high {high} by seat {leader}, "
                                f"bidders {sorted(bidders)}): it asks bidders in turn and a pass is final")
         start, answers = plan
         self._run(lambda: self._g.Bank.auction(start, gb, asset))
@@ -561,4 +570,5 @@ def _abort(channel: Channel) -> None:
         channel.runner = None
 
 
-__all__ = ["GnomeEngine", "GnomeManagementEngine", "GnomeAuctionEngine", "ACTIONS", "COMPARE", "auction_history"]
+__all__ = ["GnomeEngine", "GnomeManagementEngine", "GnomeAuctionEngine", "ACTIONS", "COMPARE", "LOADABLE", "AUTOMATIC",
+           "auction_history"]
