@@ -11,7 +11,7 @@ from verify.cli import main
 from verify.compare import witness as wit
 from verify.compare.declared import load_declared
 from verify.compare.from_rulesets import _Ctx, load_registry
-from verify.compare.outcomes import BY_ID
+from verify.compare.probes import BY_ID
 from verify.report import matrix
 from verify.report.site import environment
 from verify.report.runs import CheckRun
@@ -53,11 +53,13 @@ def test_a_witness_names_the_open_value_it_assumed():
     reg = load_registry()
     ctx = _Ctx(reg, load_declared())
     classic, custom = load_ruleset("platform-classic"), load_ruleset("platform-custom")
-    w = wit.find(BY_ID["go_salary"], [wit.Context("platform-classic", 10, ctx.getter(classic)),
-                                     wit.Context("platform-custom", 10, ctx.getter(custom))])
-    assert w is not None and ("platform-custom", "go.salary_stop_minute", "never") in w.assumed
-    assert w.to_json()["assumed"] == [{"ruleset": "platform-custom", "param": "go.salary_stop_minute",
-                                       "value": "never"}]
+    w, differs = wit.witness(BY_ID["go_salary"], [ctx.party(classic), ctx.party(custom)])
+    assert differs and ("platform-custom", "go.salary_stop_minute", "never") in w.assumed
+    # the engine played the custom table at that value, and its replay file supplies it again
+    assert w.games[1][0]["set"]["go.salary_stop_minute"] == "never"
+    assumed = w.to_json()["assumed"]
+    assert {"ruleset": "platform-custom", "param": "go.salary_stop_minute", "value": "never"} in assumed
+    assert all(a["ruleset"] == "platform-custom" for a in assumed)      # platform-classic has none open
 
 
 def test_the_matrix_page_shows_how_open_values_were_checked():

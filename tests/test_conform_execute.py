@@ -56,8 +56,8 @@ def test_an_unsupplied_open_value_is_refused_naming_it(tmp_path):
     r = CliRunner().invoke(main, ["conform", *REF, "--ruleset", "online-vn", "--examples", "2"])
     assert r.exit_code == 1 and "[E020]" in r.output and "end.round_limit is open" in r.output
     assert "--set end.round_limit=VALUE" in r.output and "Traceback" not in r.output
-    ok = _json(["conform", *REF, "--ruleset", "online-vn", "--set", "end.round_limit=40", "--examples", "5",
-                "--json"], tmp_path, "sc", code=0)
+    ok = _json(["conform", *REF, "--ruleset", "online-vn", "--set", "end.round_limit=40", "--set", "timer.turn_seconds=60",
+                "--set", "auction.min_increment=10", "--examples", "5", "--json"], tmp_path, "sc", code=0)
     assert ok["ruleset"] == "online-vn" and ok["scenarios"] == 5 and ok["violations"] == []
     bad = CliRunner().invoke(main, ["conform", *REF, "--ruleset", "online-vn", "--set", "end.round_limit=0"])
     assert bad.exit_code == 1 and "[E003]" in bad.output

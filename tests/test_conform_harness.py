@@ -18,7 +18,8 @@ from verify.conform.transport import EngineSpec
 REFERENCE = EngineSpec("verify.conform.reference:ReferenceEngine")
 SUBPROCESS = EngineSpec(cmd="python -m verify.conform.reference")
 #: values for the rulesets' open entries (a ruleset with an unsupplied open value is refused: E020)
-SUPPLY = {"official-timed": {"end.time_limit_minutes": 60}, "online-vn": {"end.round_limit": 100},
+SUPPLY = {"official-timed": {"end.time_limit_minutes": 60}, "online-vn": {"end.round_limit": 100, "timer.turn_seconds": 60,
+                                                                      "auction.min_increment": 10},
           "platform-custom": {"setup.starting_cash": 15000, "dice.count": 2, "go.salary_stop_minute": "never",
                               "rent.tax_start_minute": 30, "building.even_build": True,
                               "building.even_sell": True, "building.hotel_needs_whole_group": True,

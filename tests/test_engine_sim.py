@@ -174,10 +174,11 @@ def test_checked_campaign_script_writes_its_evidence_document(tmp_path):
                          text=True, cwd=tmp_path, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     doc = json.loads((tmp_path / "summary.json").read_text())
-    # online-vn's round limit is open: never played at a value its rulebook does not give, and it says so
-    assert [(n["ruleset"], "end.round_limit is open" in n["reason"]) for n in doc["not_played"]] == [("online-vn", True)]
-    assert "online-vn: not played: end.round_limit is open" in run.stdout
-    assert "--set end.round_limit=VALUE" in run.stdout and not (tmp_path / "online-vn.json").exists()
+    # online-vn's round limit (and turn timer, bid step) are open: never played at a value its rulebook does
+    # not give, and it says so
+    assert [(n["ruleset"], "end.round_limit" in n["reason"]) for n in doc["not_played"]] == [("online-vn", True)]
+    assert "online-vn: not played: 3 values are open (auction.min_increment, end.round_limit, " in run.stdout
+    assert "--set PARAM=VALUE" in run.stdout and not (tmp_path / "online-vn.json").exists()
     assert doc["recorded_at_commit"] and [r["ruleset"] for r in doc["runs"]] == ["official-short",
                                                                                  "official+house-double-go"]
     for row in doc["runs"]:

@@ -18,12 +18,17 @@ from verify.report.runs import CheckRun, Simulation
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("r") / "reports"
     build(ReportOptions(out=out), hooks={
         "check": lambda ids: CheckRun("not run", reason="not in this test"),
         "simulate": lambda t, g, s: Simulation("not run", g, "—", s, reason="not in this test")})
-    return (out / "ambiguities.html").read_text(encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(report):
+    return (report / "ambiguities.html").read_text(encoding="utf-8")
 
 
 def test_every_ambiguity_is_listed_with_its_readings(page):
@@ -42,10 +47,13 @@ def test_every_ambiguity_is_listed_with_its_readings(page):
             assert "Witness" in article and all(html.escape(o.text) in article for o in f.witness.outcomes)
 
 
-def test_section_links_resolve_to_pages(page, tmp_path):
+def test_section_links_resolve_to_pages(page, report):
     section = page[page.index('id="ambiguities"'):]
-    for href in re.findall(r'href="([^"#]+)"', section):
-        assert href.startswith("ruleset-") and "@" not in href
+    hrefs = re.findall(r'href="([^"#]+)"', section)
+    for href in hrefs:
+        assert (href.startswith("ruleset-") and "@" not in href) or href.startswith("witnesses/"), href
+        assert (report / html.unescape(href)).is_file(), href
+    assert any(h.startswith("witnesses/") for h in hrefs)        # the witnesses the engine played
 
 
 def test_section_escapes_text():

@@ -40,7 +40,10 @@ def test_every_page_is_written(report):
     rulesets = list(out.glob("ruleset-*.html"))
     topics = list(out.glob("findings-*.html"))
     assert len(topics) >= 10 and (out / "findings-rent.html").is_file()
-    assert len(rulesets) + len(topics) == len(summary["pages"]) - len(single) - 1     # minus contradictions.json
+    witnesses = list(out.glob("witnesses/*.jsonl"))             # every witness the engine played, replayable
+    assert len(witnesses) >= 20
+    assert len(rulesets) + len(topics) == len(summary["pages"]) - len(single) - 1  # - the JSON
+    assert sorted(f"witnesses/{w.name}" for w in witnesses) == sorted(summary["witnesses"])
     assert (out / "ruleset-official.html").is_file()
     assert (out / MARKER).is_file()
     doc = __import__("json").loads((out / "contradictions.json").read_text(encoding="utf-8"))
@@ -113,8 +116,9 @@ def test_open_values_are_not_played_and_the_report_says_why(tmp_path):
     assert set(summary["not_played"]) == {"online-vn", "official-timed", "platform-custom"}
     html = (out / "simulation.html").read_text(encoding="utf-8")
     assert 'id="sim-not-played"' in html
-    assert re.search(r'online-vn</a></th>\s*<td colspan="7" class="muted">not played: end.round_limit is open', html)
-    assert "supply it with --set end.round_limit=VALUE" in html
+    assert re.search(r'online-vn</a></th>\s*<td colspan="7" class="muted">not played: 3 values are open '
+                     r'\(auction.min_increment, end.round_limit, timer.turn_seconds\)', html)
+    assert "supply it with --set end.time_limit_minutes=VALUE" in html          # one open value: named
     assert "12 values are open" in html and "--set end.time_limit_minutes=VALUE" in html
     assert "3 not played (open values)" in (out / "index.html").read_text(encoding="utf-8")
 
@@ -131,14 +135,14 @@ def test_everything_not_ours_is_escaped():
 def test_failed_run_leaves_previous_report(report, tmp_path):
     out = tmp_path / "reports"
     build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim})
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
     def boom(name):
         if name == "questions.html":
             raise RuntimeError("forced failure in the middle of writing")
     with pytest.raises(RuntimeError):
         build(ReportOptions(out=out), hooks={"check": no_check, "simulate": no_sim, "after_page": boom})
-    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
     assert [p.name for p in tmp_path.iterdir()] == ["reports"]     # no temporary folder left behind
 

@@ -104,13 +104,16 @@ def test_the_disputes_that_matter_most(comparison):
     by_id = {f.id: f for f in comparison.findings}
     for t in top:
         f = by_id[t["id"]]
-        assert f.kind in ("contradiction", "internal") and f.witness.method == "z3"
+        assert f.kind in ("contradiction", "internal") and f.witness.plays      # played by the engine
         assert f.witness.unit in ("money", "bool") and len({str(o.classic) for o in f.witness.outcomes}) > 1
     ids = [t["id"] for t in top]
     assert "contradiction:mortgage.interest_base" in ids and "contradiction:rent.jailed_owner_collects" in ids
     money = [t for t in top if t["why"] == "money"]
     assert ids[:len(money)] == [t["id"] for t in money]             # amounts first
-    # a dispute without a z3 witness in money or who may act is not among them
+    # a dispute without a played witness in money or who may act is not among them, nor a difference
+    # that rests on an assumed side or on the medium
+    apart = [f for f in comparison.findings if f.kind in ("assumed", "medium")]
+    assert apart and not [f for f in apart if f.id in ids]
     direct = next(f for f in comparison.findings if f.kind == "contradiction" and f.witness
                   and f.witness.method == "direct")
     assert matters(direct) is None and direct.id not in ids
@@ -123,6 +126,14 @@ def test_index_lines_link_to_findings_on_their_topic_pages(tmp_path, comparison)
     top = index[index.index('id="top"'):index.index('class="cards"')]
     links = re.findall(r'<a href="(findings-[^"#]+)#([^"]+)">', top)
     assert len(links) >= 10
+    # only disagreements between stated rules; the rest one click away, counted
+    by_anchor = {site.anchor(f.id): f for f in comparison.findings}
+    assert {by_anchor[at].kind for _, at in links} <= {"contradiction", "internal"}
+    kinds = comparison.counts()
+    assert kinds["assumed"] and kinds["medium"]
+    assert (f'<a href="contradictions.html">findings index</a> has the {kinds["assumed"]} difference(s) '
+            f'resting on a value a rulebook does not state') in top
+    assert f'and the {kinds["medium"]} that exist only because one game is played on a board' in top
     for file, at in links:
         assert f'id="{at}"' in page(out, file), (file, at)
     # every finding is on its topic page, once, and the findings index links to it

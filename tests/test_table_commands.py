@@ -109,7 +109,8 @@ def test_lint_takes_a_folder(tmp_path):
 
 @pytest.mark.parametrize("name", ["official+house-double-go", "online-vn"])
 def test_consistent_rulesets_still_play(name):
-    res = run("simulate", name, "--games", "1", "--set", "end.round_limit=40") if name == "online-vn" \
+    res = run("simulate", name, "--games", "1", "--set", "end.round_limit=40", "--set", "timer.turn_seconds=60",
+              "--set", "auction.min_increment=10") if name == "online-vn" \
         else run("simulate", name, "--games", "1")
     assert res.exit_code == 0, res.output
 
@@ -259,7 +260,8 @@ def test_commands_say_what_they_played_for_a_tables_undecided_values(tmp_path):
     assert res.exit_code == 0 and "rent.jailed_owner_collects = True: the catalogue's fallback" in res.output
     doc = json.loads(run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200", "--json").output)
     assert {v["param"]: v["how"] for v in doc["table_values"]} == {
-        "setup.starting_cash": "set", "rent.jailed_owner_collects": "fallback", "mortgage.others_may_lift": "fallback"}
+        "setup.starting_cash": "set", "rent.jailed_owner_collects": "fallback", "mortgage.others_may_lift": "fallback",
+        "free_parking.pot_card_payments": "kept"}         # official's "not applicable", with the pot switched on
 
 
 def test_a_tables_findings_have_distinct_ids_and_ask_has_a_question_for_each_value(tmp_path):
@@ -281,7 +283,7 @@ def test_the_reports_what_it_changes_lists_a_tables_undecided_values(tmp_path):
     mine = html[html.index('class="yours"'):html.index('id="top"')]
     changes = mine[mine.index("What it changes"):mine.index("Where the rulebooks")]
     assert "What it changes (4)" in changes and "Does an owner in jail still collect rent?" in changes
-    assert "Values it does not state (3)" in mine
+    assert "Values it does not state (4)" in mine
     assert "setup.starting_cash: open in your table our-table (we agree on it before each game)" in mine
     # how to supply it, in words the report itself takes (it has no --set)
     assert f"or an overlay file that sets it stacked on the table ({f}+my-table.yaml)" in mine

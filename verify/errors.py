@@ -45,6 +45,7 @@ CODES = {
     "E031": "a saved document that is not what it claims (check results, study, engine config)",
     "E032": "saved check results that do not match the rulesets as they are now (stale, or for others)",
     "E033": "unknown action name",
+    "E034": "an entry marked not applicable where the catalogue declares no condition, or its condition holds",
 }
 
 

@@ -8,19 +8,21 @@ where the rulebooks answer those questions differently.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import click
 
 from ..compare import compare
 from ..compare.model import KINDS
 from ..compare.values import show
+from ..compare.witness import write
 from ..output import output_option
 from ..report.terminal import echo_side, echo_witness
 from ..compare.from_rulesets import load_registry
 from ..compare.table import compare_table
 
 _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
-           "ambiguous": "blue"}
+           "ambiguous": "blue", "assumed": "bright_black", "medium": "bright_black"}
 
 
 @click.command()
@@ -28,15 +30,22 @@ _COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "v
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document {\"findings\": [...]}.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(list(KINDS)),
               help="Only findings of this kind (repeatable).")
+@click.option("--witnesses", "witness_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write each witness the engine played as a trace file in this folder "
+                   "(`verify replay FILE` plays it again).")
 @output_option
-def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) -> None:
+def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], witness_dir: Path | None) -> None:
     """Compare RULESETS (default: every bundled ruleset, and each overlay on the default one).
 
-    Each finding is a contradiction (sources presenting the same game disagree), a variant (a mode or
-    house rule differs on purpose), internal (one source disagrees with itself), silent (one side
-    leaves the question open), redundancy (a clause implied by others, proved by z3) or ambiguous (an
-    entry whose words allow other readings: each reading, and what the other rulebooks say). Differences
-    in meaning carry a witness: a situation where the rulings give different outcomes.
+    Each finding is a contradiction (sources presenting the same game state different rules), internal
+    (one source states a quantity twice, differently), ambiguous (an entry whose words allow other
+    readings: each reading, and what the other rulebooks say), assumed (a difference resting on a value
+    a source does not state), medium (a difference that exists because one game is played on a board
+    and the other online), silent (one side leaves the question open), variant (a mode or house rule
+    differs on purpose) or redundancy (a clause implied by others, proved by z3). Each side says what it
+    rests on (cited, assumed, silent, open, not applicable). Differences in meaning carry a witness: a
+    situation and what the reference engine plays in it for each side (--witnesses DIR writes each as a
+    trace file `verify replay` plays again), or UNKNOWN with the reason.
 
     One RULESET alone (e.g. your table, my-table.yaml) shows its changes against what it extends
     (variant) and, for each, where the rulebooks' base games rule otherwise (contradiction).
@@ -46,6 +55,10 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...]) ->
     else:
         result = compare(list(rulesets) or None)
     findings = [f for f in result.findings if not kinds or f.kind in kinds]
+    if witness_dir is not None:
+        written = write(findings, witness_dir)
+        if not as_json:
+            click.echo(f"{len(written)} witness file(s) written to {witness_dir}", err=True)
     if as_json:
         click.echo(json.dumps({"findings": [f.to_json() for f in findings]}, ensure_ascii=False, indent=2))
         return

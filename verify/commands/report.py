@@ -38,7 +38,8 @@ def command(tables: tuple[str, ...], out: Path, games: int, seed: int, no_check:
                                   run_simulation=not no_simulate, check_json=check_json, tables=tables,
                                   study=study, conform=conform))
     counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items())
-    click.echo(f"wrote {len(summary['pages'])} pages to {summary['out']} in {summary['elapsed_s']} s"
+    click.echo(f"wrote {len(summary['pages'])} pages and {len(summary['witnesses'])} witness trace files to "
+               f"{summary['out']} in {summary['elapsed_s']} s"
                + (f"; led by {', '.join(summary['tables'])}" if summary["tables"] else ""))
     click.echo(f"findings: {counts}; check: {summary['check']}; simulation: {summary['simulation']} "
                f"({summary['games']} games per ruleset"

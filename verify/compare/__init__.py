@@ -1,4 +1,4 @@
-"""Cross-ruleset comparison: differences classified, witnessed by z3, grouped by topic.
+"""Cross-ruleset comparison: differences classified by what they rest on, witnessed by the engine, by topic.
 
 Public API: :func:`compare` returns a :class:`Comparison` of frozen
 :class:`Finding` values; ``Comparison.to_json()`` is the documented

@@ -3,8 +3,8 @@
 Each entry with ``readings`` (``verify.spec.readings``) gives one finding: the
 ruling the ruleset plays and every other reading side by side, each with its
 value and gloss, and a z3 witness wherever the readings lead to different
-outcomes (the same outcome families and search as any other finding; a reading
-that rules several entries at once is applied whole). ``related`` holds what
+outcomes, played by the engine (the same probes and search as any other finding;
+a reading that rules several entries at once is applied whole). ``related`` holds what
 the other rulebooks say on the same question, so the clarification page can set
 the readings beside them.
 """
@@ -16,7 +16,7 @@ from ..spec.ruleset import Ruleset
 from . import witness as wit
 from .credit import stated_by
 from .model import Finding, Side, primary_source
-from .outcomes import BY_PARAM
+from .probes import BY_PARAM
 from .values import normalize, show
 
 
@@ -44,17 +44,17 @@ def _finding(ctx, fid: str, r: Ruleset, pid: str, rs: list[Ruleset], primary_sou
         sides.append(Side(r.id, own.source, own.quote, gloss, rd.value, kind="reading",
                           quotes=own.quotes, normalized=normalize(p, rd.value, scale), scale=scale, param=pid,
                           language=own.language, origin=e.ruleset, reading=rd.name))
-    fam = BY_PARAM.get(pid)
-    if fam is None:
-        w = wit.direct(p.question, [(s.ruleset, s.value) for s in sides], pid)
+    probe = BY_PARAM.get(pid)
+    if probe is None:
+        w, differs = wit.direct(p.question, [(s.ruleset, s.value) for s in sides], pid), None
+        tail = "No witness plays this parameter: the readings are shown side by side."
     else:
-        ctxs = [wit.Context(r.id, scale, ctx.getter(r))]
-        ctxs += [wit.Context(f"{r.id}@{rd.name}", scale, ctx.getter(apply_reading(r, rd.name)))
-                 for rd in e.readings]
-        w = wit.find(fam, ctxs)
+        w, differs = wit.witness(probe, [ctx.party(r)] + [ctx.party(apply_reading(r, rd.name))
+                                                          for rd in e.readings])
+        tail = {True: "The engine plays the readings differently (see the witness).",
+                False: "No situation separates the readings (proved by z3 over what the SMT layer models).",
+                None: f"Whether the readings play differently is UNKNOWN: {w.detail if w else ''}"}[differs]
     readings = "; ".join(f"@{rd.name}: {show(rd.value)}" for rd in e.readings)
-    tail = ("The readings lead to different play (see the witness)." if w is not None else
-            "In every situation the comparison models, the readings play alike.")
     summary = (f"{p.question} {r.id} plays {show(e.value)} ({e.kind}); the words may also be read "
                f"{readings}. {tail}")
     return Finding(fid, p.area, "ambiguous", summary, tuple(sides), w, (pid,),
@@ -62,16 +62,20 @@ def _finding(ctx, fid: str, r: Ruleset, pid: str, rs: list[Ruleset], primary_sou
 
 
 def _related(ctx, r: Ruleset, pid: str, rs: list[Ruleset], primary_source) -> tuple[Side, ...]:
-    """One ruling per other rulebook: its first ruleset (base games first) where the question arises."""
-    guard = ctx.declared.guard(pid) if ctx.declared else None
+    """One ruling per other rulebook: its first ruleset (base games first) where the question arises, or
+    its base game shown as not applicable where none of its games has the mechanism."""
     seen = {primary_source(r)}
-    out = []
+    out = {}
     for x in rs:
         src = primary_source(x)
-        if src in seen or (guard is not None and not ctx.applies(x, guard)):
+        if src in seen:
             continue
-        seen.add(src)
         side = ctx.side(x, pid)
-        if side.kind != "undecided":
-            out.append(side)
-    return tuple(out)
+        if side.kind == "undecided":
+            continue
+        if ctx.applies(x, pid):
+            seen.add(src)
+            out[src] = side
+        else:
+            out.setdefault(src, side)
+    return tuple(out.values())

@@ -1,7 +1,7 @@
 """The comparison's own declarations (``specs/comparison.yaml``), loaded and checked.
 
-Which ruleset is each source's base game, which parameter pairs define one
-quantity (for ``internal`` findings) and which source clauses are implied by
+Which ruleset is each source's base game, which parameters state one
+quantity (for ``internal`` findings: a rulebook that states it twice, differently) and which source clauses are implied by
 others (for ``redundancy`` findings). Another reading of a passage is not
 declared here: it is a ``reading`` of the ruleset entry that cites the passage
 (``verify.spec.readings``), reported as ``ambiguous``. Quotes here are verbatim like every
@@ -10,7 +10,6 @@ other quote: one that does not occur in its source is an error.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -21,31 +20,40 @@ from ..paths import display, specs_dir
 from ..spec.catalogue import load_catalogue
 from ..spec.sources import load_source
 from ..spec.yamlsafe import load_yaml
-from ..expr import parse, names
-from .outcomes import BY_ID
+from ..expr import parse
 
 
 @dataclass(frozen=True)
-class PairSide:
+class Statement:
+    """A parameter whose cited value states a quantity: ``mapping`` translates its values (only the
+    values it lists state the quantity; none listed: the value itself), ``when`` limits it to the
+    rulesets where the condition holds (the game the quantity is about)."""
+
     param: str
-    as_param: str | None = None
     mapping: tuple[tuple[Any, Any], ...] = ()
+    when: str | None = None
+    when_expr: Any = field(default=None, compare=False, repr=False)
 
-    def meaning(self, value: Any) -> Any:
+    def meaning(self, value: Any) -> tuple[bool, Any]:
+        """(whether the value states the quantity, what it states)."""
+        if not self.mapping:
+            return True, value
         for k, v in self.mapping:
-            if k == value:
-                return v
-        return value
+            if k == value and isinstance(k, bool) == isinstance(value, bool):
+                return True, v
+        return False, None
 
 
 @dataclass(frozen=True)
-class SameQuantity:
+class Quantity:
+    """One quantity a rulebook may define in several places (for ``internal`` findings)."""
+
     id: str
     topic: str
     question: str
-    family: str
-    a: PairSide
-    b: PairSide
+    param: str                  # the parameter that carries the quantity in play (the witness sets it)
+    statements: tuple[Statement, ...]
+    where: Location | None = None
 
 
 @dataclass(frozen=True)
@@ -64,25 +72,10 @@ class Redundancy:
 
 
 @dataclass(frozen=True)
-class Guard:
-    pattern: str                 # a parameter id or a glob such as speed_die.*
-    text: str
-    expr: Any
-
-
-@dataclass(frozen=True)
 class Declared:
     base_games: tuple[str, ...]
-    same_quantity: tuple[SameQuantity, ...]
+    quantities: tuple[Quantity, ...]
     redundancies: tuple[Redundancy, ...]
-    guards: tuple[Guard, ...] = ()
-
-    def guard(self, pid: str) -> Guard | None:
-        """The first condition that governs ``pid`` (never the parameter's own switch)."""
-        for g in self.guards:
-            if fnmatch.fnmatchcase(pid, g.pattern) and pid not in _param_names(g.expr):
-                return g
-        return None
 
 
 _RED_KEYS = {"id", "topic", "proof", "premise", "summary", "conclusion_param", "source", "quote", "gloss"}
@@ -96,7 +89,7 @@ def load_declared(path: Path | None = None) -> Declared:
 def _load(path: str) -> Declared:
     p = Path(path)
     if not p.is_file():
-        return Declared((), (), (), ())
+        return Declared((), (), ())
     name = display(p)
     data, lines = load_yaml(p.read_text(encoding="utf-8"), name)
     if not isinstance(data, dict):
@@ -108,25 +101,33 @@ def _load(path: str) -> Declared:
             raise SpecError("E002", f"unknown parameter {pid!r}{cat.suggest(pid)}", where)
         return pid
 
-    pairs = []
-    for i, item in enumerate(data.get("same_quantity") or []):
-        where = Location(name, lines.get(("same_quantity", i)))
+    quantities = []
+    for i, item in enumerate(data.get("quantities") or []):
+        where = Location(name, lines.get(("quantities", i)))
         try:
-            sides = []
-            for key in ("a", "b"):
-                s = item[key]
-                check_param(s["param"], where)
-                if s.get("as"):
-                    check_param(s["as"], where)
-                sides.append(PairSide(s["param"], s.get("as"), tuple((s.get("map") or {}).items())))
-            if item["family"] not in BY_ID:
-                raise SpecError("E030", f"unknown outcome family {item['family']!r}", where)
-            question = " ".join(str(item["question"]).split())
-            pairs.append(SameQuantity(str(item["id"]), str(item["topic"]), question, item["family"],
-                                      sides[0], sides[1]))
+            stated = []
+            for st in item["described_by"]:
+                check_param(st["param"], where)
+                mapping = tuple((st.get("map") or {}).items())
+                when = st.get("when")
+                stated.append(Statement(st["param"], mapping, when, parse(str(when), where) if when else None))
+            target = check_param(item["param"], where)
+            for st in stated:
+                for _, v in st.mapping:
+                    why = cat[target].check(v)
+                    if why:
+                        raise SpecError("E003", f"quantity {item['id']}: {st.param} maps to {v!r}, which "
+                                        f"{target} cannot hold: {why}", where)
+            if len(stated) < 2:
+                raise SpecError("E030", f"quantity {item['id']} needs two statements or more", where)
+            quantities.append(Quantity(str(item["id"]), str(item["topic"]), " ".join(str(item["question"]).split()),
+                                       target, tuple(stated), where))
         except (KeyError, TypeError) as exc:
-            raise SpecError("E030", f"same_quantity entry needs id, topic, question, family, a, b ({exc})",
-                            where) from None
+            raise SpecError("E030", f"a quantity needs id, topic, question, param and described_by (a list of "
+                            f"{{param, map?, when?}}) ({exc})", where) from None
+    if data.get("same_quantity"):
+        raise SpecError("E030", "same_quantity is now quantities: one quantity, the parameters that state it "
+                        "(described_by)", Location(name, lines.get(("same_quantity",))))
     reds = []
     for i, item in enumerate(data.get("redundancies") or []):
         where = Location(name, lines.get(("redundancies", i)))
@@ -145,19 +146,12 @@ def _load(path: str) -> Declared:
             premise=tuple(item["premise"]), summary=" ".join(str(item["summary"]).split()),
             conclusion_param=item.get("conclusion_param"), source=item.get("source"), quote=item.get("quote"),
             gloss=item.get("gloss"), args={k: v for k, v in item.items() if k not in _RED_KEYS}, where=where))
-    guards = []
-    for pattern, text in (data.get("applies_when") or {}).items():
-        where = Location(name, lines.get(("applies_when", pattern)))
-        expr = parse(str(text), where)
-        for pid in _param_names(expr):
-            check_param(pid, where)
-        guards.append(Guard(str(pattern), str(text), expr))
+    if data.get("applies_when"):
+        raise SpecError("E030", "applies_when belongs to the catalogue: declare the condition once, on the "
+                        "parameter (specs/catalogue/*.yaml, `applies_when:`)",
+                        Location(name, lines.get(("applies_when",))))
     if data.get("clause_readings"):
         raise SpecError("E030", "clause_readings are gone: record another reading of a passage as a "
                         "reading of the ruleset entry that cites it (readings:)",
                         Location(name, lines.get(("clause_readings",))))
-    return Declared(tuple(data.get("base_games") or ()), tuple(pairs), tuple(reds), tuple(guards))
-
-
-def _param_names(expr) -> set[str]:
-    return {".".join(n) if isinstance(n, tuple) else str(n) for n in names(expr)}
+    return Declared(tuple(data.get("base_games") or ()), tuple(quantities), tuple(reds))

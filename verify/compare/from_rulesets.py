@@ -5,38 +5,47 @@ how the rulesets relate:
 
 * each source's **base game** (``specs/comparison.yaml`` names the preferred
   one; otherwise its root ruleset) is compared with the other sources' base
-  games: a difference is a ``contradiction`` (they present the same game);
+  games: a difference between stated (cited) rulings is a ``contradiction``
+  (they present the same game); one that rests on an assumed side is
+  ``assumed``, or ``medium`` for a feature of one medium (board or online);
 * a ruleset that extends another, an overlay stacked on the default ruleset,
   and any further mode of the same source are compared with their nearest
   ancestor (or their source's base game): a difference is a ``variant``;
 * a side that is ``silent`` where another cites an answer gives ``silent``;
-* two parameters one source defines as the same quantity with different
-  meanings give ``internal``; a clause implied by other rulings (z3) gives
-  ``redundancy``; an entry that records other readings of its quote gives
-  ``ambiguous`` (``verify.compare.ambiguities``).
+* a quantity one source states twice, differently, gives ``internal``; a
+  clause implied by other rulings (z3) gives ``redundancy``; an entry that
+  records other readings of its quote gives ``ambiguous``
+  (``verify.compare.ambiguities``).
 
-Values are compared in proportion to each ruleset's ``money.scale``, and a
-difference counts only when some situation makes the outcomes differ (z3);
-differences in words only are listed as ``equivalent``.
+A side where the catalogue's condition for the parameter does not hold is
+not applicable: shown, never compared (``verify.spec.applicability``).
+Values are compared in proportion to each ruleset's ``money.scale``; a
+difference counts when the reference engine plays the sides differently in
+some situation (``verify.compare.witness``), an UNKNOWN search is reported
+with its reason, and only values z3 proves alike are listed as ``equivalent``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..errors import ErrorList, SpecError, VerifyError
+from ..expr import Undecided, evaluate, names
+from ..spec.applicability import applies, played_env
 from ..spec.registry import DEFAULT_RULESET, Registry
 from ..spec.ruleset import Entry, Ruleset
 from ..spec.sources import fold
-from ..expr import evaluate
+from ..spec.open_values import supply
 from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
 from .credit import by_chain as _by_chain, stated_by
-from .model import Comparison, Finding, Side, Witness, primary_source
-from .outcomes import BY_ID, BY_PARAM
+from .model import KINDS, Comparison, Finding, Side, Witness, primary_source
+from .probes import BY_PARAM
 from .proofs import prove
+from .search import Party
 from .values import key, normalize, same, show
 
 DECIDED = ("cited", "assumed")
@@ -126,30 +135,45 @@ class _Ctx:
         self.reg = reg
         self.cat = reg.catalogue
         self.declared = declared
+        self._envs: dict[str, dict] = {}
+        self._parties: dict[tuple, Party] = {}      # one compiled side per ruleset and values set
 
-    def applies(self, r: Ruleset, guard) -> bool:
-        """Whether the guard's condition holds in ``r`` (an undecidable condition counts as holding)."""
-        try:
-            return bool(evaluate(guard.expr, r.values()))
-        except Exception:  # noqa: BLE001 - a condition on a host-set value: keep the parameter
-            return True
+    def applies(self, r: Ruleset, pid: str) -> bool:
+        """Whether ``pid`` means anything in ``r`` (the catalogue's ``applies_when``)."""
+        env = self._envs.get(r.id)
+        if env is None:
+            env = self._envs[r.id] = played_env(r)
+        return applies(r, pid, env)
 
-    def getter(self, r: Ruleset, override: dict | None = None):
-        """A ruleset's values, normalised; an open value nobody supplied reads as the catalogue's
-        fallback and is logged in ``get.assumed`` so that a witness says which value it assumed."""
-        cat, scale = self.cat, r.money_scale
-        override = override or {}
+    def party(self, r: Ruleset, values: dict | None = None, label: str | None = None,
+              scale: int | None = None) -> Party:
+        """``r`` as a side of a witness, with ``values`` set (in ``r``'s money); an open value nobody
+        supplied is played at the catalogue's fallback (or, where that breaks a constraint, at the
+        smallest value of its domain), and the witness says so."""
+        memo = (r.id, repr(sorted((values or {}).items())), label, scale)
+        if memo in self._parties:
+            return self._parties[memo]
+        self._parties[memo] = party = self._party(r, values, label, scale)
+        return party
 
-        def get(pid: str) -> Any:
-            if pid in override:
-                return override[pid]
-            value = normalize(cat[pid], r.value(pid), scale)
-            e = r.entries.get(pid)
-            if e is not None and e.kind == "open":
-                get.assumed.append((r.id, pid, value))
-            return value
-        get.assumed = []
-        return get
+    def _party(self, r: Ruleset, values: dict | None, label: str | None, scale: int | None) -> Party:
+        values = dict(values or {})
+        opened = [pid for pid, e in r.entries.items() if e.kind == "open" and pid not in values]
+        for pid in opened:
+            p = self.cat[pid]
+            tries = [p.scaled_fallback(r.money_scale)]
+            if p.min is not None:
+                tries.append(int(p.min) * (r.money_scale if p.is_money else 1))
+            for value in tries:
+                values[pid] = value
+                try:
+                    supply(r, values)
+                    break
+                except VerifyError:
+                    continue
+        played = supply(r, values) if values else r
+        return Party(label or r.id, played, runnable(self.reg, r.id), tuple(sorted(values.items())),
+                     tuple(opened), scale)
 
     def language(self, entry: Entry | None, r: Ruleset) -> str | None:
         rid = entry.ruleset if entry else r.chain[-1]
@@ -166,7 +190,8 @@ class _Ctx:
         scale = r.money_scale
         if e is None:
             return Side(r.id, primary_source(r), None, "undecided: no ruleset file rules on this", None,
-                        kind="undecided", scale=scale, param=pid, language=self.language(None, r))
+                        kind="undecided", scale=scale, param=pid, language=self.language(None, r),
+                        evidence="silent")
         f = self.reg.files.get(e.ruleset)
         # the rulebook behind an entry is the one its own file names: a user's table that names
         # none rules by itself, and its assumed values are never credited to a rulebook
@@ -176,31 +201,82 @@ class _Ctx:
         if e.kind == "open" and e.reason:
             gloss = f"open ({e.reason}): {e.gloss}" if e.gloss else e.reason     # a table's own words
         value = e.value if e.has_value else None
-        return Side(r.id, source, e.quotes[0] if e.quotes else None, gloss, value, kind=e.kind,
+        evidence = {"cited": "cited", "assumed": "assumed", "open": "open"}.get(e.kind, "silent")
+        kind = e.kind
+        if not self.applies(r, pid):
+            evidence = kind = "not_applicable"
+            cond = self.cat[pid].applies_when
+            gloss = f"not applicable: the game has no such mechanism ({cond} does not hold)" + (
+                f"; {gloss}" if gloss and e.kind != "cited" else "")
+        return Side(r.id, source, e.quotes[0] if e.quotes else None, gloss, value, kind=kind,
                     quotes=tuple(e.quotes), normalized=normalize(self.cat[pid], value, scale) if e.has_value
                     else None, scale=scale, param=pid, language=self.language(e, r),
-                    origin=e.ruleset)
+                    origin=e.ruleset, evidence=evidence)
 
     def witness(self, pid: str, reps: list[Ruleset], question: str,
-                everyone: list[Ruleset] | None = None) -> tuple[Witness | None, bool]:
-        """(witness, differs): differs is False when no situation separates the rulings.
+                everyone: list[Ruleset] | None = None) -> tuple[Witness | None, bool | None]:
+        """(witness, differs): differs is True (the engine plays the rulings differently), False (proved:
+        no situation separates them) or None (UNKNOWN: the witness says why).
 
         ``reps`` holds one ruleset per distinct value; ``everyone`` all rulesets that decide.
         """
-        fam = BY_PARAM.get(pid)
-        if fam is None:
+        probe = BY_PARAM.get(pid)
+        if probe is None:
             return wit.direct(question, [(r.id, r.value(pid)) for r in reps], pid), True
-        # 1. vary only this parameter, everything else as in the first ruleset: the difference
-        #    is then this parameter's alone
-        ctxs = [wit.Context(r.id, r.money_scale, self.getter(reps[0], {pid: self.getter(r)(pid)}))
-                for r in reps]
-        w = wit.find(fam, ctxs)
-        if w is None:
-            # 2. each ruleset with its own values for the whole family (the parameter may matter
-            #    only together with another one, e.g. a rent tax needs its start minute)
-            ctxs = [wit.Context(r.id, r.money_scale, self.getter(r)) for r in (everyone or reps)]
-            w = wit.find(fam, ctxs)
-        return w, w is not None
+        # 1. vary only this parameter, everything else as in one of the rulesets (the first, then the
+        #    next: a situation may exist only in one of the games, e.g. a trade between teammates):
+        #    the difference is then this parameter's alone
+        rank = {True: 2, None: 1, False: 0}
+        w, differs, tried = None, False, False
+        for base in reps[:2]:
+            try:
+                parties = [self.party(base, {pid: _in_scale(self.cat[pid], r.value(pid), r.money_scale,
+                                                            base.money_scale)}, r.id, r.money_scale) for r in reps]
+            except VerifyError:
+                continue                  # the value breaks a constraint of this ruleset
+            w1, d1 = wit.witness(probe, parties)
+            if not tried or rank[d1] > rank[differs]:
+                w, differs, tried = w1, d1, True
+            if differs is True:
+                return w, differs
+        first = reps[0]
+        deps = self.dependents(pid)
+        if deps:
+            # 2. the parameter with the details that only mean something with it (a rent tax and its start
+            #    minute and rates), each side's own, everything else as in the first ruleset
+            try:
+                parties = [self.party(first, {q: _in_scale(self.cat[q], r.value(q), r.money_scale,
+                                                           first.money_scale) for q in (pid, *deps)}, r.id,
+                                      r.money_scale) for r in (everyone or reps)]
+            except VerifyError:
+                parties = None
+            if parties:
+                w2, differs2 = wit.witness(probe, parties)
+                if not tried or rank[differs2] > rank[differs]:
+                    w, differs, tried = w2, differs2, True
+        if not tried:
+            return None, None
+        return w, differs
+
+    def dependents(self, pid: str) -> tuple[str, ...]:
+        """The parameters whose catalogue condition names ``pid`` (they apply only with it)."""
+        return tuple(q for q, p in self.cat.parameters.items() if p.applies_expr is not None
+                     and pid in {".".join(n) for n in names(p.applies_expr)})
+
+
+def _in_scale(p, value: Any, scale: int, target: int) -> Any:
+    """``value`` (in money of ``scale``) in money of ``target``."""
+    if not p.is_money or scale == target:
+        return value
+    conv = lambda x: int(Fraction(x) * target / scale) if isinstance(x, int) and not isinstance(x, bool) else x  # noqa: E731
+    return [conv(x) for x in value] if isinstance(value, list) else conv(value)
+
+
+def runnable(reg: Registry, rid: str) -> str:
+    """A name ``verify replay`` resolves on its own: a user's file by its path, readings kept."""
+    base, _, readings = rid.partition("@")
+    parts = [p if reg.is_bundled(p) or p not in reg.files else str(reg.files[p].path) for p in base.split("+")]
+    return "+".join(parts) + (f"@{readings}" if readings else "")
 
 
 def _summary_values(sides: list[Side]) -> str:
@@ -215,8 +291,9 @@ def _summary_values(sides: list[Side]) -> str:
             if s.scale != 1 and s.value != s.normalized:
                 val += f" (= {show(s.normalized)} classic)"
         else:
-            val = s.kind
-        parts.append(f"{', '.join(x.ruleset for x in g)}: {val}")
+            val = s.kind.replace("_", " ")
+        names = ", ".join(x.ruleset + (" (assumed)" if x.evidence == "assumed" else "") for x in g)
+        parts.append(f"{names}: {val}")
     return "; ".join(parts)
 
 
@@ -231,35 +308,50 @@ def _rep(rs: list[Ruleset], sides: list[Side]) -> list[Ruleset]:
     return out
 
 
+#: What a difference that rests on an unstated side is, by the parameter's medium.
+UNSTATED_KIND = {None: "assumed", "online": "medium", "board": "medium"}
+
+
+def _pool(ctx: _Ctx, pid: str, rs: list[Ruleset], kind: str, modes: list[Ruleset] | None):
+    """(the rulesets compared on ``pid``, the not-applicable sides shown beside them), or None to skip.
+
+    Between base games, a parameter that only means something with some mechanism (a speed die, a rent
+    tax...) is compared among the first ruleset of each source that has it, taken from ``modes`` (base
+    games first): the official Speed Die game against the platform's Fast mode, not two base games that
+    have no speed die at all; a source none of whose games has it is shown as not applicable. A variant
+    that switches the mechanism on or off is reported on the switch, not on its details."""
+    live = [r for r in rs if ctx.applies(r, pid)]
+    if kind == "variant" or modes is None:
+        if len(live) < len(rs):
+            return None if kind == "variant" else (live, [ctx.side(r, pid) for r in rs if r not in live])
+        return live, []
+    if len(live) == len(rs):
+        return rs, []
+    chosen = _one_per_source([r for r in modes if ctx.applies(r, pid)])
+    have = {primary_source(r) for r in chosen}
+    na = [ctx.side(r, pid) for r in rs if primary_source(r) not in have]
+    return chosen, na
+
+
 def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                   equivalent: list[str], modes: list[Ruleset] | None = None,
                   params: set[str] | None = None, answers: tuple[str, ...] = ("cited",)) -> list[Finding]:
     """Findings among rulesets that should agree (base games, or an anchor and its variant).
 
-    For a contradiction, a parameter that only applies with some feature (a speed die, a rent
-    tax...) is compared among the first ruleset of each source that has the feature, taken
-    from ``modes`` (base games first): the official Speed Die game against the platform's Fast
-    mode, not two base games that have no speed die at all. ``params`` limits the parameters
-    compared; ``answers`` are the kinds of entry that count as a ruling of their own (a user's
-    table rules by assuming: its assumed values count).
+    Only a disagreement between stated rulings (``answers``: cited entries; a user's table's assumed
+    values count as its rulings) is a ``contradiction`` between base games; a difference that rests on
+    an assumed side is ``assumed``, or ``medium`` where the parameter is a feature of one medium (a
+    turn timer online, a banker at a table). A side where the parameter is not applicable is shown as
+    such and never compared (``_pool``). ``params`` limits the parameters compared.
     """
     out = []
     for pid, p in ctx.cat.parameters.items():
         if pid in NOT_RULES or (params is not None and pid not in params):
             continue
-        guard = ctx.declared.guard(pid) if ctx.declared else None
-        if guard is not None:
-            pool = rs if kind == "variant" or modes is None else _one_per_source(
-                [r for r in modes if ctx.applies(r, guard)])
-            live = [r for r in pool if ctx.applies(r, guard)]
-            if kind == "variant" and len(live) < 2:
-                continue          # the mode switches the feature on or off: reported on the switch
-            if kind != "variant":
-                rs_p = live
-            else:
-                rs_p = rs
-        else:
-            rs_p = rs
+        pooled = _pool(ctx, pid, rs, kind, modes)
+        if pooled is None:
+            continue
+        rs_p, na_sides = pooled
         if len(rs_p) < 2:
             continue
         sides = [ctx.side(r, pid) for r in rs_p]
@@ -269,14 +361,31 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
         opened = [s for s in sides if s.kind == "open"]
         values = {key(s.normalized) for _, s in deciders}
         if len(values) > 1 and cited:
-            reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
-            w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
-            if not differs:
+            stated = [(r, s) for r, s in deciders if s.kind in answers]
+            # a difference between stated rulings first; else one that rests on an unstated side. A
+            # witness that is UNKNOWN (differs None) is reported with its reason, never taken for
+            # agreement; only a proof that no situation separates the values makes them equivalent.
+            found = None
+            if kind != "variant" and len({key(s.normalized) for _, s in stated}) > 1:
+                reps = _rep([r for r, _ in stated], [s for _, s in stated])
+                w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in stated])
+                if differs is not False:
+                    found = (kind, w)
+            if found is None or (found[1] is not None and found[1].verdict == "UNKNOWN"
+                                 and len(stated) < len(deciders)):
+                reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
+                w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
+                if differs is True or (differs is None and found is None):
+                    found = (kind if kind == "variant" else UNSTATED_KIND[p.medium], w)
+            if found is None:
                 equivalent.append(f"{id_prefix}{pid}")
             else:
-                out.append(Finding(f"{kind}:{id_prefix}{pid}", p.area, kind,
-                                   f"{p.question} {_summary_values([s for _, s in deciders])}",
-                                   tuple(s for _, s in deciders), w, (pid,)))
+                k, w = found
+                out.append(Finding(f"{k}:{id_prefix}{pid}", p.area, k,
+                                   f"{p.question} {_summary_values([s for _, s in deciders])}"
+                                   + (f"; not applicable in {', '.join(s.ruleset for s in na_sides)}"
+                                      if na_sides else ""),
+                                   tuple(s for _, s in deciders) + tuple(na_sides), w, (pid,)))
         if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind in answers:
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
                                f"{p.question} {rs_p[0].id} is silent; {rs_p[1].id} adds a ruling: "
@@ -306,33 +415,66 @@ def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
     return sorted(out, key=lambda r: primary_source(r) or "")
 
 
+def _holds(expr, r: Ruleset) -> bool:
+    try:
+        return bool(evaluate(expr, played_env(r)))
+    except (Undecided, TypeError, ValueError):
+        return False
+
+
 def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
-    out: dict[str, Finding] = {}
-    for named in _by_chain(rs):
-        for pair in declared.same_quantity:
-            ea, eb = named.entries.get(pair.a.param), named.entries.get(pair.b.param)
-            if not (ea and eb and ea.kind == "cited" and eb.kind == "cited" and ea.source == eb.source):
+    """A quantity one rulebook states twice, differently: two cited entries of one source, of different
+    parameters, whose statements of the quantity differ (``quantities`` of specs/comparison.yaml)."""
+    out: list[Finding] = []
+    for q in declared.quantities:
+        target = ctx.cat[q.param]
+        by_source: dict[str, dict[tuple[str, str], tuple]] = {}
+        for named in _by_chain(rs):
+            for st in q.statements:
+                e = named.entries.get(st.param)
+                if e is None or e.kind != "cited":
+                    continue
+                r = stated_by(ctx, named, [e], rs)      # the file that states it, never a table inheriting it
+                if st.when_expr is not None and not _holds(st.when_expr, r):
+                    continue
+                states, meaning = st.meaning(e.value)
+                if not states:
+                    continue
+                key_ = (e.ruleset, st.param)
+                by_source.setdefault(e.source or "", {}).setdefault(
+                    key_, (r, st.param, normalize(target, meaning, r.money_scale), meaning))
+        for source, stated in sorted(by_source.items()):
+            items = list(stated.values())
+            pair = next(((a, b) for i, a in enumerate(items) for b in items[i + 1:]
+                         if a[1] != b[1] and not same(a[2], b[2])), None)
+            if pair is None:
                 continue
-            r = stated_by(ctx, named, [ea, eb], rs)
-            target = pair.b.as_param or pair.b.param
-            ma, mb = pair.a.meaning(ea.value), pair.b.meaning(eb.value)
-            scale = r.money_scale
-            ma, mb = normalize(ctx.cat[target], ma, scale), normalize(ctx.cat[target], mb, scale)
-            if same(ma, mb):
-                continue
-            fid = f"internal:{(ea.source or '')[:3]}:{pair.id}"
-            if fid in out:
-                continue
-            fam = BY_ID[pair.family]
-            label_a, label_b = f"{r.id} ({pair.a.param})", f"{r.id} ({pair.b.param})"
-            w = wit.find(fam, [wit.Context(label_a, scale, ctx.getter(r, {target: ma})),
-                               wit.Context(label_b, scale, ctx.getter(r, {target: mb}))])
-            sides = (ctx.side(r, pair.a.param), ctx.side(r, pair.b.param))
-            out[fid] = Finding(fid, pair.topic, "internal",
-                               f"{pair.question} {ea.source} says both: {pair.a.param} = {show(ea.value)} "
-                               f"and {pair.b.param} = {show(eb.value)}.", sides, w,
-                               (pair.a.param, pair.b.param))
-    return list(out.values())
+            (ra, pa, na, ma), (rb, pb, nb, mb) = pair
+            host = next((r for r in (ra, rb) if all(st.when_expr is None or _holds(st.when_expr, r)
+                                                   for st in q.statements)), ra)
+            scale = host.money_scale
+            parties = [ctx.party(host, {q.param: _in_scale(target, na, 1, scale) if target.is_money else ma},
+                                 f"{host.id} (as {ra.id}'s {pa})"),
+                       ctx.party(host, {q.param: _in_scale(target, nb, 1, scale) if target.is_money else mb},
+                                 f"{host.id} (as {rb.id}'s {pb})")]
+            probe = BY_PARAM.get(q.param)
+            w = (wit.witness(probe, parties)[0] if probe is not None else
+                 wit.direct(q.question, [(p.label, v) for p, v in zip(parties, (ma, mb))], q.param))
+            fid = f"internal:{source[:3]}:{q.id}"
+            out.append(Finding(fid, q.topic, "internal",
+                               f"{q.question} {source} states both: {pa} = {show(ra.value(pa))} ({ra.id}) "
+                               f"and {pb} = {show(rb.value(pb))} ({rb.id}).",
+                               (ctx.side(ra, pa), ctx.side(rb, pb)), w, (pa, pb)))
+    return out
+
+
+def values_of(r: Ruleset):
+    """``r``'s values with money in classic amounts (what the redundancy proofs read)."""
+    cat = r.catalogue
+
+    def get(pid: str) -> Any:
+        return normalize(cat[pid], r.value(pid), r.money_scale)
+    return get
 
 
 def redundancy_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
@@ -356,9 +498,9 @@ def redundancy_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> lis
             fid = f"redundancy:{(src or '')[:3]}:{red.id}"
             if fid in out:
                 continue
-            proved = prove(red.proof, ctx.getter(r), args)
-            if proved is None:
-                continue
+            proof = prove(red.proof, values_of(r), args)
+            if proof.verdict in ("REFUTED", "NOT_APPLICABLE"):
+                continue              # not implied here: no redundancy to report
             sides = [ctx.side(r, p) for p in red.premise]
             if red.quote:
                 q = fold(red.quote)
@@ -373,9 +515,15 @@ def redundancy_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> lis
                                   quotes=(red.quote,), language=lang))
             else:
                 sides.append(ctx.side(r, red.conclusion_param))
-            w = Witness(family=red.proof, method="proof", question=red.summary, verdict=proved[0],
-                        detail=f"z3: premise ∧ ¬conclusion is unsatisfiable — {proved[1]}")
-            out[fid] = Finding(fid, red.topic, "redundancy", red.summary, tuple(sides), w,
+            if proof.verdict == "PROVED":
+                w = Witness(family=red.proof, method="proof", question=red.summary, verdict="PROVED",
+                            detail=f"z3: premise ∧ ¬conclusion is unsatisfiable — {proof.detail}")
+                summary = red.summary
+            else:
+                w = Witness(family=red.proof, method="proof", question=red.summary, verdict="UNKNOWN",
+                            detail=proof.detail)
+                summary = f"UNKNOWN whether this clause is implied ({proof.detail}): {red.summary}"
+            out[fid] = Finding(fid, red.topic, "redundancy", summary, tuple(sides), w,
                                tuple(red.premise) + ((red.conclusion_param,) if red.conclusion_param else ()))
     return list(out.values())
 
@@ -405,7 +553,7 @@ def compare(names: list[str] | None = None, reg: Registry | None = None,
     findings += ambiguous_findings(ctx, ordered(reg, [r.id for r in rs]) if rs else [])
     findings += redundancy_findings(ctx, rs, declared)
     order = {a.id: i for i, a in enumerate(ctx.cat.areas)}
-    kinds = {"contradiction": 0, "internal": 1, "ambiguous": 2, "silent": 3, "variant": 4, "redundancy": 5}
+    kinds = {k: i for i, k in enumerate(KINDS)}
     findings.sort(key=lambda f: (order.get(f.topic, 99), kinds[f.kind], f.id))
     return Comparison(tuple(r.id for r in rs), tuple(findings), pl.base_games, tuple(equivalent))
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("contradiction", "variant", "internal", "silent", "redundancy", "ambiguous")
+KINDS = ("contradiction", "internal", "ambiguous", "assumed", "medium", "silent", "variant", "redundancy")
+#: Kinds whose disagreement is between stated rules (every side that differs cites its source).
+STATED = ("contradiction", "internal")
+#: The evidence a side rests on.
+EVIDENCE = ("cited", "assumed", "silent", "open", "not_applicable")
 
 
 @dataclass(frozen=True)
@@ -31,10 +35,17 @@ class Side:
     language: str | None = None
     origin: str | None = None   # id of the ruleset file that set this entry
     reading: str | None = None  # kind "reading": the reading's name (play it as RULESET@NAME)
+    #: what the side rests on: cited | assumed | silent | open | not_applicable (the catalogue's
+    #: condition for the parameter does not hold in this ruleset: the value means nothing there)
+    evidence: str = "cited"
+
+    @property
+    def stated(self) -> bool:
+        return self.evidence == "cited"
 
     def to_json(self) -> dict:
         out = {"ruleset": self.ruleset, "source": self.source, "quote": self.quote,
-               "gloss": self.gloss, "value": self.value, "kind": self.kind,
+               "gloss": self.gloss, "value": self.value, "kind": self.kind, "evidence": self.evidence,
                "quotes": list(self.quotes), "normalized": self.normalized, "scale": self.scale,
                "param": self.param, "origin": self.origin}
         if self.reading:
@@ -52,20 +63,35 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Witness:
-    """A situation in which the sides' rulings give different outcomes (or a proof)."""
+    """A situation in which the sides' rulings give different outcomes (or a proof, or why neither).
+
+    ``method``: ``smt`` (the SMT layer found the situation), ``engine`` (one of the probe's own
+    situations), ``direct`` (no probe plays the parameter: the rulings themselves, no claim about
+    play) or ``proof`` (a redundancy proved by z3). ``verdict``: ``DIFFERS`` (the engine plays the
+    sides differently: ``outcomes``), ``PROVED`` (a proof) or ``UNKNOWN`` (``detail`` says why).
+    """
 
     family: str
-    method: str                 # z3 | direct | proof
+    method: str
     question: str
     situation: dict = field(default_factory=dict)
     situation_text: str = ""
     outcomes: tuple[Outcome, ...] = ()
     unit: str = "money"         # money | bool | count | value
-    verdict: str | None = None  # for proofs: PROVED
+    verdict: str | None = None
     detail: str | None = None
     #: open values (set by a host or the players, none supplied) the outcomes were computed with:
     #: (ruleset, parameter, the catalogue's fallback that stood in for it)
     assumed: tuple[tuple[str, str, Any], ...] = ()
+    #: per side, what was played: {"ruleset", "set"?, "actions", "refused"?}
+    script: tuple[dict, ...] = ()
+    #: per side, the game as ``verify.trace/2`` lines (header, steps, end): the replayable witness
+    games: tuple[list, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def plays(self) -> bool:
+        """Whether the outcomes are what the engine played (not the rulings themselves or a proof)."""
+        return self.method in ("smt", "engine") and self.verdict == "DIFFERS"
 
     def to_json(self) -> dict:
         out = {"family": self.family, "method": self.method, "question": self.question,
@@ -79,6 +105,8 @@ class Witness:
             out["detail"] = self.detail
         if self.assumed:
             out["assumed"] = [{"ruleset": r, "param": p, "value": v} for r, p, v in self.assumed]
+        if self.script:
+            out["script"] = [dict(s) for s in self.script]
         return out
 
 

@@ -3,20 +3,42 @@
 Each proof builds, from a ruleset's normalised values, a premise (the rulings
 the ruleset cites) and a conclusion (the clause claimed redundant) over a few
 symbolic quantities. The clause is redundant when ``premise and not
-conclusion`` is unsatisfiable; anything else (sat, unknown) proves nothing
-and no finding is made.
+conclusion`` is unsatisfiable. Every proof attempt ends three-valued
+(``Proof``): PROVED, REFUTED with the model z3 found (the clause is not
+implied), or UNKNOWN with the reason (a timeout, a value the proof cannot
+read); only PROVED makes a finding, and an UNKNOWN is reported, never
+dropped.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
 import z3
 
-from .outcomes import _r
-
 Get = Callable[[str], Any]
+
+#: z3 budget of one proof.
+TIMEOUT_MS = 3000
+
+
+def _r(x) -> z3.ArithRef:
+    """A Python number as an exact z3 real."""
+    f = Fraction(x).limit_denominator(10_000)
+    return z3.RealVal(f"{f.numerator}/{f.denominator}")
+
+
+@dataclass(frozen=True)
+class Proof:
+    """The verdict of one proof: PROVED, REFUTED (``model``: a state where the premise holds and the
+    conclusion does not), UNKNOWN (``detail``: why), or NOT_APPLICABLE (the ruleset's values are not
+    of the form the proof reads, e.g. no trade balance at all)."""
+
+    verdict: str
+    detail: str = ""
+    model: dict | None = None
 
 
 def _num(x) -> bool:
@@ -31,11 +53,16 @@ def gap_implies_ratio(get: Get, args: dict):
     big, small = z3.If(a >= b, a, b), z3.If(a >= b, b, a)
     premise = z3.And(a > 0, b > 0, big - small <= _r(g) * big)
     conclusion = big <= _r(r) * small
-    converse = None
     s = z3.Solver()
+    s.set(timeout=TIMEOUT_MS)
     s.add(a > 0, b > 0, big <= _r(r) * small, z3.Not(big - small <= _r(g) * big))
-    if s.check() == z3.unsat:
+    res = s.check()
+    if res == z3.unsat:
         converse = "the converse holds too: the two checks accept exactly the same trades"
+    elif res == z3.sat:
+        converse = "the converse does not hold: the ratio check alone accepts some trades the gap check refuses"
+    else:
+        converse = f"whether the converse holds is UNKNOWN (z3: {s.reason_unknown() or 'unknown'})"
     return premise, conclusion, (f"for all positive side values: difference ≤ {Fraction(g)} × larger "
                                  f"⇒ larger ≤ {r} × smaller" + (f"; {converse}" if converse else ""))
 
@@ -102,19 +129,28 @@ PROOFS = {f.__name__: f for f in (gap_implies_ratio, unmortgage_share, casino_ta
                                   jail_turn_bound, same_ruling)}
 
 
-def prove(name: str, get: Get, args: dict) -> tuple[str, str] | None:
-    """('PROVED', detail) when the premise implies the conclusion; None when not applicable or unproved."""
+def prove(name: str, get: Get, args: dict) -> Proof:
+    """Whether the premise implies the conclusion, three-valued."""
     fn = PROOFS.get(name)
     if fn is None:
-        return None
+        return Proof("UNKNOWN", f"no proof named {name!r}")
     try:
         built = fn(get, args)
-    except (TypeError, ValueError, KeyError, z3.Z3Exception):
-        return None
+    except (TypeError, ValueError, KeyError, z3.Z3Exception) as exc:
+        return Proof("UNKNOWN", f"the proof could not be built: {type(exc).__name__}: {exc}")
     if built is None:
-        return None
+        return Proof("NOT_APPLICABLE", "the ruleset's values are not of the form this proof reads")
     premise, conclusion, detail = built
     s = z3.Solver()
-    s.set(timeout=3000)
+    s.set(timeout=TIMEOUT_MS)
     s.add(premise, z3.Not(conclusion))
-    return ("PROVED", detail) if s.check() == z3.unsat else None
+    try:
+        res = s.check()
+    except z3.Z3Exception as exc:
+        return Proof("UNKNOWN", f"z3 failed: {exc}")
+    if res == z3.unsat:
+        return Proof("PROVED", detail)
+    if res == z3.sat:
+        m = s.model()
+        return Proof("REFUTED", detail, {str(d): str(m[d]) for d in m.decls()})
+    return Proof("UNKNOWN", f"z3 gave up ({s.reason_unknown() or 'unknown'}) within {TIMEOUT_MS / 1000:g} s")

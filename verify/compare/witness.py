@@ -1,130 +1,141 @@
-"""Witnesses: z3 finds a small situation where two rulings give different outcomes.
+"""Witnesses: a situation and what the reference engine plays in it, side by side.
 
-The search asks z3 (``Optimize``) for an assignment of the family's situation
-variables under which the sides' outcomes differ, preferring each variable's
-readable default (a price of 200, three failed tries...) so that the witness
-is as plain as the difference allows. Unsatisfiable means the rulings never
-differ in play: the values differ in words only.
+A witness answers one probe's question (``verify.compare.probes``) for two or
+more sides of a finding. Its situation is found by the SMT layer where that
+models the action, else among the probe's situations (``verify.compare.search``);
+each side's outcome is what the engine did from that side's compiled config.
+Each side is also a game of a ``verify.trace/2`` file (the situation's state,
+then every action applied, an action the rules refused recorded as refused), so
+``verify replay WITNESS.jsonl`` plays the witness again and checks every step.
+
+The outcome of a search is three-valued: a witness (the sides play
+differently), proved alike (z3: no state separates them), or UNKNOWN with the
+reason (a solver timeout, no situation that separates them among those tried);
+an UNKNOWN is shown, never taken for agreement.
 """
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any
 
-import z3
-
+from ..output import file_stem, write_text
 from .model import Outcome, Witness
-from .outcomes import Family
+from .probes import Probe
+from .search import Found, Party, find
 from .values import number, show
 
-#: z3 budget per witness; a timeout gives no witness, never a made-up one.
-TIMEOUT_MS = 3000
+TRACE_SCHEMA = "verify.trace/2"
 
 
-class Context:
-    """One side of a witness: a ruleset id, its money scale and its normalised values."""
-
-    def __init__(self, ruleset: str, scale: int, get: Callable[[str], Any]):
-        self.ruleset, self.scale, self.get = ruleset, scale, get
-
-
-def _py(val) -> Any:
-    if z3.is_true(val):
-        return True
-    if z3.is_false(val):
-        return False
-    if z3.is_rational_value(val):
-        return number(Fraction(val.numerator_as_long(), val.denominator_as_long()))
-    if z3.is_int_value(val):
-        return val.as_long()
-    if z3.is_algebraic_value(val):
-        return round(float(val.approx(6).as_fraction()), 4)
-    return str(val)
-
-
-def outcome_text(family: Family, value: Any, scale: int = 1) -> str:
-    for special, text in family.special:
+def outcome_text(probe: Probe, value: Any, scale: int = 1) -> str:
+    for special, text in probe.special:
         if value == special:
             return text
-    if family.unit == "bool":
+    if value is None:
+        return "the situation does not arise"
+    if probe.unit == "bool":
         return "yes" if value else "no"
-    if family.unit == "money" and isinstance(value, (int, float)):
+    if probe.unit == "money" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return show(number(Fraction(value) * scale) if scale != 1 else value)
     return show(value)
 
 
-def situation_text(family: Family, situation: dict, scales: set[int]) -> str:
-    parts = []
-    for v in family.vars:
-        if v.name not in situation:
-            continue
-        val = situation[v.name]
-        if v.sort == "bool":
-            parts.append(v.label if val else "not: " + v.label)
-        else:
-            parts.append(v.text(val))
-    text = "; ".join(parts) or "whenever the question arises"
-    if any(v.money for v in family.vars) and scales - {1}:
-        text += " (amounts in classic money; × money.scale for the larger-scale source)"
-    return text
-
-
-def find(family: Family, sides: list[Context]) -> Witness | None:
-    """A situation where the first side's outcome differs from another's, or None."""
-    if len(sides) < 2:
-        return None
-    env = {v.name: v.make() for v in family.vars}
-    try:
-        outs = [family.outcome(c.get, env) for c in sides]
-    except (TypeError, ValueError, KeyError, IndexError, z3.Z3Exception):
-        return None                       # a value the family cannot read: no witness
-    opt = z3.Optimize()
-    opt.set(timeout=TIMEOUT_MS)
-    for v in family.vars:
-        for c in v.domain(env[v.name]):
-            opt.add(c)
-    diffs = [outs[i] != outs[j] for i in range(len(outs)) for j in range(i + 1, len(outs))]
-    opt.add(z3.Or(diffs) if diffs else z3.BoolVal(False))
-    for d in diffs:
-        opt.add_soft(d, weight=20)
-    distance = []
-    for v in family.vars:
-        if v.prefer is not None:
-            opt.add_soft(env[v.name] == (z3.BoolVal(v.prefer) if v.sort == "bool" else v.prefer), weight=1)
-            if v.sort != "bool":
-                x = env[v.name]
-                distance.append(z3.If(x >= v.prefer, x - v.prefer, v.prefer - x))
-    if distance:
-        opt.minimize(z3.Sum(distance))     # then stay as close as possible to the readable values
-    if opt.check() != z3.sat:
-        return None
-    m = opt.model()
-    situation = {v.name: _py(m.eval(env[v.name], model_completion=True)) for v in family.vars}
+def witness(probe: Probe, parties: list[Party]) -> tuple[Witness | None, bool | None]:
+    """(witness, differs): differs is True (a witness), False (proved alike) or None (UNKNOWN: the witness
+    carries the reason)."""
+    found = find(probe, parties)
+    if found.status == "same":
+        return None, False
+    if found.status == "unknown":
+        return Witness(family=probe.id, method=found.method, question=probe.question, unit=probe.unit,
+                       verdict="UNKNOWN", detail=found.reason, outcomes=(),
+                       assumed=_assumed(parties)), None
     outcomes = []
-    for c, o in zip(sides, outs):
-        classic = _py(m.eval(o, model_completion=True))
-        own = classic
-        if family.unit == "money" and isinstance(classic, (int, float)) and not isinstance(classic, bool) \
-                and classic not in [s for s, _ in family.special]:
-            own = number(Fraction(classic) * c.scale)
-        outcomes.append(Outcome(c.ruleset, own, classic, outcome_text(family, classic, c.scale)))
-    return Witness(family=family.id, method="z3", question=family.question, situation=situation,
-                   situation_text=situation_text(family, situation, {c.scale for c in sides}),
-                   outcomes=tuple(outcomes), unit=family.unit, assumed=_assumed(sides))
+    for p, out, pl in zip(parties, found.outcomes, found.plays):
+        scale = p.scale or p.cfg.setup.scale
+        own = out
+        if probe.unit == "money" and isinstance(out, (int, float)) and not isinstance(out, bool) \
+                and out not in [s for s, _ in probe.special]:
+            own = number(Fraction(out) * scale)
+        text = outcome_text(probe, out, scale)
+        if out is None and pl.refused is not None:
+            text = f"refused: {pl.refused[1].split(': ', 1)[-1]}"
+        outcomes.append(Outcome(p.label, own, out, text))
+    games = tuple(_game(p, pl, i) for i, (p, pl) in enumerate(zip(parties, found.plays)))
+    script = tuple(_script(p, pl) for p, pl in zip(parties, found.plays))
+    return Witness(family=probe.id, method=found.method, question=probe.question,
+                   situation=dict(found.values or {}), situation_text=found.situation,
+                   outcomes=tuple(outcomes), unit=probe.unit, verdict="DIFFERS",
+                   assumed=_assumed(parties), games=games, script=script), True
 
 
-def _assumed(sides: list[Context]) -> tuple:
-    """The open values the sides' outcomes read (logged by a getter as ``get.assumed``), once each."""
-    seen: dict[str, tuple] = {}
-    for c in sides:
-        for item in getattr(c.get, "assumed", ()):
-            seen.setdefault(repr(item[:2]), item)
+def _assumed(parties: list[Party]) -> tuple:
+    """The open values a side was played with (the catalogue's fallback stood in for them), once each."""
+    seen: dict[tuple[str, str], tuple] = {}
+    for p in parties:
+        for pid, value in p.set:
+            if pid in p.opened:
+                seen.setdefault((p.label, pid), (p.label, pid, value))
     return tuple(seen.values())
 
 
+def _script(p: Party, pl) -> dict:
+    out = {"ruleset": p.name, "actions": list(pl.applied)}
+    if p.set:
+        out["set"] = dict(p.set)
+    if pl.refused is not None:
+        out["refused"] = {"action": pl.refused[0], "why": pl.refused[1]}
+    return out
+
+
+def _game(p: Party, pl, index: int) -> list[dict]:
+    """One side as a game of a trace: header, the situation (step 0), each applied action, the refused one."""
+    cfg = p.cfg
+    header = {"trace": TRACE_SCHEMA, "state_schema": "verify.state/1", "ruleset": p.name,
+              "config_hash": cfg.hash(), "seed": None, "game": index, "players": len(pl.first["players"]),
+              "policy": "witness", "label": p.label}
+    if p.set:
+        header["set"] = dict(p.set)
+    lines = [header, {"step": 0, "action": None, "events": [], "state": pl.first}]
+    for k, ((action, events), state) in enumerate(zip(pl.steps, pl.states[1:]), 1):
+        lines.append({"step": k, "action": action, "events": list(events), "state": state})
+    if pl.refused is not None:
+        lines.append({"step": len(pl.steps) + 1, "action": pl.refused[0], "refused": pl.refused[1],
+                      "events": [], "state": pl.last})
+    lines.append({"end": {"steps": len(lines) - 1, "over": pl.last.get("phase") == "over",
+                          "result": pl.last.get("result"), "stopped": "witness"}})
+    return lines
+
+
 def direct(question: str, sides: list[tuple[str, Any]], param: str) -> Witness:
-    """For a parameter no outcome family models: the ruling itself is the outcome."""
+    """For a parameter no probe plays: the rulings themselves, side by side (no claim about play)."""
     return Witness(family="direct:" + param, method="direct", question=question, situation={},
                    situation_text="whenever the question arises",
                    outcomes=tuple(Outcome(r, v, v, show(v)) for r, v in sides), unit="value")
+
+
+def file_name(finding_id: str) -> str:
+    """The trace file of a finding's witness (``verify.output.file_stem``: distinct ids, distinct files)."""
+    return file_stem(finding_id) + ".jsonl"
+
+
+def write(findings, folder: Path) -> list[Path]:
+    """Each finding's witness as a trace file ``verify replay`` re-runs (atomically written)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for f in findings:
+        w = f.witness
+        if w is None or not w.games:
+            continue
+        path = folder / file_name(f.id)
+        write_text(path, "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n"
+                                 for game in w.games for line in game))
+        out.append(path)
+    return out
+
+
+__all__ = ["witness", "direct", "write", "file_name", "outcome_text", "Found", "Party"]

@@ -39,6 +39,7 @@ from ..config import EngineConfig
 from ..invariants import Monitor
 from .. import invariants as inv
 from .engines import Engine
+from .rules import IllegalAction
 from .simulate import Recorder
 from .state import UNLIMITED, GameState
 from .step import apply_state
@@ -343,7 +344,15 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
     for no, rec in steps:
         where = f"{name}:{no}"
         state, action = rec["state"], rec.get("action")
-        if prev is not None:
+        if prev is not None and "refused" in rec:
+            # a step the rules refused (a witness records one): refused again, and nothing changed
+            why = _refusal(rules, prev, action)
+            if why is None:
+                problems.append(f"{where}: step {rec.get('step')}: the trace records {action.get('type')!r} as "
+                                f"refused ({rec['refused']}), but the rules accept it")
+            elif state != prev:
+                problems.append(f"{where}: step {rec.get('step')}: a refused action changed the recorded state")
+        elif prev is not None:
             if action is None:
                 problems.append(f"{where}: step {rec.get('step')} has no action")
             else:
@@ -358,7 +367,7 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
                 if mine is not None and mine != state:
                     problems.append(f"{where}: step {rec.get('step')}: the recorded state differs from the rules' "
                                     f"result ({_first_difference(mine, state)})")
-        if checker is not None:
+        if checker is not None and "refused" not in rec:
             events = rec.get("events") or []
             bad = checker(prev, state, _action_for_check(action, events))
             for v in bad:
@@ -368,6 +377,17 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
         if problems and stop_at_first:
             break
     return checked, problems
+
+
+def _refusal(rules: Engine, state: dict, action: Any) -> str | None:
+    """Why the rules refuse ``action`` in ``state`` (None when they accept it)."""
+    try:
+        g = GameState.from_json(state, rules.ownable)
+        g.events = []
+        apply_state(rules, g, action)
+    except IllegalAction as exc:
+        return exc.message
+    return None
 
 
 def _first_difference(a, b, path: str = "state") -> str:

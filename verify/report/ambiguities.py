@@ -2,7 +2,7 @@
 
 Each row sets one entry's readings side by side (the ruling the ruleset plays
 first, then every other reading, each with its value and gloss), the quote
-they read, the z3 witness where the readings lead to different play, and what
+they read, the witness where the engine plays the readings differently, and what
 the other rulebooks say on the same question. Built from the comparison's
 ``ambiguous`` findings (``verify.compare.ambiguities``); rendered by
 ``templates/ambiguities.html``, included at the end of questions.html.

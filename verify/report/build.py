@@ -29,6 +29,7 @@ from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_r
 from ..compare.model import KINDS, Comparison
 from ..compare.questions import load_questions
 from ..compare.table import compare_table, diff_table, table_name
+from ..compare.witness import write as write_witnesses
 from ..spec.open_values import not_played
 from ..spec.played import table_values
 from ..spec.registry import Registry
@@ -45,12 +46,15 @@ from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_
 from .site import PAGES, Card, Page, environment, register, slug
 
 KIND_TEXT = {
-    "contradiction": "Sources presenting the same game disagree.",
-    "variant": "A declared mode, a house rule or your table differs from its base on purpose.",
-    "internal": "One rulebook disagrees with itself.",
-    "silent": "One side leaves the question open while others answer it.",
-    "redundancy": "A clause implied by other rulings (proved by z3).",
+    "contradiction": "Sources presenting the same game state different rules.",
+    "internal": "One rulebook states one quantity twice, differently.",
     "ambiguous": "The words of one rulebook allow several readings; each is played and witnessed.",
+    "assumed": "The rulebooks differ only through a value one of them does not state (assumed).",
+    "medium": "A difference that exists because one game is played on a board and the other online "
+              "(timers, pauses, rating, payment steps, a banker).",
+    "silent": "One side leaves the question open while others answer it.",
+    "variant": "A declared mode, a house rule or your table differs from its base on purpose.",
+    "redundancy": "A clause implied by other rulings (proved by z3).",
 }
 
 
@@ -197,7 +201,8 @@ def _index(x: Inputs):
                             "length": _length_verdict(x, t)})
     yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
                          "equivalent": x.comparison.equivalent,
-                         "top": findings.matters_most(x.comparison.findings, cat, x.tables)}
+                         "top": findings.matters_most(x.comparison.findings, cat, x.tables),
+                         "apart": findings.apart(x.comparison.findings)}
 
 
 def _length_verdict(x: Inputs, table: str) -> str | None:
@@ -405,9 +410,10 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         (tmp / "contradictions.json").write_text(
             json.dumps(x.comparison.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
         written.append("contradictions.json")
+        witnesses = [f"witnesses/{p.name}" for p in write_witnesses(x.comparison.findings, tmp / "witnesses")]
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")
-    return {"out": str(opts.out), "pages": written, "counts": x.comparison.counts(), "check": x.check.summary,
+    return {"out": str(opts.out), "pages": written, "witnesses": witnesses, "counts": x.comparison.counts(), "check": x.check.summary,
             "simulation": x.sim.status, "not_played": _not_played(x.sim), "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}

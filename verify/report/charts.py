@@ -56,7 +56,7 @@ def overflow(picture: dict) -> list[str]:
 def witness_picture(w: Witness | None, width: int = 560) -> dict[str, Any] | None:
     """The situation (a card, only when there is one) and each side's outcome: a bar for an amount
     (one colour: length is the message), a yes/no tile (green yes, red no) otherwise."""
-    if w is None or w.method != "z3" or not w.outcomes:
+    if w is None or not w.plays or not w.outcomes:
         return None
     items: list[dict] = []
     y = 2.0

@@ -1,11 +1,14 @@
 """What the report says about the findings: the ones that matter most, one page per topic, a search.
 
-Findings that *matter most* are the disagreements between rulebooks (or a
-table and the rulebooks) whose z3 witness shows outcomes that differ in
-money or in who may act: those decide games and disputes. The index leads
-with them, one line each; every finding is shown in full on the page of
-its topic (catalogue area), at an anchor of its own; the findings index
-lists them all, one line each, with a search that runs in the page.
+Findings that *matter most* are the disagreements between stated rules of
+rulebooks (or a table and the rulebooks) whose witness, played by the
+reference engine, shows outcomes that differ in money or in who may act:
+those decide games and disputes. The index leads with them, one line each;
+a difference that rests on an assumed, silent or not-applicable side, or on
+the medium (board or online), is one click away, on the findings index. Every
+finding is shown in full on the page of its topic (catalogue area), at an
+anchor of its own; the findings index lists them all, one line each, with a
+search that runs in the page.
 """
 
 from __future__ import annotations
@@ -13,13 +16,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..compare.model import Comparison, Finding
+from ..compare.model import STATED, Comparison, Finding
 from ..compare.values import show
 from . import charts
 from .site import anchor, finding_href, topic_file
 
-#: Kinds that set rulebooks (or a table and the rulebooks) against each other.
-DISPUTES = ("contradiction", "internal")
+#: Kinds that set stated rules of rulebooks (or a table and the rulebooks) against each other.
+DISPUTES = STATED
+#: Kinds of difference that do not rest on two stated rules (shown apart from the disputes).
+APART = ("assumed", "medium")
 
 
 def side_rulesets(f: Finding) -> list[str]:
@@ -59,13 +64,18 @@ def _spread(f: Finding) -> float:
 def matters(f: Finding) -> str | None:
     """'money' or 'who may act' when the finding's witness shows outcomes differing in that; else None."""
     w = f.witness
-    if f.kind not in DISPUTES or w is None or w.method != "z3" or len(w.outcomes) < 2:
+    if f.kind not in DISPUTES or w is None or not w.plays or len(w.outcomes) < 2:
         return None
     if w.unit == "money" and len({str(o.classic) for o in w.outcomes}) > 1:
         return "money"
     if w.unit == "bool" and len({o.classic for o in w.outcomes}) > 1:
         return "who may act"
     return None
+
+
+def apart(findings) -> dict[str, int]:
+    """How many differences rest on an unstated side or on the medium, by kind (the index links them)."""
+    return {k: sum(1 for f in findings if f.kind == k) for k in APART}
 
 
 def outcome_text(o) -> str:

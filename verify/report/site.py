@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 import jinja2
 
 from ..compare.values import show
+from ..compare.witness import file_name
 from ..output import file_stem
 
 #: (file name, template context) pairs a page writes.
@@ -81,4 +82,5 @@ def environment() -> jinja2.Environment:
     env.filters["slug"] = slug
     env.filters["anchor"] = anchor
     env.filters["finding_href"] = finding_href
+    env.filters["witness_file"] = file_name
     return env

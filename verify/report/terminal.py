@@ -51,8 +51,13 @@ def echo_side(s: Side, indent: str = "    ", label: str | None = None) -> None:
 def echo_witness(w, indent: str = "  ") -> None:
     if w is None:
         return
-    if w.method in ("z3", "direct"):
-        click.echo(f"{indent}witness ({w.method}): {w.question}")
+    if w.method in ("smt", "engine", "direct"):
+        how = {"smt": "situation found by the SMT layer, played by the engine",
+               "engine": "played by the engine", "direct": "the rulings themselves"}[w.method]
+        click.echo(f"{indent}witness ({how}): {w.question}")
+        if w.verdict == "UNKNOWN":
+            click.echo(f"{indent}  UNKNOWN: {w.detail}")
+            return
         click.echo(f"{indent}  situation: {w.situation_text}")
         for o in w.outcomes:
             click.echo(f"{indent}  {o.ruleset}: {o.text}")

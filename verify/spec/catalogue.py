@@ -56,6 +56,14 @@ class Parameter:
     symbols: tuple[str, ...] = ()    # symbols allowed beside numbers in *_or types
     length: int | None = None        # list length
     disables: tuple[Disables, ...] = ()   # values that switch a mechanism off (lint E019)
+    #: when the parameter means anything at all (the expression language, over other parameters):
+    #: a ruleset where it does not hold has no such mechanism, so its value is "not applicable"
+    applies_when: str | None = None
+    applies_expr: Any = field(default=None, compare=False, repr=False)
+    #: ``online`` or ``board``: a feature that exists only because a game is played on that medium
+    #: (turn timers, pause votes, rating; a banker, paper money); a difference resting on the
+    #: other medium's unstated absence of it is a difference of medium, not of rules
+    medium: str | None = None
 
     @property
     def is_money(self) -> bool:
@@ -159,7 +167,9 @@ class Catalogue:
         return out
 
 
-_FIELDS = {"type", "question", "fallback", "unit", "min", "max", "values", "symbols", "length", "disables"}
+_FIELDS = {"type", "question", "fallback", "unit", "min", "max", "values", "symbols", "length", "disables",
+           "applies_when", "medium"}
+MEDIA = ("online", "board")
 
 
 def load_catalogue(folder: Path | None = None) -> Catalogue:
@@ -198,6 +208,13 @@ def _load_catalogue(folder: str) -> Catalogue:
             why = p.check(p.fallback)
             if why:
                 raise SpecError("E003", f"fallback of {pid!r}: {why}", loc)
+            if spec.get("medium") is not None and spec["medium"] not in MEDIA:
+                raise SpecError("E030", f"{pid}: medium is one of {', '.join(MEDIA)}", loc)
+            if spec.get("applies_when") is not None:
+                text = str(spec["applies_when"])
+                p = replace(p, applies_when=text, applies_expr=parse(text, Location(
+                    name, where.get(("parameters", pid, "applies_when")) or loc.line)))
+            p = replace(p, medium=spec.get("medium"))
             if "disables" in spec:
                 p = replace(p, disables=_disables(p, spec["disables"], Location(
                     name, where.get(("parameters", pid, "disables")) or loc.line)))
@@ -208,6 +225,11 @@ def _load_catalogue(folder: str) -> Catalogue:
             for other in _names(d.expr):
                 if other not in params:
                     raise SpecError("E002", f"{pid}: disables names unknown parameter {other!r}", lines[pid])
+        for other in _names(p.applies_expr):
+            if other not in params:
+                raise SpecError("E002", f"{pid}: applies_when names unknown parameter {other!r}", lines[pid])
+            if other == pid:
+                raise SpecError("E030", f"{pid}: applies_when cannot name the parameter itself", lines[pid])
     return Catalogue(params, tuple(areas), lines)
 
 

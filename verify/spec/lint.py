@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import SpecError, VerifyError
+from .applicability import unfounded_marks
 from .constraints import broken_at, check_constraints, setters
 from .invariants import invariant_ids
 from .registry import Registry
@@ -48,6 +49,7 @@ def lint(paths: list[Path] | None = None) -> tuple[list[str], list[VerifyError]]
                                         f"{res.constraint.message} ({res.constraint.text}; set by "
                                         f"{setters(r, res.constraint.params)})", where))
         errors.extend(contradicting_silences(r, reg.inherited(rid)))
+        errors.extend(unfounded_marks(r, {x for x in r.chain if not reg.is_bundled(x)}))
         undecided = r.undecided()
         if undecided:
             errors.append(SpecError("E012", f"{rid}: {len(undecided)} parameter(s) neither cited, "

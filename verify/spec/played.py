@@ -2,7 +2,9 @@
 
 A table (a ruleset file of the user's, not a bundled one) may leave a value
 ``silent`` (the engine then plays the catalogue's fallback), leave it ``open``
-(someone must supply it: ``--set`` or an overlay), or get it from ``--set``.
+(someone must supply it: ``--set`` or an overlay), or get it from ``--set``;
+or keep a value its bundled base calls "not applicable" while switching on the
+mechanism it depends on (the base's value is then played).
 Commands that play, check or report a table say which values those were and
 where each came from, so a fallback is never played without a word.
 """
@@ -14,6 +16,7 @@ from typing import Any
 
 import click
 
+from .applicability import applies, marked, played_env
 from .open_values import ORIGIN, overlay_hint
 from .registry import Registry, registry
 from .ruleset import Ruleset
@@ -24,7 +27,7 @@ class TableValue:
     """One value of a table that the table itself does not state."""
 
     param: str
-    how: str                  # fallback | open | set
+    how: str                  # fallback | open | set | kept
     value: Any                # the value played (None for an open value nobody supplied)
     file: str                 # the ruleset file (or --set) it came from
     reason: str | None
@@ -33,6 +36,9 @@ class TableValue:
     def text(self, checking: bool = False, fallback=None) -> str:
         if self.how == "set":
             return f"{self.param} = {self.value!r}: supplied with --set"
+        if self.how == "kept":
+            return (f"{self.param} = {self.value!r}: kept from {self.file}, which marks it not applicable; your "
+                    f"table switches on what it depends on (state it to play another value)")
         if self.how == "fallback":
             why = f" ({self.reason})" if self.reason else ""
             return (f"{self.param} = {self.value!r}: the catalogue's fallback, because your table "
@@ -63,6 +69,7 @@ def table_values(r: Ruleset, reg: Registry | None = None) -> list[TableValue]:
     catalogue order; empty for a bundled ruleset played as shipped. ``reg``: the registry that read the
     user's files (the process's own by default)."""
     mine = own_files(r, reg)
+    env = played_env(r)
     out = []
     for pid in r.catalogue.parameters:
         e = r.entries.get(pid)
@@ -74,6 +81,9 @@ def table_values(r: Ruleset, reg: Registry | None = None) -> list[TableValue]:
             out.append(TableValue(pid, "fallback", r.value(pid), e.ruleset, e.reason))
         elif e.ruleset in mine and e.kind == "open":
             out.append(TableValue(pid, "open", None, e.ruleset, e.reason, overlay_hint(r, reg)))
+        elif r.chain[-1] in mine and marked(e) and applies(r, pid, env):
+            # a bundled file's "not applicable", where the table switches the mechanism on
+            out.append(TableValue(pid, "kept", r.value(pid), e.ruleset, e.reason))
     return out
 
 
