@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from verify.config import EngineConfig  # noqa: E402
 from verify.engine.campaign import CampaignSpec, Row, games_campaign  # noqa: E402
-from verify.engine.rules import rules_for  # noqa: E402
+from verify.engine.engines import rules_for  # noqa: E402
 from verify.execute import InProcess, LocalProcesses, run  # noqa: E402
 from verify.spec import DEFAULT_RULESET, load_ruleset  # noqa: E402
 

@@ -45,6 +45,12 @@ ALLOWED = {
         "EngineConfig.from_ruleset: the compiler builds EngineConfig objects, so it imports this module",
     ("verify.config.model", "verify.config.from_json"):
         "EngineConfig.from_json: the reader builds EngineConfig objects, so it imports this module",
+    ("verify.engine.bound", "verify.engine.loop"):
+        "the game loop calls the step API, which builds engines with this module: the readable loop is "
+        "imported when the readable code is first asked for",
+    ("verify.engine.engines", "verify.engine.native"):
+        "the builder runs as `python -m verify.engine.native`: imported by the package at its import, runpy "
+        "would load it twice (and warn)",
     ("verify.conform.plugin", "*"):
         "a pytest11 entry point, loaded by every pytest run where the toolkit is installed: it imports the "
         "harness only when a conformance test runs",

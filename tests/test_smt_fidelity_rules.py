@@ -135,7 +135,6 @@ def test_repairs_card_pays_into_the_pot_or_the_bank_alike(cards):
 @pytest.mark.parametrize("target", ["drawer", "opponent"])
 def test_the_destroying_card_is_judged_alike(target):
     from verify.engine.engines import rules_for
-    from verify.engine.state import GameState
     cfg, m, s = world("platform-showdown", cards__building_destroy_target=target)
     for sq in (37, 39):
         prop(s, sq).update(owner=0, houses=3)
@@ -143,9 +142,9 @@ def test_the_destroying_card_is_judged_alike(target):
         prop(s, sq).update(owner=1, houses=3)
     s["bank"]["houses"] = None
     rules = rules_for(cfg)
-    g = GameState.from_json(s, rules.ownable)
+    g = rules.from_json(s)            # (the engine's own state class: readable or compiled)
     rules.destroy_building(g, 0)
-    eng_after = g.to_json(rules.ownable)
+    eng_after = rules.to_json(g)
     hit = next(p["square"] for p in eng_after["properties"] if p["houses"] == 2)
     assert (hit in (37, 39)) == (target == "drawer")
     smt_ok, smt_after = smt_step(m, s, "card-destroy-building", sq=index(m, hit))

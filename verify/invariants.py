@@ -59,7 +59,20 @@ def param_value(config: Any, pid: str) -> Any:
 def slices_read(inv: Invariant) -> tuple[str, ...]:
     """The state slices (``verify.state_view``) an invariant's expression reads (parameters are fixed
     per config): for the players and the properties, the columns of the fields it names (all of them
-    when it uses a whole record). A purely syntactic, conservative reading."""
+    when it uses a whole record). A purely syntactic, conservative reading, made once per invariant (a
+    Monitor is made per scenario of a conformance run)."""
+    hit = _SLICES_READ.get(id(inv))
+    if hit is not None and hit[0] is inv:
+        return hit[1]
+    out = _slices_read(inv)
+    _SLICES_READ[id(inv)] = (inv, out)
+    return out
+
+
+_SLICES_READ: dict[int, tuple[Invariant, tuple[str, ...]]] = {}
+
+
+def _slices_read(inv: Invariant) -> tuple[str, ...]:
     paths = names(inv.expr, with_loop_variables=True)
     loop_vars = _loop_variables(inv.expr)
     out: set[str] = set()

@@ -349,13 +349,15 @@ class EngineConfig:
     def from_ruleset(cls, ruleset) -> "EngineConfig":
         """Compile a resolved ``verify.spec.Ruleset`` (unset parameters take catalogue fallbacks)."""
         from .from_ruleset import compile_ruleset
-        return compile_ruleset(ruleset)
+        compiled: Any = compile_ruleset(ruleset)    # (Any: the compiled engine's copy of this class is another type)
+        return compiled
 
     @classmethod
     def from_json(cls, doc: Any) -> "EngineConfig":
         """Read back what ``to_json`` (or ``verify compile --target engine-config``) wrote."""
         from .from_json import config_from_json
-        return config_from_json(doc)
+        config: Any = config_from_json(doc)     # (Any: as in from_ruleset)
+        return config
 
     def to_json(self) -> dict:
         return _jsonable(self)

@@ -68,7 +68,7 @@ def expect(config: EngineConfig, state: dict, action: dict, game: GameState | No
     ``path``: which of the reference's engines plays it (``verify.engine.engines.rules_for``).
     Raises ``GameError`` when the action is malformed for this state (never offered)."""
     rules = rules_for(config, path)
-    g = (game if game is not None else GameState.from_json(state, rules.ownable)).copy()
+    g = (game if game is not None else rules.from_json(state)).copy()
     g.events = []
     try:
         seat, perform = check(rules, g, action)

@@ -347,7 +347,7 @@ def build(d, ctx: Context, lazy: bool = False) -> Scenario:
     action drawn when it is first asked for, ``Scenario.step``; the same actions either way)."""
     origin, state, setup, history = loaded_state(d, ctx)
     sc = Scenario(state, [], origin, setup=setup, history=history)
-    now = {"state": state, "g": GameState.from_json(state, ctx.rules.ownable), "left": d.int(1, ctx.max_steps)}
+    now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps)}
 
     def more() -> bool:
         if now["left"] <= 0 or now["g"].phase == OVER:

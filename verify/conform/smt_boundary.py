@@ -22,7 +22,6 @@ from ..invariants import NOBODY, load_invariants
 from ..smt.model import Model
 from ..smt.proofs import invariant_before
 from ..smt.state import concrete, domain, fresh
-from ..engine.state import GameState
 from ..engine.step import new_game
 from .states import turn
 
@@ -98,7 +97,7 @@ def smt_state(d, ctx):
     found = _solve(ctx.config, tuple(sorted(ctx.promised)), goal, group)
     if found is None:
         return None
-    g = GameState.from_json(new_game(ctx.config, m.players, d.int(0, 2 ** 16)), ctx.rules.ownable)
+    g = ctx.rules.from_json(new_game(ctx.config, m.players, d.int(0, 2 ** 16)))
     for p in found["players"]:
         g.cash[p["seat"]] = p["cash"]
     for deed, p in zip(m.deeds, found["properties"]):

@@ -49,7 +49,7 @@ def valid(ctx, state: dict) -> bool:
 def fresh(d, ctx) -> tuple[GameState, dict]:
     """A new game and its setup (players, seed): what a ``new_game`` request asks for."""
     setup = {"players": d.pick(ctx.player_counts), "seed": d.int(0, 2 ** 16)}
-    return GameState.from_json(new_game(ctx.config, setup["players"], setup["seed"]), ctx.rules.ownable), setup
+    return ctx.rules.from_json(new_game(ctx.config, setup["players"], setup["seed"])), setup
 
 
 def out(ctx, g: GameState) -> dict:
@@ -246,7 +246,7 @@ def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> tuple[dict, 
         state = new
         done.append(a)
     for _ in range(steps):
-        g = GameState.from_json(state, ctx.rules.ownable)
+        g = ctx.rules.from_json(state)
         legal = ctx.progress(g)
         if not legal:
             break
@@ -295,7 +295,7 @@ def simplification_units(ctx, state: dict) -> list[tuple[str, Any]]:
     back, a mortgage lifted, a player out of jail, a jail card back in its deck."""
     r = ctx.rules
     try:
-        base = GameState.from_json(state, r.ownable)
+        base = r.from_json(state)
     except GameError:
         return []
     unlimited = 1 << 30
@@ -338,7 +338,7 @@ def simplified(ctx, state: dict, changes) -> dict | None:
     """``state`` with every change of ``changes`` applied (``simplification_units``), or None when that
     breaks a promised invariant or changes nothing."""
     try:
-        g = GameState.from_json(state, ctx.rules.ownable)
+        g = ctx.rules.from_json(state)
     except GameError:
         return None
     for change in changes:

@@ -246,7 +246,7 @@ class Checker:
         seen: set = set()
         best = None
         for root in roots:
-            g = GameState.from_json(root, ownable)
+            g = rules.from_json(root)
             node = (g, 0, 0, None, None)
             d = target.distance(root) + len(rolls) + len(cards)
             key = (json.dumps(root, sort_keys=True), 0, 0)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .rules import auctions, building, debts, extras, flow, mortgages, movement, trades
+from .rules.flow import awaited
 from .static import refusals_reached
 from .state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, POST_ROLL, PRE_ROLL, TRIPLES,
                     GameState)
@@ -401,23 +402,6 @@ def _enumerate_unit(e, g: GameState, seat: int, unit: list[Action], out: list[di
                         args.append(f.default)
                 if guard(g, seat, *args) is None:
                     out.append({"type": a.name, "seat": seat, **chosen})
-
-
-def awaited(g: GameState) -> int:
-    """Who is expected to act now."""
-    p = g.pending
-    if g.phase == DEBT:
-        return p["debtor"]
-    if g.phase == AUCTION:
-        if p["turn"] is not None:
-            return p["turn"]
-        for q in p["bidders"]:
-            if q != p["leader"]:
-                return q
-        return p["bidders"][0]
-    if p and "player" in p:
-        return p["player"]
-    return g.current
 
 
 # ---------------------------------------------------------------------------- refusals

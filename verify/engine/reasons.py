@@ -21,6 +21,8 @@ has a known basis and each rule names parameters of the catalogue).
 
 from __future__ import annotations
 
+from ..errors import GameError
+
 #: The structural bases: a refusal every rulebook shares.
 STRUCTURAL = {
     "phase": "the game waits for another decision, or the seat is not in the situation the action needs",
@@ -78,4 +80,14 @@ def structural(template: str, basis: str) -> Reason:
     return r
 
 
-__all__ = ["Reason", "REASONS", "STRUCTURAL", "refusal", "structural"]
+class IllegalAction(GameError):
+    """The rules refuse this action in this state (not malformed input: a rule says no).
+
+    ``reason`` is the guard's ``Reason`` (what the refusal rests on)."""
+
+    def __init__(self, message: str, reason=None):
+        super().__init__(message)
+        self.reason = reason
+
+
+__all__ = ["IllegalAction", "Reason", "REASONS", "STRUCTURAL", "refusal", "structural"]

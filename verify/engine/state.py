@@ -34,43 +34,111 @@ UNLIMITED = 1 << 40          # internal stand-in for an unlimited building suppl
 class GameState:
     """One game in progress. Per-seat lists have one entry per player; per-square lists have 40."""
 
-    __slots__ = (
-        # players
-        "n", "team", "cash", "pos", "in_jail", "jail_turns", "jail_cards", "bankrupt", "doubles",
-        "passed_go", "missed",
-        # squares (only the 28 ownable ones are used)
-        "owner", "mortgaged", "houses", "hotel", "mortgage_rounds", "interest_paid",
-        # bank, pots, decks
-        "bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot", "chance", "chest",
-        "chance_discards", "chest_discards", "seed", "shuffles",
-        # clock and flow
-        "round", "current", "minute", "phase", "stage", "pending", "debts", "auctions", "claims", "player_turns",
-        "winner", "result",
-        # per-turn counters
-        "rolled", "dice", "trades", "built_streets", "built_groups", "timed_out",
-        # mortgaged deeds just received, liftable at once for the principal alone: {square: receiver}
-        "received",
-        # per-move scratch (reset at each roll; canonical under turn.move)
-        "salary_paid", "rent_factor", "util_mult", "mr_pending", "no_auction", "jailed", "reroll", "still",
-        "steps_after_debts",
-        # instrumentation (not canonical): events list, landing counts, ownership/mortgage version, the
-        # whole colour groups remembered for the last owner column seen
-        "events", "landings", "ov", "whole",
-        # the random values an action supplies for its step (verify.engine.actions: card_dice, reshuffle)
-        "card_dice", "reshuffle",
-    )
+    # players
+    n: int
+    team: list[int | None]
+    cash: list[int]
+    pos: list[int]
+    in_jail: list[bool]
+    jail_turns: list[int]
+    jail_cards: list[list[str]]
+    bankrupt: list[bool]
+    doubles: list[int]
+    passed_go: list[bool]
+    missed: list[int]
+    # squares (only the 28 ownable ones are used)
+    owner: list[int]
+    mortgaged: list[bool]
+    houses: list[int]
+    hotel: list[bool]
+    mortgage_rounds: list[int]
+    interest_paid: list[bool]
+    # bank, pots, decks
+    bank_houses: int
+    bank_hotels: int
+    bank_cash: int
+    pot: int
+    jackpot: int
+    chance: list[str]
+    chest: list[str]
+    chance_discards: list[str]
+    chest_discards: list[str]
+    seed: int
+    shuffles: int
+    # clock and flow
+    round: int
+    current: int
+    minute: float
+    phase: str
+    stage: str
+    pending: Any                 # the awaited decision (a dict), or None
+    debts: list[list[Any]]
+    auctions: list[list[Any]]
+    claims: list[list[Any]]
+    player_turns: int
+    winner: int | None
+    result: str | None
+    # per-turn counters
+    rolled: bool
+    dice: tuple[int, ...]
+    trades: int
+    built_streets: set[int]
+    built_groups: set[int]
+    timed_out: bool
+    # mortgaged deeds just received, liftable at once for the principal alone: {square: receiver}
+    received: dict[int, int]
+    # per-move scratch (reset at each roll; canonical under turn.move)
+    salary_paid: bool
+    rent_factor: int
+    util_mult: int
+    mr_pending: bool
+    no_auction: bool
+    jailed: bool
+    reroll: bool
+    still: bool
+    steps_after_debts: int
+    # instrumentation (not canonical): events list, landing counts, ownership/mortgage version, the
+    # whole colour groups remembered for the last owner column seen
+    events: list[dict[str, Any]] | None
+    landings: list[int] | None
+    ov: list[int]
+    whole: tuple[tuple[int, ...], tuple[tuple[int, ...], bool]] | None
+    # the random values an action supplies for its step (verify.engine.actions: card_dice, reshuffle)
+    card_dice: Any
+    reshuffle: dict[str, list[str]] | None
 
     def copy(self) -> "GameState":
-        g = GameState.__new__(GameState)
-        for name in GameState.__slots__:
-            v = getattr(self, name, None)
-            if isinstance(v, list):
-                v = [list(x) if isinstance(x, list) else x for x in v]
-            elif isinstance(v, set):
-                v = set(v)
-            elif isinstance(v, dict):
-                v = _deep(v)
-            setattr(g, name, v)
+        """An independent copy (every list, set and dict of the state copied; the tuples shared)."""
+        g = GameState()
+        g.n, g.team, g.cash, g.pos = self.n, list(self.team), list(self.cash), list(self.pos)
+        g.in_jail, g.jail_turns = list(self.in_jail), list(self.jail_turns)
+        g.jail_cards = [list(held) for held in self.jail_cards]
+        g.bankrupt, g.doubles, g.passed_go, g.missed = (list(self.bankrupt), list(self.doubles),
+                                                        list(self.passed_go), list(self.missed))
+        g.owner, g.mortgaged, g.houses, g.hotel = (list(self.owner), list(self.mortgaged), list(self.houses),
+                                                   list(self.hotel))
+        g.mortgage_rounds, g.interest_paid = list(self.mortgage_rounds), list(self.interest_paid)
+        g.bank_houses, g.bank_hotels, g.bank_cash = self.bank_houses, self.bank_hotels, self.bank_cash
+        g.pot, g.jackpot = self.pot, self.jackpot
+        g.chance, g.chest = list(self.chance), list(self.chest)
+        g.chance_discards, g.chest_discards = list(self.chance_discards), list(self.chest_discards)
+        g.seed, g.shuffles, g.round, g.current, g.minute = self.seed, self.shuffles, self.round, self.current, self.minute
+        g.phase, g.stage, g.pending = self.phase, self.stage, _deep(self.pending)
+        g.debts = [list(d) for d in self.debts]
+        g.auctions = [list(a) for a in self.auctions]
+        g.claims = [list(c) for c in self.claims]
+        g.player_turns, g.winner, g.result = self.player_turns, self.winner, self.result
+        g.rolled, g.dice, g.trades, g.timed_out = self.rolled, self.dice, self.trades, self.timed_out
+        g.built_streets, g.built_groups = set(self.built_streets), set(self.built_groups)
+        g.received = dict(self.received)
+        g.salary_paid, g.rent_factor, g.util_mult = self.salary_paid, self.rent_factor, self.util_mult
+        g.mr_pending, g.no_auction, g.jailed = self.mr_pending, self.no_auction, self.jailed
+        g.reroll, g.still, g.steps_after_debts = self.reroll, self.still, self.steps_after_debts
+        g.events = None if self.events is None else list(self.events)
+        g.landings = None if self.landings is None else list(self.landings)
+        g.ov, g.whole = list(self.ov), self.whole
+        g.card_dice = None if self.card_dice is None else list(self.card_dice)
+        g.reshuffle = None if self.reshuffle is None else {k: list(v) for k, v in self.reshuffle.items()}
         return g
 
     # ----------------------------------------------------------------- canonical JSON
@@ -128,7 +196,7 @@ class GameState:
             got = data.get("schema") if isinstance(data, dict) else None
             raise GameError(f"not a {SCHEMA} state (schema key is {got!r})")
         try:
-            g = cls.__new__(cls)
+            g = cls()
             players = data["players"]
             g.n = len(players)
             if [p["seat"] for p in players] != list(range(g.n)):

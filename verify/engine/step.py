@@ -44,7 +44,7 @@ actor = awaited
 
 def new_game(config: EngineConfig, players: int, seed: int) -> dict:
     engine = rules_for(config)
-    return engine.new_game(players, random.Random(seed)).to_json(engine.ownable)
+    return engine.to_json(engine.new_game(players, random.Random(seed)))
 
 
 def _seat(g: GameState, action: dict) -> int:
@@ -125,7 +125,7 @@ def apply_state(rules: Engine, g: GameState, action: dict) -> None:
 def apply(config: EngineConfig, state: dict, action: dict) -> tuple[dict, list[dict]]:
     """Apply one action to a canonical state: the successor state and the events it produced."""
     rules = rules_for(config)
-    g = GameState.from_json(state, rules.ownable)
+    g = rules.from_json(state)
     g.events = []
     seat, perform = check(rules, g, action)
     try:
@@ -134,15 +134,15 @@ def apply(config: EngineConfig, state: dict, action: dict) -> tuple[dict, list[d
         raise
     except (IndexError, KeyError, TypeError, ValueError) as exc:   # a hand-made state the rules cannot follow
         raise GameError(f"{action['type']}: the state is inconsistent ({type(exc).__name__}: {exc})") from None
-    return g.to_json(rules.ownable), g.events
+    return rules.to_json(g), g.events
 
 
 def fill_random(config: EngineConfig, state: dict | GameState, action: dict, rng: random.Random) -> dict:
     """Complete an action's random fields from ``rng``: the dice, the casino's draw, and for an action that
     may move a token, the order of a deck that is empty now (it reshuffles at its next draw) and the
     nearest-utility card's throw when that card is the next one drawn."""
-    rules = rules_for(config)
-    g = state if isinstance(state, GameState) else GameState.from_json(state, rules.ownable)
+    rules = _engine_for(config, state)
+    g = rules.from_json(state) if isinstance(state, dict) else state
     a = dict(action)
     kind = a.get("type")
     if kind in ("roll", "timeout") and "dice" not in a:
@@ -170,9 +170,17 @@ def fill_random(config: EngineConfig, state: dict | GameState, action: dict, rng
 
 def legal_actions(config: EngineConfig, state: dict | GameState) -> list[dict]:
     """Every enumerable legal action (random fields left out; see ``fill_random``)."""
-    rules = rules_for(config)
-    g = state if isinstance(state, GameState) else GameState.from_json(state, rules.ownable)
+    rules = _engine_for(config, state)
+    g = rules.from_json(state) if isinstance(state, dict) else state
     return enumerate_legal(rules, g)
+
+
+def _engine_for(config: EngineConfig, state: dict | GameState) -> Engine:
+    """The config's engine; for a state object, the engine of the build that made it (a readable
+    ``GameState`` or the compiled one: a compiled rule takes only its own build's states)."""
+    if isinstance(state, dict):
+        return rules_for(config)
+    return rules_for(config, "readable" if isinstance(state, GameState) else "compiled")
 
 
 def enumerate_actions(rules: Engine, g: GameState) -> list[dict]:

@@ -3,8 +3,8 @@
 The rules (``verify.engine.rules``) are plain functions of two values, ``t`` (this
 ``Tables``: the config and the flat board tables derived from it, never changed
 during play) and ``g`` (the mutable ``GameState``). Nothing else is shared between
-rule families. Keeping every per-config value in one frozen object is also what
-lets ``verify.engine.specialise`` turn each read of ``t`` into a constant.
+rule families. Every field is annotated, so the compiled engine
+(``verify.engine.native``) reads them as native attributes.
 
 Tables hold what the config says in the shape a rule reads it: per-square tuples of
 40 (prices, rents, group of each square...), the groups, the nearest station or
@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Mapping
 
-from ..config import EngineConfig
+from ..config.model import EngineConfig
 from ..config.board import Card
 
 #: What goes into the Free Parking pot (free_parking.pot: "taxes and fines"); card payments go to the bank.

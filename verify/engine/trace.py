@@ -357,7 +357,7 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
                 problems.append(f"{where}: step {rec.get('step')} has no action")
             else:
                 try:
-                    g = GameState.from_json(prev, rules.ownable)
+                    g = rules.from_json(prev)
                     g.events = []
                     apply_state(rules, g, action)
                     mine = g.to_json(rules.ownable)
@@ -382,7 +382,7 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
 def _refusal(rules: Engine, state: dict, action: Any) -> str | None:
     """Why the rules refuse ``action`` in ``state`` (None when they accept it)."""
     try:
-        g = GameState.from_json(state, rules.ownable)
+        g = rules.from_json(state)
         g.events = []
         apply_state(rules, g, action)
     except IllegalAction as exc:

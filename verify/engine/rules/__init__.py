@@ -32,10 +32,10 @@ a deck reshuffle or a card's own throw is given by the action or drawn from a
 generator seeded by the state, so a state plus an action always gives the same
 successor.
 
-Conventions the specialiser (``verify.engine.specialise``) relies on: ``t`` is only
-read, never stored or passed anywhere but as the first argument of another rule
-function (called as ``module.function(t, ...)``); function names are unique across
-the family modules; ``if g.events is not None:`` is the only test of the events list.
+Conventions the compiled engine (``verify.engine.native``, mypyc) relies on: every
+function is annotated (``t: Tables``, ``g: GameState``), a rule calls another as
+``module.function(t, ...)`` (a direct C call once compiled), and function names are
+unique across the family modules (``verify.engine.bound`` binds them by name).
 """
 
 from __future__ import annotations

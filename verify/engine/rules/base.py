@@ -17,7 +17,7 @@ def new_game(t: Tables, players: int, rng: random.Random) -> GameState:
     if not cfg.setup.players_min <= players <= cfg.setup.players_max:
         raise GameError(f"this ruleset is played by {cfg.setup.players_min} to "
                         f"{cfg.setup.players_max} players, not {players}")
-    g = GameState.__new__(GameState)
+    g = GameState()
     n = g.n = players
     if cfg.teams.enabled:
         size = max(1, cfg.teams.size)

@@ -34,7 +34,7 @@ def why_not_pay_tax(t: Tables, g: GameState, seat: int, option) -> str | None:
 
 def pay_tax(t: Tables, g: GameState, seat: int, option: str) -> None:
     tx = t.cfg.taxes
-    amount = tx.income if option == "fixed" else round_money(base.tax_worth(t, g, seat) * tx.income_percent)
+    amount = tx.income if option == "fixed" else round_money(base.tax_worth(t, g, seat) * (tx.income_percent or 0.0))
     g.phase = MOVING
     g.pending = None
     base.charge(t, g, seat, -1, amount, "tax")
@@ -114,7 +114,7 @@ def timeout(t: Tables, g: GameState, seat: int, dice=None) -> None:
     """
     ck = t.cfg.clock
     if g.phase == DEBT:
-        g.minute += t.cfg.debt.repayment_seconds / 60.0
+        g.minute += (t.cfg.debt.repayment_seconds or 0) / 60.0
         if g.events is not None:
             g.events.append({"event": "debt_timeout", "player": seat})
         while g.phase == DEBT and g.pending["debtor"] == seat:

@@ -8,11 +8,28 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 from __future__ import annotations
 
 from . import auctions, base, movement
-from .common import DEBT, MOVING, OVER, POST_ROLL, PRE_ROLL, GameState, Tables
+from .common import AUCTION, DEBT, MOVING, OVER, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import structural
 
 END_PHASE = structural("the turn ends after the move", "phase")
 END_TURN = structural("only the current player ends the turn", "turn")
+
+
+def awaited(g: GameState) -> int:
+    """Who is expected to act now (the default seat of an action)."""
+    p = g.pending
+    if g.phase == DEBT:
+        return p["debtor"]
+    if g.phase == AUCTION:
+        if p["turn"] is not None:
+            return p["turn"]
+        for q in p["bidders"]:
+            if q != p["leader"]:
+                return q
+        return p["bidders"][0]
+    if p and "player" in p:
+        return p["player"]
+    return g.current
 
 
 def resume(t: Tables, g: GameState) -> None:

@@ -366,8 +366,7 @@ def bus(t: Tables, g: GameState, seat: int, steps: int) -> None:
     resume_move(t, g, seat, steps=steps)
 
 
-def resume_move(t: Tables, g: GameState, seat: int, steps: int | None = None,
-                square: int | None = None) -> None:
+def resume_move(t: Tables, g: GameState, seat: int, steps: int = 0, square: int | None = None) -> None:
     """A pending choice is settled: move (by steps, or straight to a square), land, go on."""
     g.phase = MOVING
     g.pending = None

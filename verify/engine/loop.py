@@ -1,0 +1,239 @@
+"""The game loop of one seeded game: ask the seat's bot, apply its answer with the rules.
+
+``verify.engine.simulate.play_game`` (the public entry) runs this loop of the engine it is given:
+the readable one (this module as written) or the compiled one (this module compiled with the
+rules, the state and the bots by ``verify.engine.native``), so the loop calls the rule functions
+by name with the config's tables (``movement.roll(t, g, seat, dice)``), which the compiled code
+turns into direct calls.
+
+Without a recorder the loop takes a fast path: the frequent actions (roll, buy/decline, end of
+turn, paying) call the rule directly, nothing is serialised and no event objects are built.
+With a recorder (a trace file, invariant checks) every action goes through the recorder
+(``step.apply_state`` by default), which sees the state before and after, so a recorded game is
+the same game as an unrecorded one.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import ACTIONS
+from .policies import HeuristicPolicy, adopt
+from .rules import auctions, base, debts, flow, movement
+from .simulate import GameResult
+from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
+from .step import enumerate_actions
+from .tables import Tables
+
+#: each action's fields in order, with their defaults (from the registry): the fast path's dispatch
+FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
+    name: tuple((f.name, f.default) for f in a.fields) for name, a in ACTIONS.items()}
+
+
+class _Fast:
+    """Applies an action straight through the engine's effect (the bots checked its guard)."""
+
+    def __init__(self, e: Any, g: GameState):
+        self.dispatch: dict[str, Any] = {name: pair[1] for name, pair in e.dispatch.items()}
+        self.g = g
+
+    def act(self, a: dict[str, Any]) -> None:
+        g = self.g
+        seat = a.get("seat")
+        kind: str = a["type"]
+        args = [a.get(name, default) for name, default in FIELDS[kind]]
+        self.dispatch[kind](g, flow.awaited(g) if seat is None else seat, *args)
+
+
+def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
+    t: Tables = e.t
+    rng = random.Random(seed)
+    n = len(policies)
+    legal = lambda g: enumerate_actions(e, g)  # noqa: E731 - the random bot's choices
+    bots: list[HeuristicPolicy] = [adopt(p, legal) for p in policies]
+    g = base.new_game(t, n, rng)
+    g.landings = [0] * 40
+    rnd = rng.random
+    tracing = recorder is not None
+    fast = _Fast(e, g)
+    if tracing:
+        g.events = []
+        recorder.start(e, g)
+    cfg = t.cfg
+    timed = cfg.clock.on_timeout != "none"
+    default_choices = cfg.clock.on_timeout == "default_choices"
+    two_dice = t.white == 2 and not cfg.speed_die.enabled
+    debt_timer = cfg.debt.repayment_seconds is not None
+    post_manage = [b.name == "random" for b in bots]
+    rolls = 0
+    guard = 0
+    # the player-turn at which the loop next stops to look: the turn limit, or the next turn to observe
+    stop_at = max_turns if observe is None else 0
+    while True:
+        ph = g.phase
+        if g.claims and (ph == PRE_ROLL or ph == POST_ROLL or ph == BUY):
+            claimed = False
+            for c in list(g.claims):
+                if c in g.claims and bots[c[1]].claims_rent(t, g, c):
+                    if tracing:
+                        recorder.step(e, g, {"type": "claim_rent", "seat": c[1], "square": c[2]})
+                    else:
+                        debts.claim_rent(t, g, c[1], c[2])
+                    claimed = True
+                    if g.phase not in (PRE_ROLL, POST_ROLL, BUY):
+                        break
+            if claimed:
+                continue
+        if ph == PRE_ROLL:
+            p = g.current
+            if g.player_turns >= stop_at:
+                if g.player_turns >= max_turns:
+                    break
+                observe(g)
+                stop_at = min(max_turns, g.player_turns + 1)
+            pol = bots[p]
+            acts = pol.manage(t, g, p)
+            if acts:
+                for _ in range(40):
+                    for a in acts:
+                        if a["type"] == "trade" and not bots[a["with"]].accepts(
+                                t, g, a["with"], p, a.get("give", {}), a.get("take", {})):
+                            continue
+                        if tracing:
+                            recorder.step(e, g, a)
+                        else:
+                            fast.act(a)
+                    if g.phase != PRE_ROLL or g.current != p:
+                        break
+                    acts = pol.manage(t, g, p)
+                    if not acts:
+                        break
+                if g.phase != PRE_ROLL or g.current != p:
+                    continue
+            k = 2 if two_dice else base.dice_needed(t, g)
+            if k == 2:
+                dice: tuple[int, ...] = (int(rnd() * 6) + 1, int(rnd() * 6) + 1)
+            else:
+                dice = tuple([int(rnd() * 6) + 1 for _ in range(k)])
+            if timed and not g.rolled and pol.times_out(t, g, p):
+                a = {"type": "timeout", "seat": p, "dice": list(dice)}
+                if tracing:
+                    recorder.step(e, g, a)
+                else:
+                    fast.act(a)
+                if default_choices:
+                    rolls += 1
+                continue
+            rolls += 1
+            if tracing:
+                recorder.step(e, g, {"type": "roll", "seat": p, "dice": list(dice)})
+            else:
+                movement.roll(t, g, p, dice)
+                # the common case: the move ended with nothing left to decide or claim
+                if g.phase == POST_ROLL and not g.claims and not post_manage[p]:
+                    flow.next_turn(t, g)
+        elif ph == POST_ROLL:
+            p = g.current
+            if post_manage[p]:
+                for a in bots[p].manage(t, g, p):
+                    if tracing:
+                        recorder.step(e, g, a)
+                    else:
+                        fast.act(a)
+                if g.phase != POST_ROLL:
+                    continue
+            if tracing:
+                recorder.step(e, g, {"type": "end_turn", "seat": p})
+            else:
+                flow.next_turn(t, g)
+        elif ph == BUY:
+            p = g.pending["player"]
+            s = g.pending["square"]
+            yes = bots[p].wants_buy(t, g, p, s) and auctions.why_not_buy(t, g, p) is None
+            if tracing:
+                recorder.step(e, g, {"type": "buy" if yes else "decline", "seat": p})
+            elif yes:
+                auctions.buy(t, g, p)
+            else:
+                auctions.decline(t, g, p)
+        elif ph == AUCTION:
+            q = flow.awaited(g)
+            amount = bots[q].bid(t, g, q)
+            if tracing:
+                recorder.step(e, g, {"type": "bid", "seat": q, "amount": amount} if amount is not None
+                              else {"type": "pass", "seat": q})
+            elif amount is not None:
+                auctions.bid(t, g, q, amount)
+            else:
+                auctions.pass_bid(t, g, q)
+        elif ph == DEBT:
+            p = g.pending["debtor"]
+            owed = g.pending["amount"]
+            a = None
+            if debt_timer and bots[p].times_out(t, g, p):
+                a = {"type": "timeout", "seat": p}    # the repayment timer ran out
+            elif g.cash[p] >= owed:
+                if tracing:
+                    a = {"type": "pay", "seat": p}
+                else:
+                    debts.pay(t, g, p)
+            else:
+                a = bots[p].raise_cash(t, g, p, owed) if base.raisable(t, g, p) >= owed else None
+                if a is None:
+                    if debts.why_not_bankrupt(t, g, p) is None:
+                        a = {"type": "bankrupt", "seat": p}
+                    else:
+                        # bankruptcy is refused although selling and mortgaging cannot raise the debt: the
+                        # debt is within the debtor's worth (bankruptcy.threshold: debt_exceeds_worth): sell
+                        # a deed to another player, else give up, else raise what can be raised while the
+                        # timer runs
+                        offer = bots[p].debt_trade(t, g, p, owed)
+                        if offer is not None:
+                            if bots[offer["with"]].accepts(t, g, offer["with"], p, offer["give"], offer["take"]):
+                                if tracing:
+                                    recorder.step(e, g, offer)
+                                else:
+                                    fast.act(offer)
+                            continue
+                        if debts.why_not_surrender(t, g, p) is None:
+                            a = {"type": "surrender", "seat": p}
+                        else:
+                            a = bots[p].raise_cash(t, g, p, owed)
+                            if a is None:
+                                if not debt_timer:
+                                    raise RuntimeError(f"seat {p} can neither pay, raise cash, trade nor go "
+                                                       "bankrupt")
+                                a = {"type": "timeout", "seat": p}
+            if a is not None:
+                if tracing:
+                    recorder.step(e, g, a)
+                else:
+                    fast.act(a)
+        elif ph == OVER:
+            break
+        else:
+            q = flow.awaited(g)
+            a = bots[q].decide(t, g, q, rng)
+            if a["type"] == "casino_bet":
+                a["die"] = int(rnd() * 6) + 1
+                a["jackpot"] = rng.randrange(cfg.casino.jackpot_odds) == 0
+            if tracing:
+                recorder.step(e, g, a)
+            else:
+                fast.act(a)
+        guard += 1
+        if guard > max_turns * 400:
+            raise RuntimeError(f"game {seed} does not progress (phase {g.phase})")
+    if tracing:
+        recorder.finish(e, g)
+    if observe is not None:
+        observe(g)
+    landings = g.landings
+    return GameResult(seed=seed, finished=g.phase == OVER, result=g.result, winner=g.winner, rolls=rolls,
+                      player_turns=g.player_turns, rounds=g.round,
+                      bankrupt=[i for i in range(n) if g.bankrupt[i]],
+                      landings=landings if landings is not None else [])
+
+
+__all__ = ["play", "FIELDS"]
