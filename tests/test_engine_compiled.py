@@ -28,7 +28,7 @@ from verify.spec import load_ruleset, registry
 def playable() -> list[str]:
     """Every bundled ruleset the engine plays (an overlay on official; an open value at its fallback)."""
     reg = registry()
-    names = [f"official+{rid}" if reg.resolve(rid).is_overlay else rid for rid in reg.ids()]
+    names = [f"official+{rid}" if reg.resolve(rid).is_overlay else rid for rid in reg.bundled_ids()]
     return [n for n in names if not EngineConfig.from_ruleset(load_ruleset(n)).unplayable]
 
 
