@@ -16,7 +16,7 @@ machine does not bend them; wall-clock rates beside them):
   deviation to shrink): the end-to-end figure;
 * ``run: GNOME``: a whole default run on GNOME (when installed), where most scenarios fail: the share
   of the CPU spent shrinking is printed beside it; ``run: GNOME, fresh process``: the same run in a
-  process of its own, so what a run compiles once (the ruleset, the specialised engine, the invariants)
+  process of its own, so what a run compiles once (the ruleset, the invariants)
   is inside its time, as it is for ``verify conform`` (the other rows share this process's caches).
 
 Targets: at least 1,000 checked steps per CPU second end to end on the reference in-process, at
@@ -161,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     import importlib.util
     if a.gnome_scenarios and importlib.util.find_spec("monopoly_simulator") is not None:
         rows.append(whole("GNOME", GNOME, a.ruleset, 0, a.gnome_scenarios))
-        # the same run in a process of its own: the ruleset's compilation, the specialised engine's
-        # generation and the invariants' compilation inside the time (the interpreter's start-up not)
+        # the same run in a process of its own: the ruleset's compilation, loading the engine
+        # and the invariants' compilation inside the time (the interpreter's start-up not)
         out = subprocess.run([sys.executable, __file__, "--cold", "--ruleset", a.ruleset,
                               "--gnome-scenarios", str(a.gnome_scenarios)], capture_output=True, text=True, check=True)
         rows.append(json.loads(out.stdout))

@@ -84,7 +84,7 @@ def _engine_step(session, sc: Scenario, step: int) -> tuple[dict, dict, tuple] |
 
 def _variant_expect(config, state: dict, action: dict, game=None) -> tuple:
     """The reference outcome under a variant, played by the readable engine: a variant is judged on a few
-    steps, and generating its specialised engine would cost seconds (most of a run on a real engine)."""
+    steps, where the compiled build's speed buys nothing."""
     return expect(config, state, action, game, path="readable")
 
 
