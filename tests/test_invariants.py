@@ -133,3 +133,20 @@ def test_old_reads_only_the_state_before(tmp_path, expr, why):
     f.write_text("invariants:\n  - id: x\n    title: t\n    kind: step\n"
                  "    expr: all(p.before.cash >= 0 for p in players) and old(pot) >= 0\n")
     assert load_invariants(f)[0].id == "x"
+
+
+@pytest.mark.parametrize("kind,expr,what", [
+    ("state", "all(s.colour == 0 for s in streets)", "a property has no field 'colour'"),
+    ("state", "all(g.size == 0 for g in groups)", "a group has no field 'size'"),
+    ("state", "bank.money >= 0", "the bank has no field 'money'"),
+    ("step", "action.amount >= 0", "an action has no field 'amount'"),
+    ("state", "all(p.before.cash >= 0 for p in players)", "a player has no field 'before'"),
+    ("state", "pot.value >= 0", "'pot.value' has no fields")])
+def test_each_record_names_the_field_it_lacks(tmp_path, kind, expr, what):
+    """Every record type of the view refuses an unknown field, naming the record and the field
+    (``.before`` exists only in a step invariant)."""
+    f = tmp_path / "inv.yaml"
+    f.write_text(f"invariants:\n  - id: x\n    title: t\n    kind: {kind}\n    expr: {expr}\n")
+    with pytest.raises(VerifyError) as exc:
+        load_invariants(f)
+    assert exc.value.code == "E014" and what in str(exc.value), str(exc.value)

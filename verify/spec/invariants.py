@@ -36,6 +36,11 @@ ACTION_FIELDS = ("kind", "player", "creditor", "team", "bankruptcy")
 ROOTS = {"players": "player*", "properties": "property*", "streets": "property*", "groups": "group*",
          "bank": "bank", "pot": "int", "jackpot": "int"}
 KINDS = ("state", "step")
+#: each record type of the expression language: how an error names it, its fields, whether
+#: ``.before`` reads its value before a step
+_RECORDS = {"player": ("a player", PLAYER_FIELDS, True), "property": ("a property", PROPERTY_FIELDS, True),
+            "group": ("a group", GROUP_FIELDS, False), "bank": ("the bank", BANK_FIELDS, False),
+            "action": ("an action", ACTION_FIELDS, False)}
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class Invariant:
     expr: Any
     reads: tuple[str, ...]         # rule parameters the expression reads
     where: Location
+
 
 
 def load_invariants(path: Path | None = None) -> list[Invariant]:
@@ -132,37 +138,15 @@ def _validate(expr: Any, kind: str, cat, iid: str, where: Location) -> set[str]:
 
     def field_type(typ: str, path: tuple[str, ...], full: str) -> str:
         for attr in path:
-            if typ == "player":
-                if attr == "before" and step and not in_old:
-                    continue
-                if attr not in PLAYER_FIELDS:
-                    raise ExprError(f"invariant {iid}: a player has no field {attr!r} in {full!r}; "
-                                    f"fields: {', '.join(PLAYER_FIELDS)}", where)
-                typ = "int"
-            elif typ == "property":
-                if attr == "before" and step and not in_old:
-                    continue
-                if attr not in PROPERTY_FIELDS:
-                    raise ExprError(f"invariant {iid}: a property has no field {attr!r} in {full!r}; "
-                                    f"fields: {', '.join(PROPERTY_FIELDS)}", where)
-                typ = "int"
-            elif typ == "group":
-                if attr not in GROUP_FIELDS:
-                    raise ExprError(f"invariant {iid}: a group has no field {attr!r} in {full!r}; "
-                                    f"fields: {', '.join(GROUP_FIELDS)}", where)
-                typ = "property*" if attr == "streets" else "int"
-            elif typ == "bank":
-                if attr not in BANK_FIELDS:
-                    raise ExprError(f"invariant {iid}: the bank has no field {attr!r}; "
-                                    f"fields: {', '.join(BANK_FIELDS)}", where)
-                typ = "int"
-            elif typ == "action":
-                if attr not in ACTION_FIELDS:
-                    raise ExprError(f"invariant {iid}: an action has no field {attr!r}; "
-                                    f"fields: {', '.join(ACTION_FIELDS)}", where)
-                typ = "int"
-            else:
+            if typ not in _RECORDS:
                 raise ExprError(f"invariant {iid}: {full!r} has no fields", where)
+            what, fields, has_before = _RECORDS[typ]
+            if has_before and attr == "before" and step and not in_old:
+                continue
+            if attr not in fields:
+                raise ExprError(f"invariant {iid}: {what} has no field {attr!r} in {full!r}; "
+                                f"fields: {', '.join(fields)}", where)
+            typ = "property*" if (typ, attr) == ("group", "streets") else "int"
         return typ
 
     def name_type(path: tuple[str, ...], scope: dict[str, str]) -> str:
