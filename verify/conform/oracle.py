@@ -79,7 +79,29 @@ def expect(config: EngineConfig, state: dict, action: dict, game: GameState | No
     except (IndexError, KeyError, TypeError, ValueError) as exc:   # a state the rules cannot follow
         raise GameError(f"{action['type']}: the state is inconsistent ({type(exc).__name__}: {exc})") from None
     events, g.events = g.events, None
-    return ACCEPT, g.to_json(rules.ownable), _action_for_check(action, events), g
+    return ACCEPT, g.to_json(rules.ownable), _action_for_check(used_only(action, events), events), g
+
+
+#: The step's optional random fields (``verify.engine.actions.STEP_RANDOM``) and the event that shows each used.
+STEP_DRAWS = {"card_dice": "card_throw", "reshuffle": "reshuffled"}
+
+
+def used_only(action: dict, outcome: tuple | list) -> dict:
+    """``action`` without the step's optional random fields its step did not use: ``outcome`` is the
+    reference's events, or its outcome (``expect``: a refusal uses none; an accepted step's checked action
+    keeps those it used). A card's throw given where no card is thrown would only be noise to read."""
+    if not any(k in action for k in STEP_DRAWS):
+        return action
+    if isinstance(outcome, tuple):
+        kept = outcome[2] if outcome[0] == ACCEPT and isinstance(outcome[2], dict) else {}
+        return {k: v for k, v in action.items() if k not in STEP_DRAWS or k in kept}
+    used = {e.get("event") for e in outcome}
+    decks = {e.get("deck") for e in outcome if e.get("event") == "reshuffled"}
+    out = {k: v for k, v in action.items() if k not in STEP_DRAWS or STEP_DRAWS[k] in used}
+    if isinstance(out.get("reshuffle"), dict):
+        order = {deck: ids for deck, ids in out["reshuffle"].items() if deck in decks}
+        out = dict(out, reshuffle=order) if order else {k: v for k, v in out.items() if k != "reshuffle"}
+    return out
 
 
 def fault_violation(step: int, fault: EngineFault, request: str = "apply") -> StepViolation:
@@ -253,5 +275,5 @@ def _show(v: Any) -> str:
     return text if len(text) <= 80 else text[:80] + "…"
 
 
-__all__ = ["Oracle", "StepViolation", "expect", "fault_violation", "engine_creditor", "diff_lines", "ACCEPT",
+__all__ = ["Oracle", "StepViolation", "expect", "used_only", "fault_violation", "engine_creditor", "diff_lines", "ACCEPT",
            "REFUSE"]
