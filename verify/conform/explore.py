@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.step import new_game
+from .coverage import Coverage
 from .scenarios import Scenario, scenario
 from .session import Session
 from .signature import fold, generalize, reason_key
@@ -138,9 +139,10 @@ def _explore(spec: ChunkSpec) -> dict:
         result["engine"] = session.hello.engine
         faults = 0
         k = 0
+        cov = Coverage()                   # the situations this chunk has offered (coverage.py)
         while result["scenarios"] < spec.examples and k < SKIP_FACTOR * spec.examples:
             seed = scenario_seed(spec.seed, k)
-            sc = scenario(seed, session.ctx, lazy=True)      # drawn as far as it is played
+            sc = scenario(seed, session.ctx, lazy=True, cov=cov)      # drawn as far as it is played
             run = session.run(sc)
             k += 1
             if run.unsupported is not None:

@@ -34,8 +34,10 @@ from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
 from .automatic import compose
+from .coverage import CANDIDATES, Coverage, situation
 from .draw import Draw, HypothesisDraw
-from .oracle import ACCEPT, expect
+from .oracle import ACCEPT, expect, used_only
+from .signature import template_key
 from .states import loaded_state
 
 def _reads_only(act, prefixes: tuple[str, ...]) -> bool:
@@ -58,6 +60,8 @@ MANAGEMENT = tuple(n for n, a in ACTIONS.items()
 EDGE_KINDS = tuple(n for n in MANAGEMENT if any("building" in p for p in ACTIONS[n].reads))
 #: Decisions offered out of turn, or to the awaited player when the state does not allow them.
 OUT_OF_TURN = tuple(n for n in PROGRESS if _fills(ACTIONS[n]) and ACTIONS[n].actor != "claimant")
+#: The ways out of jail anyone may take at any time: offered at the edge of their guards for every player.
+SEAT_EDGE = tuple(n for n in PROGRESS if ACTIONS[n].actor == "any" and all(f.optional for f in ACTIONS[n].fields))
 
 
 #: (config, promised) -> the monitor compiled for them: the contexts of one process's sessions on a
@@ -191,23 +195,36 @@ def _management(d, ctx: Context, g: GameState) -> dict | None:
     return {"type": kind, "seat": seat, "square": square}
 
 
-def _edge(ctx: Context, g: GameState, kinds: list[str]) -> dict[str, list[tuple[str, int, int]]]:
-    """Plausible illegal building decisions, by the rule that refuses them: by a player who may manage
-    now, on a street of a group they own whole, refused by a rule of building itself (evenness, supply,
-    cash, limits, mortgages in the group). Drawing the rule first gives every rule's edge the same
-    chance, however many streets it concerns. The legal decisions are in the legal actions already."""
+def _edge(ctx: Context, g: GameState) -> dict[tuple[str, str], list[dict]]:
+    """Plausible illegal decisions, by the guard's refusal that meets them (``(type, template)``): a building
+    decision by a player who may manage now on a street of a group they own whole (``EDGE_KINDS``), any
+    other management by such a player on a deed they own, and the ways out of jail (``SEAT_EDGE``) by any
+    player. Drawing the refusal first (the least offered: ``coverage``) gives every guard's edge its
+    chance, however many squares it concerns. The legal decisions are in the legal actions already."""
     r = ctx.rules
-    guards = {k: r.dispatch[k][0] for k in kinds}        # the registry's guards, bound to this config
-    found: dict[str, list] = {}
+    found: dict[tuple[str, str], list[dict]] = {}
+
+    def add(kind: str, why, a: dict) -> None:
+        if why is not None:
+            found.setdefault((kind, template_key(getattr(why, "template", None) or str(why))), []).append(a)
+
+    building = tuple(k for k in EDGE_KINDS if k in ctx.allowed)
+    other = tuple(k for k in MANAGEMENT if k in ctx.allowed and k not in EDGE_KINDS
+             and [f.name for f in ACTIONS[k].fields] == ["square"])
     for p in range(g.n):
+        if g.bankrupt[p]:
+            continue
+        for k in SEAT_EDGE:
+            if k in ctx.allowed:
+                add(k, r.dispatch[k][0](g, p, *[None] * len(ACTIONS[k].fields)), {"type": k, "seat": p})
         if not r.may_manage_now(g, p):
             continue
-        for s in r.street_squares:
-            if g.owner[s] == p and all(g.owner[t] == p for t in r.groups[r.group_of[s]]):
-                for k in kinds:
-                    why = guards[k](g, p, s)
-                    if why is not None:
-                        found.setdefault(f"{k}: {why}", []).append((k, p, s))
+        for s in r.ownable:
+            if g.owner[s] != p:
+                continue
+            whole = all(g.owner[t] == p for t in r.groups[r.group_of[s]])
+            for k in (building if whole and r.kind[s] == "street" else ()) + other:
+                add(k, r.dispatch[k][0](g, p, s), {"type": k, "seat": p, "square": s})
     return found
 
 
@@ -289,16 +306,28 @@ def _actor_edge(d, ctx: Context, g: GameState) -> dict | None:
     return a
 
 
-def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple] | None:
-    """One action for ``state`` (read as ``g``) and the reference's outcome; None when nothing can be
-    offered. What the menu does not need is not computed (listing legal actions is the costly part)."""
-    legal_cache: list = []
+class _Step:
+    """What the menu reads about one state, each computed once and only when asked for (listing the legal
+    actions and the edge of the guards are the costly parts)."""
 
-    def legal() -> list[dict]:
-        if not legal_cache:
-            legal_cache.append(ctx.legal(g))
-        return legal_cache[0]
+    def __init__(self, ctx: Context, g: GameState):
+        self.ctx, self.g = ctx, g
+        self._legal: list[dict] | None = None
+        self._edge: dict | None = None
 
+    def legal(self) -> list[dict]:
+        if self._legal is None:
+            self._legal = self.ctx.legal(self.g)
+        return self._legal
+
+    def edge(self) -> dict:
+        if self._edge is None:
+            self._edge = _edge(self.ctx, self.g)
+        return self._edge
+
+
+def _menu(d, ctx: Context, g: GameState, now: _Step, cov: Coverage) -> dict | None:
+    """One candidate action from the menu (see the module doc); None when its entry has nothing to offer."""
     menu = d.uniform(0, 9)
     action = None
     if menu <= 2:
@@ -308,18 +337,19 @@ def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple
             kind = "buy" if g.phase == BUY else "pay"
             action = {"type": kind, "seat": actor(g)} if kind in ctx.allowed else None
         else:
-            progress = [a for a in legal() if a["type"] in ctx.progress_types]
+            progress = [a for a in now.legal() if a["type"] in ctx.progress_types]
             if progress:
                 action = d.pick(progress)
     elif menu <= 4:                # by type first: management for every player would crowd out the rest
-        if legal():
-            kind = d.pick(sorted({a["type"] for a in legal()}))
-            action = d.pick([a for a in legal() if a["type"] == kind])
+        if now.legal():
+            kind = d.pick(sorted({a["type"] for a in now.legal()}))
+            action = d.pick([a for a in now.legal() if a["type"] == kind])
     elif menu <= 6:
-        edge = _edge(ctx, g, [k for k in EDGE_KINDS if k in ctx.allowed])
-        if edge:
-            kind, seat, square = d.pick(edge[d.pick(sorted(edge))])
-            action = {"type": kind, "seat": seat, "square": square}
+        edge = now.edge()
+        if edge:                   # the guard's refusal least offered, then its least offered situation
+            side = cov.least(d.perm(sorted(edge)), lambda k: cov.side(*k))
+            options = d.perm(edge[side])[:CANDIDATES]
+            action = cov.least(options, lambda a: cov.count(situation(ctx.rules, g, a)))
         else:
             action = _management(d, ctx, g)
     elif menu == 7:
@@ -328,23 +358,46 @@ def next_action(d, ctx: Context, state: dict, g: GameState) -> tuple[dict, tuple
         action = _trade(d, ctx, g)
     else:
         action = d.pick((_bid, _out_of_turn, _actor_edge))(d, ctx, g)
+    return action
+
+
+def next_action(d, ctx: Context, state: dict, g: GameState,
+                cov: Coverage | None = None) -> tuple[dict, tuple] | None:
+    """One action for ``state`` (read as ``g``) and the reference's outcome; None when nothing can be
+    offered. ``CANDIDATES`` actions are drawn from the menu and the one whose situation ``cov`` has met
+    least is taken (``coverage``); the step's random fields it did not use are left out of it."""
+    cov = cov if cov is not None else Coverage()
+    now = _Step(ctx, g)
+    drawn: list[tuple[dict, tuple]] = []
+    for _ in range(CANDIDATES):
+        a = _menu(d, ctx, g, now, cov)
+        if a is not None:
+            a = fill_random(ctx.config, g, a, d.dice())
+            drawn.append((a, situation(ctx.rules, g, a)))
+    chosen = cov.least(drawn, lambda item: cov.count(item[1])) if drawn else None
+    action, key = chosen if chosen is not None else (None, None)
     for _ in range(2):
         if action is None:
-            moves = [a for a in legal() if a["type"] in ctx.progress_types] or legal()
+            moves = [a for a in now.legal() if a["type"] in ctx.progress_types] or now.legal()
             if not moves:
                 return None
-            action = moves[0]
-        action = fill_random(ctx.config, g, action, d.dice())
+            action = fill_random(ctx.config, g, moves[0], d.dice())
+            key = situation(ctx.rules, g, action)
         try:
-            return action, ctx.expect(state, action, g)
+            outcome = ctx.expect(state, action, g)
         except GameError:          # malformed for this state: offer the game's own next step instead
             action = None
+            continue
+        cov.add(key)
+        return used_only(action, outcome), outcome
     return None
 
 
-def build(d, ctx: Context, lazy: bool = False) -> Scenario:
+def build(d, ctx: Context, lazy: bool = False, cov: Coverage | None = None) -> Scenario:
     """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each (``lazy``: each
-    action drawn when it is first asked for, ``Scenario.step``; the same actions either way)."""
+    action drawn when it is first asked for, ``Scenario.step``; the same actions either way). ``cov``: the
+    situations met so far (a chunk's, shared by its scenarios; default this scenario's own)."""
+    cov = cov if cov is not None else Coverage()
     origin, state, setup, history = loaded_state(d, ctx)
     sc = Scenario(state, [], origin, setup=setup, history=history)
     now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps)}
@@ -353,7 +406,7 @@ def build(d, ctx: Context, lazy: bool = False) -> Scenario:
         if now["left"] <= 0 or now["g"].phase == OVER:
             return False
         now["left"] -= 1
-        step = next_action(d, ctx, now["state"], now["g"])
+        step = next_action(d, ctx, now["state"], now["g"], cov)
         if step is None:
             return False
         action, outcome = step
@@ -371,9 +424,10 @@ def build(d, ctx: Context, lazy: bool = False) -> Scenario:
     return sc
 
 
-def scenario(seed: int, ctx: Context, lazy: bool = False) -> Scenario:
-    """The scenario of ``seed`` (a function of the seed and the context alone)."""
-    return build(Draw(seed), ctx, lazy)
+def scenario(seed: int, ctx: Context, lazy: bool = False, cov: Coverage | None = None) -> Scenario:
+    """The scenario of ``seed``: a function of the seed, the context and ``cov`` (the situations the
+    chunk met before it; without it, of the seed and the context alone)."""
+    return build(Draw(seed), ctx, lazy, cov)
 
 
 def strategy(ctx: Context):
