@@ -8,13 +8,14 @@ reference engine only (it knows the outcome of each step and records it), so
 checking a scenario against an engine costs one run of that engine.
 
 At each step the action is drawn from a menu: a legal action (mostly the one
-that moves the game on), a building decision refused by a building rule (the
-rule drawn first), a management action by any player on any square, a trade
-(built and mortgaged streets preferred), a bid (at the minimum, at the
-bidder's cash, above it) or an action by a player whose turn it is not. Only
-the action types the engine declares are offered. Random fields are drawn too
-(``fill_random`` reads its dice from the same source), so a scenario replays
-exactly.
+that moves the game on), a decision at the edge of a guard (the refusal the
+chunk has offered least drawn first: ``coverage.py``), a management action by
+any player on any square, a trade (built and mortgaged streets preferred), a
+bid (at the minimum, at the bidder's cash, above it) or an action by a player
+whose turn it is not. Only the action types the engine declares are offered.
+Random fields are drawn too (``fill_random`` reads its dice from the same
+source), so a scenario replays exactly; a step keeps only the optional random
+fields it used (``oracle.used_only``).
 
 ``strategy(ctx)`` is the same generation as a hypothesis strategy, for
 property tests of the generation itself.
@@ -34,7 +35,7 @@ from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
 from .automatic import compose
-from .coverage import CANDIDATES, Coverage, situation
+from .coverage import CANDIDATES, EDGE_CANDIDATES, Coverage, situation
 from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect, used_only
 from .signature import template_key
@@ -206,7 +207,11 @@ def _edge(ctx: Context, g: GameState) -> dict[tuple[str, str], list[dict]]:
 
     def add(kind: str, why, a: dict) -> None:
         if why is not None:
-            found.setdefault((kind, template_key(getattr(why, "template", None) or str(why))), []).append(a)
+            key = (kind, template_key(getattr(why, "template", why)))
+            if key in found:
+                found[key].append(a)
+            else:
+                found[key] = [a]
 
     building = tuple(k for k in EDGE_KINDS if k in ctx.allowed)
     other = tuple(k for k in MANAGEMENT if k in ctx.allowed and k not in EDGE_KINDS
@@ -313,12 +318,20 @@ class _Step:
     def __init__(self, ctx: Context, g: GameState):
         self.ctx, self.g = ctx, g
         self._legal: list[dict] | None = None
+        self._progress: list[dict] | None = None
         self._edge: dict | None = None
 
     def legal(self) -> list[dict]:
         if self._legal is None:
             self._legal = self.ctx.legal(self.g)
         return self._legal
+
+    def progress(self) -> list[dict]:
+        """``legal`` restricted to the actions that move the game on (without listing the others)."""
+        if self._progress is None:
+            self._progress = (self.ctx.progress(self.g) if self._legal is None
+                              else [a for a in self._legal if a["type"] in self.ctx.progress_types])
+        return self._progress
 
     def edge(self) -> dict:
         if self._edge is None:
@@ -337,7 +350,7 @@ def _menu(d, ctx: Context, g: GameState, now: _Step, cov: Coverage) -> dict | No
             kind = "buy" if g.phase == BUY else "pay"
             action = {"type": kind, "seat": actor(g)} if kind in ctx.allowed else None
         else:
-            progress = [a for a in now.legal() if a["type"] in ctx.progress_types]
+            progress = now.progress()
             if progress:
                 action = d.pick(progress)
     elif menu <= 4:                # by type first: management for every player would crowd out the rest
@@ -348,7 +361,7 @@ def _menu(d, ctx: Context, g: GameState, now: _Step, cov: Coverage) -> dict | No
         edge = now.edge()
         if edge:                   # the guard's refusal least offered, then its least offered situation
             side = cov.least(d.perm(sorted(edge)), lambda k: cov.side(*k))
-            options = d.perm(edge[side])[:CANDIDATES]
+            options = d.perm(edge[side])[:EDGE_CANDIDATES]
             action = cov.least(options, lambda a: cov.count(situation(ctx.rules, g, a)))
         else:
             action = _management(d, ctx, g)
@@ -378,7 +391,7 @@ def next_action(d, ctx: Context, state: dict, g: GameState,
     action, key = chosen if chosen is not None else (None, None)
     for _ in range(2):
         if action is None:
-            moves = [a for a in now.legal() if a["type"] in ctx.progress_types] or now.legal()
+            moves = now.progress() or now.legal()
             if not moves:
                 return None
             action = fill_random(ctx.config, g, moves[0], d.dice())

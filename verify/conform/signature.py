@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any, Iterable
 
 #: Optional keys inside a compared value: compared only when the engine reports them.
@@ -72,6 +73,7 @@ def action_squares(action: dict) -> set:
 _FIELD = re.compile(r"\{[^{}]*\}")
 
 
+@lru_cache(maxsize=4096)
 def template_key(template: str) -> str:
     """A refusal's template (``verify.engine.reasons``) with its placeholders as ``#``: the guard's identity."""
     return _FIELD.sub("#", template)
