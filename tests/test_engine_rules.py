@@ -874,3 +874,37 @@ def test_a_player_bankrupted_in_a_timed_out_turn_ends_it_with_a_step_of_its_own(
     assert g.bankrupt[0] and g.current == 0 and g.phase == "post_roll"
     act(rules, g, type="end_turn", seat=0)
     assert g.current == 1
+
+
+def test_a_surrender_that_leaves_one_bidder_ends_the_auction_and_keeps_the_bankruptcy_invariant():
+    """platform-classic lets a player surrender at any time. Seat 2 surrenders with seat 1 leading the
+    auction for Boardwalk: the auction ends in that step and Boardwalk goes to seat 1. The
+    bankruptcy-transfer invariant accepts that (the bank's deed sold to the last bidder), and still
+    refuses the step if the deed went to the bankrupt or another player's deed moved."""
+    import copy
+
+    from verify.invariants import check_step
+    cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
+    rules, g = game(cfg, players=3)
+    own(g, 2, 1)
+    g.pos[0] = 34
+    act(rules, g, type="roll", dice=[2, 3])
+    act(rules, g, type="decline")
+    act(rules, g, type="bid", seat=1, amount=4000)
+    assert g.phase == "auction" and g.pending["bidders"] == [1, 2]
+    before = rules.to_json(g)
+    act(rules, g, type="surrender", seat=2)
+    after = rules.to_json(g)
+    assert g.bankrupt[2] and g.owner[39] == 1 and g.owner[1] == -1 and g.phase != "auction"
+    step = {"type": "surrender", "seat": 2}
+    promised = ["bankruptcy-transfer"]
+    assert check_step(cfg, before, after, step, promised) == []
+
+    def deed(state, square):
+        return next(p for p in state["properties"] if p["square"] == square)
+    to_bankrupt = copy.deepcopy(after)
+    deed(to_bankrupt, 39)["owner"] = 2
+    moved = copy.deepcopy(after)
+    deed(moved, 3)["owner"], deed(before, 3)["owner"] = 1, 0
+    for broken in (to_bankrupt, moved):
+        assert [v.invariant for v in check_step(cfg, before, broken, step, promised)] == ["bankruptcy-transfer"]
