@@ -97,6 +97,16 @@ def share(slices: dict[str, Any], reference: dict[str, Any]) -> set[str]:
     return changed
 
 
+def chance_cards(held: Any) -> int:
+    """How many of the jail cards ``held`` (their deck names: the ``cards`` slice of a player) are Chance's."""
+    return sum(1 for c in held if c.startswith("chance")) if held else 0
+
+
+def chest_cards(held: Any) -> int:
+    """How many of the jail cards ``held`` are Community Chest's."""
+    return sum(1 for c in held if c.startswith("chest")) if held else 0
+
+
 # ---- records ------------------------------------------------------------------------
 
 class Record(SimpleNamespace):
@@ -208,9 +218,7 @@ class ViewCache:
         for k, v in self._players:
             if k == key:
                 return v
-        records = [PlayerRecord(seat, cash, jailed, out, team,
-                                sum(1 for c in held if c.startswith("chance")) if held else 0,
-                                sum(1 for c in held if c.startswith("chest")) if held else 0, len(held))
+        records = [PlayerRecord(seat, cash, jailed, out, team, chance_cards(held), chest_cards(held), len(held))
                    for seat, jailed, out, team, held, cash in zip(*key)]
         self._players = [(key, records)] + self._players[:1]
         return records

@@ -42,6 +42,8 @@ from .engines import Engine
 from .rules import IllegalAction
 from .simulate import Recorder
 from .state import UNLIMITED, GameState
+from .actions import awaited
+from .loop import FIELDS
 from .step import apply_state
 
 TRACE_SCHEMA = "verify.trace/2"
@@ -67,57 +69,68 @@ class InvariantBroken(Exception):
 class GameSlicer:
     """The slices of ``verify.state_view`` read straight from the engine's ``GameState``: equal to
     ``state_slices(g.to_json(ownable))`` (tested), without building the JSON. One per game (its seats
-    and teams do not change). A column that did not change since the last call is handed out as the
-    same object, and ``changed`` names the slices that did (None after the first call), so the Monitor
-    need not compare them."""
+    and teams do not change). A slice that did not change since the last call is handed out as the
+    same object (the very same dict when none did), and ``changed`` names the slices that did (None
+    after the first call), so the Monitor need not compare them."""
 
     SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
-    #: the slices that are a list of the engine's as it is (the jail cards are a list of lists): the
-    #: players' (money moves in most steps), then the deeds' (compared at once: they change more rarely)
-    PLAYER_COLUMNS = ("in_jail", "bankrupt", "cash")
-    DEED_COLUMNS = ("owner", "mortgaged", "houses", "hotel")
+    #: the slices that are a list of the engine's as it is (the jail cards, after them, a list of lists)
+    COLUMNS = ("cash", "in_jail", "bankrupt", "owner", "mortgaged", "houses", "hotel")
 
     def __init__(self, g: GameState, ownable: tuple[int, ...]):
         self.game = g
         self.fixed = {"seats": tuple(range(g.n)), "teams": tuple(i if t is None else t for i, t in enumerate(g.team)),
                       "listed": frozenset(ownable)}
-        self._copies: dict[str, Any] = {}     # column -> a copy of the engine's list last seen ("deeds": the 4)
+        self._copies: tuple = ()              # copies of the engine's columns (and jail cards) last seen
         self._scalars: tuple | None = None
         self._out: dict | None = None
-        self.changed: set[str] | None = None
+        self._changed: dict[int, frozenset[str]] = {}     # which columns differ (bits) -> their names
+        self.changed: frozenset[str] | None = None
+
+    def _columns(self, g: GameState) -> tuple:
+        return (g.cash, g.in_jail, g.bankrupt, g.owner, g.mortgaged, g.houses, g.hotel, g.jail_cards)
 
     def __call__(self, g: GameState) -> dict:
-        scalars = (None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
-                   None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
+        houses, hotels = g.bank_houses, g.bank_hotels
+        scalars = (None if houses >= UNLIMITED // 2 else houses, None if hotels >= UNLIMITED // 2 else hotels,
+                   g.bank_cash, g.pot, g.jackpot)
+        columns = self._columns(g)
         last = self._out
         if last is None:
-            changed = None
             out = dict(self.fixed)
-        else:
-            changed = set() if scalars == self._scalars else {
-                name for name, a, b in zip(self.SCALARS, scalars, self._scalars) if a != b}
-            out = dict(last)       # the columns that did not change: the very same objects
-        self._scalars = scalars
-        copies = self._copies
-        same_deeds = copies.get("deeds") == (g.owner, g.mortgaged, g.houses, g.hotel)
-        names = self.PLAYER_COLUMNS if same_deeds else self.PLAYER_COLUMNS + self.DEED_COLUMNS
-        for name in names:
-            values = getattr(g, name)
-            if copies.get(name) != values:
-                copies[name] = list(values)
+            out.update(zip(self.COLUMNS, map(tuple, columns)))
+            out["cards"] = tuple(map(tuple, g.jail_cards))
+            out.update(zip(self.SCALARS, scalars))
+            self._copies = tuple(map(list, columns[:-1])) + ([list(held) for held in g.jail_cards],)
+            self._scalars, self._out, self.changed = scalars, out, None
+            return out
+        same_scalars = scalars == self._scalars
+        if same_scalars and columns == self._copies:    # (compared in C, column by column)
+            self.changed = frozenset()
+            return last
+        out = dict(last)           # the slices that did not change: the very same objects
+        bits = 0
+        copies = list(self._copies)
+        for k, (name, values, copy) in enumerate(zip(self.COLUMNS, columns, copies)):
+            if values != copy:
+                copies[k] = list(values)
                 out[name] = tuple(values)
-                if changed is not None:
-                    changed.add(name)
-        if not same_deeds:
-            copies["deeds"] = tuple(copies[name] for name in self.DEED_COLUMNS)
-        cards = g.jail_cards
-        if copies.get("cards") != cards:
-            copies["cards"] = [list(held) for held in cards]
+                bits |= 1 << k
+        cards = columns[-1]
+        if cards != copies[-1]:
+            copies[-1] = [list(held) for held in cards]
             out["cards"] = tuple(map(tuple, cards))
-            if changed is not None:
-                changed.add("cards")
-        out.update(zip(self.SCALARS, scalars))
-        self._out, self.changed = out, changed
+            bits |= 1 << len(self.COLUMNS)
+        if not same_scalars:
+            for k, (name, a, b) in enumerate(zip(self.SCALARS, scalars, self._scalars)):
+                if a != b:
+                    out[name] = a
+                    bits |= 1 << (len(self.COLUMNS) + 1 + k)
+        changed = self._changed.get(bits)
+        if changed is None:
+            names = self.COLUMNS + ("cards",) + self.SCALARS
+            changed = self._changed[bits] = frozenset(n for k, n in enumerate(names) if bits >> k & 1)
+        self._copies, self._scalars, self._out, self.changed = tuple(copies), scalars, out, changed
         return out
 
 
@@ -188,12 +201,18 @@ class TraceRecorder(Recorder):
                  checker: InvariantChecker | None = None):
         self.out, self.header, self.checker = out, header, checker
         self.steps = 0
+        self._effects: dict[str, Callable] | None = None
+
 
     def start(self, rules: Engine, g: GameState) -> None:
         first = g.to_json(rules.ownable) if self.out is not None else None
         if self.out is not None:
             self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
             self._write(0, None, [], first)
+        # Without a trace, an action is applied as the game loop applies it when nothing is recorded: its
+        # effect called at once (the bot chose it among the legal ones), so a checked game is the very
+        # game an unchecked run plays. A trace goes through the step API, which replay re-runs.
+        self._effects = {name: pair[1] for name, pair in rules.dispatch.items()} if self.out is None else None
         if self.checker:
             bad = self.checker.check_game(rules, g, None)
             if bad:
@@ -202,7 +221,13 @@ class TraceRecorder(Recorder):
 
     def step(self, rules: Engine, g: GameState, action: dict) -> None:
         g.events = []
-        apply_state(rules, g, action)
+        effects = self._effects
+        if effects is None:
+            apply_state(rules, g, action)
+        else:
+            kind = action["type"]
+            seat = action.get("seat")
+            effects[kind](g, awaited(g) if seat is None else seat, *[action.get(f, v) for f, v in FIELDS[kind]])
         after = g.to_json(rules.ownable) if self.out is not None else None   # only a trace needs the JSON
         events = g.events
         self.steps += 1
