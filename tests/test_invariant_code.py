@@ -164,7 +164,7 @@ def test_the_source_holds_only_its_own_names_and_the_specs_literals():
             for node in ast.walk(ast.parse(text)):
                 if isinstance(node, ast.Name):
                     name = node.id
-                    assert (name in own or name.startswith(("s_", "o_", "K_"))
+                    assert (name in own or name.startswith(("s_", "o_", "K_", "stage"))
                             or (name[0] == "v" and name[1:].isdigit())), (inv.id, name)
                 elif isinstance(node, ast.Attribute):
                     assert isinstance(node.value, ast.Name) and node.value.id == "a", (inv.id, ast.unparse(node))

@@ -133,7 +133,7 @@ class _SliceSpy:
         self.steps = 0
 
     def start(self, rules, g):
-        from verify.engine.trace import GameSlicer
+        from verify.engine.slices import GameSlicer
         self.slicer = GameSlicer(g, rules.ownable)
         self.check(rules, g)
 

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .expr import UNDECIDED, Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit
+from .expr import UNDECIDED, Aggregate, _nodes, names, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit
 from .spec.invariants import ACTION_FIELDS, Invariant
 from .state_view import BoardFacts, chance_cards, chest_cards
 
@@ -153,19 +153,22 @@ class _Translator:
         args = ", ".join(self.value(x, scope, state).code for x in e.args)
         return _T(f"{_FUNCS[e.func]}({args})", "value")
 
-    def aggregate(self, e: Aggregate, scope: dict[str, _T], state: str, first: str | None = None) -> _T:
-        """``e`` as a generator; ``first``: the source of its first loop's items instead (a local loop)."""
-        if (first is None and e.func == "sum" and len(e.loops) == 1 and not e.conds and isinstance(e.elt, Name)
-                and e.elt.path[:1] == e.loops[0][:1] and len(e.elt.path) == 2 and e.elt.path[1] in PLAYER_COLUMNS
-                and e.loops[0][1] == Name(("players",)) and "players" not in scope and "players" not in self.constants):
-            # sum(q.cash for q in players): the players' column itself (a player per index)
-            return _T(f"sum({self.column(state, PLAYER_COLUMNS[e.elt.path[1]])})", "value")
+    def loops_of(self, e: Aggregate, scope: dict[str, _T], state: str,
+                 first: str | None = None) -> tuple[dict[str, _T], list[str]]:
+        """The scope inside aggregate ``e`` and its ``for`` clauses (``first``: see ``aggregate``)."""
         inner = dict(scope)
         fors = []
         for k, (var, iterable) in enumerate(e.loops):
-            it = self.tr(iterable, inner, state)
             name = f"v{self.loops}"
             self.loops += 1
+            field = (_one_player_field(e, k) if iterable == Name(("players",)) and "players" not in inner
+                     and "players" not in self.constants else None)
+            if field is not None:
+                # the body reads one field of each player: the loop runs over that column itself
+                inner[var] = _T(name, "elem", field)
+                fors.append(f"for {name} in {self.column(state, PLAYER_COLUMNS[field])}")
+                continue
+            it = self.tr(iterable, inner, state)
             if k == 0 and first is not None:
                 it = _T(first, "list", it.of, it.state, True)
             if it.local:
@@ -177,6 +180,29 @@ class _Translator:
             else:
                 raise Untranslated("a loop over a record")
             fors.append(f"for {name} in {it.code}")
+        return inner, fors
+
+    def statements(self, e: Aggregate, decided: bool, first: str | None = None) -> list[str]:
+        """``all``/``any`` aggregate ``e`` as nested ``for`` statements (no generator: nothing captured) that
+        return ``decided`` at the first item that decides it; the caller says what follows."""
+        inner, fors = self.loops_of(e, {}, "s", first)
+        lines, pad = [], "    "
+        for clause in fors + [f"if {self.value(c, inner, 's').code}" for c in e.conds]:
+            lines.append(f"{pad}{clause}:")
+            pad += "    "
+        elt = self.value(e.elt, inner, "s").code
+        lines.append(f"{pad}if {'not ' if e.func == 'all' else ''}{elt}:")
+        lines.append(f"{pad}    return {decided}")
+        return lines
+
+    def aggregate(self, e: Aggregate, scope: dict[str, _T], state: str, first: str | None = None) -> _T:
+        """``e`` as a generator; ``first``: the source of its first loop's items instead (a local loop)."""
+        if (first is None and e.func == "sum" and len(e.loops) == 1 and not e.conds and isinstance(e.elt, Name)
+                and e.elt.path[:1] == e.loops[0][:1] and len(e.elt.path) == 2 and e.elt.path[1] in PLAYER_COLUMNS
+                and e.loops[0][1] == Name(("players",)) and "players" not in scope and "players" not in self.constants):
+            # sum(q.cash for q in players): the players' column itself (a player per index)
+            return _T(f"sum({self.column(state, PLAYER_COLUMNS[e.elt.path[1]])})", "value")
+        inner, fors = self.loops_of(e, scope, state, first)
         ifs = [f"if {self.value(c, inner, state).code}" for c in e.conds]
         elt = self.value(e.elt, inner, state).code
         loops = " ".join(fors + ifs)
@@ -194,6 +220,10 @@ class _Translator:
         head = path[0]
         if head in scope:                     # a loop variable first, as the reference reads it
             item = scope[head]
+            if item.kind == "elem":           # a player's one field, bound by its loop (see aggregate)
+                if path[1:] != (item.of,):
+                    raise Untranslated("another field of a column's element")
+                return _T(item.code, "value")
             if len(path) == 1:
                 if item.kind == "value":
                     return item
@@ -258,6 +288,21 @@ class _Translator:
         raise Untranslated(f"the field {f}")
 
 
+def _one_player_field(e: Aggregate, k: int) -> str | None:
+    """The one field (read from a column as it is) that the rest of aggregate ``e`` reads of its ``k``-th loop
+    variable, when it reads no other and nothing rebinds the variable; else None."""
+    var = e.loops[k][0]
+    rest = [e.elt, *e.conds, *(it for _, it in e.loops[k + 1:])]
+    if any(v == var for v, _ in e.loops[k + 1:]) or any(
+            isinstance(x, Aggregate) and any(v == var for v, _ in x.loops) for r in rest for x in _nodes(r)):
+        return None
+    paths = {p for r in rest for p in names(r, with_loop_variables=True) if p[0] == var}
+    if len(paths) != 1:
+        return None
+    (path,) = paths
+    return path[1] if len(path) == 2 and path[1] in PLAYER_COLUMNS else None
+
+
 def tables(facts: BoardFacts) -> dict[str, Any]:
     """The board's facts as the generated functions read them (by square, or by group index)."""
     by_square: dict[str, list] = {name: [None] * 40 for name in PROPERTY_TABLES.values()}
@@ -287,24 +332,51 @@ def source(inv: Invariant, constants: dict[str, Any]) -> str:
     state), ``o`` before, ``a`` the action's record, ``bc`` and ``obc`` the bank's cash after and before.
     The operands of a top-level ``and``/``or`` (or ``implies``) are decided one after the other, each
     binding the slices it reads first (``not action.bankruptcy or ...`` reads no deed on most steps).
-    Raises ``Untranslated``."""
+    Where a quantifier's generator would capture the function's variables (which Python then binds in
+    cells on every call), each operand with a quantifier is a function of its own (``stage1``), called
+    when it is reached. Raises ``Untranslated``."""
+    text = _staged(inv, constants, False)
+    code = compile(text, "<verify.invariant_code>", "exec")
+    main = next(c for c in code.co_consts if hasattr(c, "co_cellvars") and c.co_name == "predicate")
+    return _staged(inv, constants, True) if main.co_cellvars else text
+
+
+def _staged(inv: Invariant, constants: dict[str, Any], apart: bool) -> str:
     t = _Translator(constants, inv.kind == "step")
     e = inv.expr
     if isinstance(e, Call) and e.func == "implies" and len(e.args) == 2:
         e = BoolOp("or", (Not(e.args[0]), e.args[1]))
     stages = list(e.operands) if isinstance(e, BoolOp) else [e]
-    lines = ["def predicate(s, o, a, bc, obc):"]
+    main = ["def predicate(s, o, a, bc, obc):"]
+    helpers: list[str] = []
     bound: set[tuple[str, str]] = set()
     for k, part in enumerate(stages):
-        code = t.value(part, {}, "s").code if len(stages) == 1 else t.truth(part, {}, "s")
-        lines += _prelude(t, bound)
-        if k == len(stages) - 1:
-            lines.append(f"    return {code}")
-        elif e.op == "and":
-            lines.append(f"    if not {code}:\n        return False")
+        last = k == len(stages) - 1
+        if isinstance(part, Aggregate) and part.func in ("all", "any") and (
+                last or (part.func == "all") == (len(stages) == 1 or e.op == "and")):
+            # a quantifier that decides the predicate when an item decides it: a loop statement
+            decided = part.func == "any"
+            body = t.statements(part, decided)
+            main += _prelude(t, bound) + body
+            if last:
+                main.append(f"    return {not decided}")
+            continue
+        if apart and any(isinstance(x, Aggregate) for x in _nodes(part)):
+            before, t.read = t.read, set()     # a function of its own binds all it reads
+            code = t.value(part, {}, "s").code if len(stages) == 1 else t.truth(part, {}, "s")
+            helpers += [f"def stage{k}(s, o, a, bc, obc):"] + _prelude(t, set()) + [f"    return {code}", ""]
+            t.read = before
+            code = f"stage{k}(s, o, a, bc, obc)"
         else:
-            lines.append(f"    if {code}:\n        return True")
-    return "\n".join(lines) + "\n"
+            code = t.value(part, {}, "s").code if len(stages) == 1 else t.truth(part, {}, "s")
+            main += _prelude(t, bound)
+        if k == len(stages) - 1:
+            main.append(f"    return {code}")
+        elif e.op == "and":
+            main.append(f"    if not {code}:\n        return False")
+        else:
+            main.append(f"    if {code}:\n        return True")
+    return "\n".join(helpers + main) + "\n"
 
 
 #: the lists a local loop runs over instead of the whole board (``parts``): the deeds, streets and groups
@@ -329,11 +401,11 @@ class Part:
 
 def _part(e: Any, constants: dict[str, Any], first: str | None) -> tuple[str, _Translator]:
     t = _Translator(constants, False)
-    if first is None:
-        code = t.value(e, {}, "s").code
+    if isinstance(e, Aggregate) and e.func in ("all", "any"):
+        body = t.statements(e, e.func == "any", first) + [f"    return {e.func == 'all'}"]
     else:
-        code = t.aggregate(e, {}, "s", first).code
-    lines = ["def part(s, bc, d):"] + _prelude(t, set()) + [f"    return {code}"]
+        body = [f"    return {t.value(e, {}, 's').code}"]
+    lines = ["def part(s, bc, d):"] + _prelude(t, set()) + body
     return "\n".join(lines) + "\n", t
 
 

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
-from itertools import compress
-from operator import ne
 from typing import AbstractSet as Set, Any, Callable, Iterable
 
-from . import invariant_code
+from . import incremental, invariant_code
+from .incremental import BANK_FREE_KINDS
 from .config.parameters import read_param
 from .expr import Aggregate, BoolOp, compile_expr, evaluate, names, parse
 from .spec.invariants import Invariant, by_id, invariant_ids, load_invariants
@@ -142,9 +141,6 @@ def _check_state(config: Any, sl: dict[str, Any], invs: list[Invariant], params:
             if not (compiled[inv.id](env, None) if compiled else evaluate(inv.expr, env))]
 
 
-#: Action kinds in which the bank takes no part (money conservation is then checked
-#: on the players, the pot and the jackpot alone when the state does not record the bank's cash).
-BANK_FREE_KINDS = frozenset({"pay_rent", "rent", "trade", "accept_trade", "propose_trade"})
 
 
 def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) -> Record:
@@ -153,25 +149,7 @@ def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) 
     A bankruptcy is recognised from the states themselves (a player who was not
     bankrupt is bankrupt after), so engines need not agree on action names.
     """
-    action = action or {}
-    if before["bankrupt"] is after["bankrupt"]:
-        # no bankruptcy (the column is the very same): the record of the same raw fields in the same seats
-        try:
-            kind = action.get("kind") or action.get("type") or action.get("action")
-            quick = (kind, type(kind), action.get("player", _NONE), action.get("seat"), action.get("creditor"),
-                     before["seats"], before["teams"])
-            record = _QUICK.get(quick)
-        except TypeError:           # an unhashable field: the long way
-            quick = record = None
-        if record is not None:
-            return record
-        record = _action_record(action, before, after)
-        if quick is not None:
-            if len(_QUICK) >= 4096:
-                _QUICK.clear()
-            _QUICK[quick] = record
-        return record
-    return _action_record(action, before, after)
+    return _action_record(action or {}, before, after)
 
 
 def _action_record(action: dict, before: dict[str, Any], after: dict[str, Any]) -> Record:
@@ -197,8 +175,6 @@ def _action_record(action: dict, before: dict[str, Any], after: dict[str, Any]) 
 
 
 _ACTIONS: dict[tuple, Record] = {}
-_QUICK: dict[tuple, Record] = {}
-_NONE = object()        # (an action without a player: not the same as one with player None)
 
 
 def check_step(config: Any, before: dict, after: dict, action: dict | None,
@@ -254,162 +230,67 @@ class Monitor:
     (``_check_state``/``_check_step``) gives the verdict and the violation, explanation included.
     """
 
-    def __init__(self, config: Any, promised_ids: Iterable[str] | None):
+    def __init__(self, config: Any, promised_ids: Iterable[str] | None, code: Any = incremental):
+        """``code``: the module that runs the checks, ``verify.incremental`` or its compiled build (which
+        the engine's checked runs pass when the engine plays compiled)."""
         self.config = config
         self.state_invariants = _promised(promised_ids, "state")
         self.step_invariants = _promised(promised_ids, "step")
         invs = self.state_invariants + self.step_invariants
         self._params = _params(config, invs)
         self._compiled = {inv.id: _compiled(config, inv, self._params) for inv in invs}
-        self._fast = {inv.id: _generated(config, inv, self._params) for inv in invs}
-        facts = board_facts(config)
-        self._squares = frozenset(facts.squares)
-        self._listed: Any = None               # the last slice of listed squares found complete
-        # the deeds, the streets and the colour group of each square (what ``d`` of a local part holds)
-        self._streets = frozenset(sq for sq, kind in zip(facts.squares, facts.kinds) if kind == "street")
-        self._group_at = {facts.squares[i]: j for j, (_, idx) in enumerate(facts.group_members) for i in idx}
-        reads: dict[tuple[str, ...], list[tuple[Invariant, Callable | None, list | None]]] = {}
-        for inv in self.state_invariants:
-            reads.setdefault(slices_read(inv), []).append((inv, self._fast[inv.id],
-                                                           _generated(config, inv, self._params, True)))
-        self._groups = list(reads.items())     # invariants that read the same slices
-        self._steps = [(inv, self._fast[inv.id]) for inv in self.step_invariants]
         self._cache = ViewCache(board_facts(config))
-        self._held: set[str] = set()           # the invariants that held on the last state seen
-        self._last: dict[str, Any] | None = None
-        self._touched: dict[frozenset, list] = {}    # changed slices -> the invariants reading them
-        self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
+        facts = board_facts(config)
+        # the deeds, the streets and the colour group of each square (what a local conjunct runs over)
+        streets = frozenset(sq for sq, kind in zip(facts.squares, facts.kinds) if kind == "street")
+        group_at = {facts.squares[i]: j for j, (_, idx) in enumerate(facts.group_members) for i in idx}
+        states = [code.StateCheck(k, frozenset(slices_read(inv)), _generated(config, inv, self._params),
+                                                _generated(config, inv, self._params, True))
+                  for k, inv in enumerate(self.state_invariants)]
+        steps = [_generated(config, inv, self._params) for inv in self.step_invariants]
+        self._run = code.Incremental(states, steps, frozenset(facts.squares), streets, group_at,
+                                                   self._reference_state, self._reference_step, _action)
+
+    def _reference_state(self, k: int, after: dict[str, Any]) -> list[Violation]:
+        return _check_state(self.config, after, [self.state_invariants[k]], self._params, self._cache,
+                            self._compiled)
+
+    def _reference_step(self, k: int, before: dict[str, Any], after: dict[str, Any],
+                        action: dict | None) -> list[Violation]:
+        invs = self.step_invariants if k < 0 else [self.step_invariants[k]]
+        return _check_step(self.config, before, after, action, invs, self._params, self._cache, self._compiled)
+
+    @property
+    def evaluated(self) -> int:
+        """State-invariant evaluations done (``skipped``: saved) along the run."""
+        return self._run.evaluated
+
+    @property
+    def skipped(self) -> int:
+        return self._run.skipped
 
     def reset(self) -> "Monitor":
         """Forget the states seen (a new run of states starts), keeping what was compiled for the config."""
-        self._held = set()
-        self._last = None
+        self._run.reset()
         return self
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
         return self.check_slices(None if before is None else state_slices(before), state_slices(after), action)
-
-    def _due(self, changed: Set[str] | None) -> list:
-        """The state invariants to evaluate: those reading a changed slice, and those broken last time."""
-        held = self._held
-        if changed is not None and len(held) == len(self.state_invariants):
-            # everything held on the last state: due are the invariants that read a changed slice
-            key = frozenset(changed)
-            due = self._touched.get(key)
-            if due is None:
-                due = self._touched[key] = [pair for reads, pairs in self._groups if not key.isdisjoint(reads)
-                                            for pair in pairs]
-            self.skipped += len(held) - len(due)
-            return due
-        due = []
-        for reads, pairs in self._groups:
-            touched = changed is None or not changed.isdisjoint(reads)
-            for pair in pairs:
-                if touched or pair[0].id not in held:
-                    due.append(pair)
-                else:
-                    self.skipped += 1
-        return due
-
-    def _readable(self, sl: dict[str, Any]) -> bool:
-        """Whether the generated functions may read ``sl``: it lists every deed (else the reference says
-        what is wrong when it reads them)."""
-        listed = sl["listed"]
-        if listed is self._listed:
-            return True
-        if self._squares <= listed:
-            self._listed = listed
-            return True
-        return False
-
-    def _changed_deeds(self, last: dict[str, Any], after: dict[str, Any], changed: Set[str]) -> tuple:
-        """The deeds, streets and colour groups with a square whose deed columns differ between the two."""
-        squares: set[int] = set()
-        for name in PROPERTY_SLICES:
-            if name in changed and name != "listed":
-                squares.update(compress(range(40), map(ne, after[name], last[name])))
-        deeds = sorted(squares & self._squares)
-        return (deeds, [sq for sq in deeds if sq in self._streets],
-                sorted({self._group_at[sq] for sq in deeds if sq in self._group_at}))
 
     def check_slices(self, before: dict[str, Any] | None, after: dict[str, Any], action: dict | None,
                      changed: Set[str] | None = None) -> list[Violation]:
         """Like calling the monitor, on slices (which become the monitor's: equal ones are shared).
         ``changed``, when the caller knows it, names the slices that differ from the last ones it gave
         (the others being the very same objects)."""
-        last = self._last
-        if last is None:
-            changed = None
-        elif changed is None:
-            changed = share(after, last)        # the slices that differ from the last state
-        if before is not None and last is not None and before is not last:
-            share(before, last)
-        self._last = after
-        fast = after["listed"] is self._listed or self._readable(after)
-        held = self._held
-        if changed or changed is None or len(held) != len(self.state_invariants):
-            out = self._check_states(last, after, changed, fast)
-        else:                                   # nothing changed and everything held: nothing is due
-            self.skipped += len(held)
-            out = []
-        if before is None or not self._steps:
-            return out
-        act = _action(action, before, after)
-        if fast and (before is after or (before["listed"] is self._listed or self._readable(before))
-                     and len(before["seats"]) == len(after["seats"])):
-            bc, obc = after["bank_cash"], before["bank_cash"]
-            if bc is None or obc is None:      # the bank is the counterparty (as _check_step says)
-                obc = 0
-                bc = 0 if act.kind in BANK_FREE_KINDS else (sum(before["cash"]) + before["pot"] + before["jackpot"]
-                                                             - sum(after["cash"]) - after["pot"] - after["jackpot"])
-            for inv, pred in self._steps:
-                if pred is None or not pred(after, before, act, bc, obc):
-                    out += _check_step(self.config, before, after, action, [inv], self._params, self._cache,
-                                       self._compiled)
-        else:
-            out += _check_step(self.config, before, after, action, self.step_invariants, self._params, self._cache,
-                               self._compiled)
-        return out
-
-    def _check_states(self, last: dict[str, Any] | None, after: dict[str, Any], changed: Set[str] | None,
-                      fast: bool) -> list[Violation]:
-        """The state invariants ``after`` breaks, of those due (see ``_due``)."""
-        due = self._due(changed)
-        self.evaluated += len(due)
-        held = self._held
-        out: list[Violation] = []
-        bank_cash = after["bank_cash"]
-        bc = 0 if bank_cash is None else bank_cash
-        d = None
-        again = last is not None and changed is not None and "listed" not in changed
-        for inv, pred, parts in due:
-            if fast and pred is not None:
-                if again and parts is not None and inv.id in held:
-                    # it held on the last state: its conjuncts that read a changed slice decide
-                    ok = True
-                    for reads, full, local, shared in parts:
-                        if reads.isdisjoint(changed):
-                            continue
-                        if local is not None and shared.isdisjoint(changed):
-                            if d is None:
-                                d = self._changed_deeds(last, after, changed)
-                            ok = local(after, bc, d)
-                        else:
-                            ok = full(after, bc, d)
-                        if not ok:
-                            break
-                else:
-                    ok = pred(after, None, None, bc, None)
-                if ok:
-                    held.add(inv.id)
-                    continue
-            bad = _check_state(self.config, after, [inv], self._params, self._cache, self._compiled)
-            if bad:
-                held.discard(inv.id)
-                out += bad
-            else:
-                held.add(inv.id)
-        return out
+        last = self._run.last
+        if last is not None:
+            if changed is None:
+                changed = share(after, last)        # the slices that differ from the last state
+            if before is not None and before is not last:
+                share(before, last)
+            if type(changed) is not frozenset:
+                changed = frozenset(changed)
+        return self._run.check(before, after, action, changed)
 
 
 def clauses(inv: Invariant) -> list[str]:

@@ -21,7 +21,7 @@ player only goes to jail:
 
 A canonical state (``verify.state/1``) gives its slices through
 ``state_slices``; the engine gives equal slices from its own ``GameState``
-without serialising it (``verify.engine.trace.GameSlicer``). The records of
+without serialising it (``verify.engine.slices.GameSlicer``). The records of
 the view are built only when an expression reads them (``verify.expr.LazyEnv``) and reused
 while their slices stay equal (``ViewCache``): a step that moves some money
 rebuilds four player records and no deed.
