@@ -21,6 +21,7 @@ SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
 COLUMNS = ("cash", "in_jail", "bankrupt", "owner", "mortgaged", "houses", "hotel")
 #: the names of the slices that may change, by their bit in the slicer's record of changes
 CHANGING = COLUMNS + ("cards",) + SCALARS
+NOTHING: frozenset = frozenset()
 
 
 class GameSlicer:
@@ -36,18 +37,24 @@ class GameSlicer:
                                       "listed": frozenset(ownable)}
         self._copies: tuple = ()              # copies of the engine's columns (and jail cards) last seen
         self._scalars: tuple = ()
+        self._raw: tuple = ()                  # the engine's own values of the scalars last seen
         self._out: Optional[dict] = None
         self._changed: dict[int, frozenset] = {}     # which slices differ (bits) -> their names
         self.changed: Optional[frozenset] = None
 
     def __call__(self, g: GameState) -> dict:
-        houses = g.bank_houses
-        hotels = g.bank_hotels
-        scalars = (None if houses >= UNLIMITED // 2 else houses, None if hotels >= UNLIMITED // 2 else hotels,
-                   g.bank_cash, g.pot, g.jackpot)
+        raw = (g.bank_houses, g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
         columns: tuple[Any, ...] = (g.cash, g.in_jail, g.bankrupt, g.owner, g.mortgaged, g.houses, g.hotel,
                                     g.jail_cards)
         last = self._out
+        same_scalars = raw == self._raw
+        if same_scalars and last is not None and columns == self._copies:    # (compared in C, column by column)
+            self.changed = NOTHING
+            return last
+        self._raw = raw
+        houses, hotels = raw[0], raw[1]
+        scalars = (None if houses >= UNLIMITED // 2 else houses, None if hotels >= UNLIMITED // 2 else hotels,
+                   raw[2], raw[3], raw[4])
         if last is None:
             out = dict(self.fixed)
             for name, values in zip(COLUMNS, columns):
@@ -60,10 +67,6 @@ class GameSlicer:
             self._out = out
             self.changed = None
             return out
-        same_scalars = scalars == self._scalars
-        if same_scalars and columns == self._copies:    # (compared in C, column by column)
-            self.changed = frozenset()
-            return last
         out = dict(last)           # the slices that did not change: the very same objects
         bits = 0
         copies = list(self._copies)
