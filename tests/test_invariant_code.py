@@ -178,3 +178,34 @@ def test_what_is_not_translated_is_left_to_the_reference(tmp_path):
     (inv,) = load_invariants(f)
     with pytest.raises(Untranslated):
         source(inv, {})
+
+
+@pytest.mark.parametrize("path", ["compiled", "readable"])
+def test_a_checked_game_stops_at_the_action_that_breaks_an_invariant(path):
+    """An engine whose purchase also creates money: the checked game stops at the first purchase, with
+    money conservation broken, whether it records a trace (the step API) or not (the game's own checks),
+    on the compiled engine and on the readable one."""
+    from verify.engine.trace import InvariantBroken, InvariantChecker
+    from verify.engine.engines import compiled_code
+    if path == "compiled" and compiled_code() is None:
+        pytest.skip("no build of the compiled engine (the readable case runs)")
+    r = load_ruleset("official")
+    cfg = EngineConfig.from_ruleset(r)
+    engine = rules_for(cfg, path)
+    guard, buy = engine.dispatch["buy"]
+
+    def buy_and_print_money(g, seat, *args):
+        buy(g, seat, *args)
+        g.cash[seat] += 7
+
+    engine.dispatch["buy"] = (guard, buy_and_print_money)
+    try:
+        stops = []
+        for out in (None, io.StringIO()):
+            with pytest.raises(InvariantBroken) as info:
+                play_game(engine, make_policies("heuristic", 4, "leave", 5), 5, 300,
+                          TraceRecorder(out, {} if out else None, InvariantChecker(cfg, r.promised())))
+            stops.append((info.value.step, info.value.action, [v.invariant for v in info.value.violations]))
+    finally:
+        engine.dispatch["buy"] = (guard, buy)
+    assert stops[0] == stops[1] and stops[0][1]["type"] == "buy" and stops[0][2] == ["money-conservation"]
