@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable
+from typing import AbstractSet as Set, Any, Callable, Iterable
 
+from . import incremental, invariant_code
+from .incremental import BANK_FREE_KINDS
 from .config.parameters import read_param
 from .expr import Aggregate, BoolOp, compile_expr, evaluate, names, parse
 from .spec.invariants import Invariant, by_id, invariant_ids, load_invariants
@@ -139,9 +141,6 @@ def _check_state(config: Any, sl: dict[str, Any], invs: list[Invariant], params:
             if not (compiled[inv.id](env, None) if compiled else evaluate(inv.expr, env))]
 
 
-#: Action kinds in which the bank takes no part (money conservation is then checked
-#: on the players, the pot and the jackpot alone when the state does not record the bank's cash).
-BANK_FREE_KINDS = frozenset({"pay_rent", "rent", "trade", "accept_trade", "propose_trade"})
 
 
 def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) -> Record:
@@ -150,7 +149,10 @@ def _action(action: dict | None, before: dict[str, Any], after: dict[str, Any]) 
     A bankruptcy is recognised from the states themselves (a player who was not
     bankrupt is bankrupt after), so engines need not agree on action names.
     """
-    action = action or {}
+    return _action_record(action or {}, before, after)
+
+
+def _action_record(action: dict, before: dict[str, Any], after: dict[str, Any]) -> Record:
     kind = str(action.get("kind") or action.get("type") or action.get("action") or "")
     player = action.get("player", action.get("seat"))
     seats, was, now = before["seats"], before["bankrupt"], after["bankrupt"]
@@ -221,84 +223,74 @@ class Monitor:
     is by value, so a caller may reuse or mutate its state dicts freely.
     ``check_slices`` takes the slices themselves (``verify.state_view``): the
     engine gives them from its own state, without a JSON round trip.
+
+    An invariant is evaluated by its function over the slices (``verify.invariant_code``, generated
+    from its tree for this config); where that function finds it broken, or where there is none (an
+    expression it does not translate, a state whose deeds are not all listed), the reference
+    (``_check_state``/``_check_step``) gives the verdict and the violation, explanation included.
     """
 
-    def __init__(self, config: Any, promised_ids: Iterable[str] | None):
+    def __init__(self, config: Any, promised_ids: Iterable[str] | None, code: Any = incremental):
+        """``code``: the module that runs the checks, ``verify.incremental`` or its compiled build (which
+        the engine's checked runs pass when the engine plays compiled)."""
         self.config = config
         self.state_invariants = _promised(promised_ids, "state")
         self.step_invariants = _promised(promised_ids, "step")
-        reads: dict[tuple[str, ...], list[Invariant]] = {}
-        for inv in self.state_invariants:
-            reads.setdefault(slices_read(inv), []).append(inv)
-        self._groups = list(reads.items())     # invariants that read the same slices
-        self._params = _params(config, self.state_invariants + self.step_invariants)
-        self._compiled = {inv.id: _compiled(config, inv, self._params)
-                          for inv in self.state_invariants + self.step_invariants}
+        invs = self.state_invariants + self.step_invariants
+        self._params = _params(config, invs)
+        self._compiled = {inv.id: _compiled(config, inv, self._params) for inv in invs}
         self._cache = ViewCache(board_facts(config))
-        self._held: set[str] = set()           # the invariants that held on the last state seen
-        self._last: dict[str, Any] | None = None
-        self._last_env: ViewEnv | None = None  # its view (the next step's state before)
-        self._touched: dict[frozenset, list[Invariant]] = {}    # changed slices -> the invariants reading them
-        self.evaluated = self.skipped = 0      # state-invariant evaluations done and saved
+        facts = board_facts(config)
+        # the deeds, the streets and the colour group of each square (what a local conjunct runs over)
+        streets = frozenset(sq for sq, kind in zip(facts.squares, facts.kinds) if kind == "street")
+        group_at = {facts.squares[i]: j for j, (_, idx) in enumerate(facts.group_members) for i in idx}
+        states = [code.StateCheck(k, frozenset(slices_read(inv)), _generated(config, inv, self._params),
+                                                _generated(config, inv, self._params, True))
+                  for k, inv in enumerate(self.state_invariants)]
+        steps = [_generated(config, inv, self._params) for inv in self.step_invariants]
+        self._run = code.Incremental(states, steps, frozenset(facts.squares), streets, group_at,
+                                                   self._reference_state, self._reference_step, _action)
+
+    def _reference_state(self, k: int, after: dict[str, Any]) -> list[Violation]:
+        return _check_state(self.config, after, [self.state_invariants[k]], self._params, self._cache,
+                            self._compiled)
+
+    def _reference_step(self, k: int, before: dict[str, Any], after: dict[str, Any],
+                        action: dict | None) -> list[Violation]:
+        invs = self.step_invariants if k < 0 else [self.step_invariants[k]]
+        return _check_step(self.config, before, after, action, invs, self._params, self._cache, self._compiled)
+
+    @property
+    def evaluated(self) -> int:
+        """State-invariant evaluations done (``skipped``: saved) along the run."""
+        return self._run.evaluated
+
+    @property
+    def skipped(self) -> int:
+        return self._run.skipped
 
     def reset(self) -> "Monitor":
         """Forget the states seen (a new run of states starts), keeping what was compiled for the config."""
-        self._held = set()
-        self._last = None
-        self._last_env = None
+        self._run.reset()
         return self
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list[Violation]:
         return self.check_slices(None if before is None else state_slices(before), state_slices(after), action)
 
     def check_slices(self, before: dict[str, Any] | None, after: dict[str, Any], action: dict | None,
-                     changed: set[str] | None = None) -> list[Violation]:
+                     changed: Set[str] | None = None) -> list[Violation]:
         """Like calling the monitor, on slices (which become the monitor's: equal ones are shared).
         ``changed``, when the caller knows it, names the slices that differ from the last ones it gave
         (the others being the very same objects)."""
-        last = self._last
-        if last is None:
-            changed = None
-        elif changed is None:
-            changed = share(after, last)        # the slices that differ from the last state
-        if before is not None and last is not None and before is not last:
-            share(before, last)
-        # the view of the state after the action (the last one when nothing it is built from changed)
-        env = self._last_env if changed == set() and self._last_env is not None else ViewEnv(self._cache, after)
-        held = self._held
-        due = []
-        if changed is not None and len(held) == len(self.state_invariants):
-            # everything held on the last state: due are the invariants that read a changed slice
-            key = frozenset(changed)
-            due = self._touched.get(key)
-            if due is None:
-                due = self._touched[key] = [inv for reads, invs in self._groups if not key.isdisjoint(reads)
-                                            for inv in invs]
-            self.skipped += len(held) - len(due)
-        else:
-            for reads, invs in self._groups:
-                touched = changed is None or not changed.isdisjoint(reads)
-                for inv in invs:
-                    if touched or inv.id not in held:
-                        due.append(inv)
-                    else:
-                        self.skipped += 1
-        out = []
-        if due:
-            out = _check_state(self.config, after, due, self._params, compiled=self._compiled, env=env)
-            self.evaluated += len(due)
-            broken = {v.invariant for v in out}
-            for inv in due:
-                if inv.id in broken:
-                    held.discard(inv.id)
-                else:
-                    held.add(inv.id)
-        if before is not None and self.step_invariants:
-            old = self._last_env if before is last else None
-            out += _check_step(self.config, before, after, action, self.step_invariants, self._params, self._cache,
-                               self._compiled, old, env)
-        self._last, self._last_env = after, env
-        return out
+        last = self._run.last
+        if last is not None:
+            if changed is None:
+                changed = share(after, last)        # the slices that differ from the last state
+            if before is not None and before is not last:
+                share(before, last)
+            if type(changed) is not frozenset:
+                changed = frozenset(changed)
+        return self._run.check(before, after, action, changed)
 
 
 def clauses(inv: Invariant) -> list[str]:
@@ -336,6 +328,22 @@ def broken_clause(config: Any, inv_id: str, after: dict, before: dict | None = N
 
 
 _COMPILED: dict[tuple[int, int], tuple[Any, Invariant, Callable]] = {}
+_GENERATED: dict[tuple[int, int, bool], tuple[Any, Invariant, Any]] = {}
+
+
+def _generated(config: Any, inv: Invariant, params: dict[str, Any], parts: bool = False) -> Any:
+    """The function of ``inv`` over the slices for ``config`` (``verify.invariant_code``; None when it is
+    not translated), or with ``parts`` its conjuncts', made once per config."""
+    key = (id(config), id(inv), parts)
+    hit = _GENERATED.get(key)
+    if hit is not None and hit[0] is config and hit[1] is inv:
+        return hit[2]
+    if len(_GENERATED) >= 1024:
+        _GENERATED.clear()
+    make = invariant_code.parts if parts else invariant_code.predicate
+    fn = make(inv, {pid: params[pid] for pid in inv.reads}, board_facts(config))
+    _GENERATED[key] = (config, inv, fn)
+    return fn
 
 
 def _compiled(config: Any, inv: Invariant, params: dict[str, Any]) -> Callable:

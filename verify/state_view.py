@@ -21,7 +21,7 @@ player only goes to jail:
 
 A canonical state (``verify.state/1``) gives its slices through
 ``state_slices``; the engine gives equal slices from its own ``GameState``
-without serialising it (``verify.engine.trace.GameSlicer``). The records of
+without serialising it (``verify.engine.slices.GameSlicer``). The records of
 the view are built only when an expression reads them (``verify.expr.LazyEnv``) and reused
 while their slices stay equal (``ViewCache``): a step that moves some money
 rebuilds four player records and no deed.
@@ -95,6 +95,16 @@ def share(slices: dict[str, Any], reference: dict[str, Any]) -> set[str]:
             else:
                 changed.add(key)
     return changed
+
+
+def chance_cards(held: Any) -> int:
+    """How many of the jail cards ``held`` (their deck names: the ``cards`` slice of a player) are Chance's."""
+    return sum(1 for c in held if c.startswith("chance")) if held else 0
+
+
+def chest_cards(held: Any) -> int:
+    """How many of the jail cards ``held`` are Community Chest's."""
+    return sum(1 for c in held if c.startswith("chest")) if held else 0
 
 
 # ---- records ------------------------------------------------------------------------
@@ -208,9 +218,7 @@ class ViewCache:
         for k, v in self._players:
             if k == key:
                 return v
-        records = [PlayerRecord(seat, cash, jailed, out, team,
-                                sum(1 for c in held if c.startswith("chance")) if held else 0,
-                                sum(1 for c in held if c.startswith("chest")) if held else 0, len(held))
+        records = [PlayerRecord(seat, cash, jailed, out, team, chance_cards(held), chest_cards(held), len(held))
                    for seat, jailed, out, team, held, cash in zip(*key)]
         self._players = [(key, records)] + self._players[:1]
         return records

@@ -37,11 +37,15 @@ from typing import IO, Any, Callable, Iterable, Iterator
 from ..errors import Location, VerifyError
 from ..config import EngineConfig
 from ..invariants import Monitor
+from .. import incremental
 from .. import invariants as inv
-from .engines import Engine
+from . import native, slices
+from .engines import Engine, engine_path
 from .rules import IllegalAction
 from .simulate import Recorder
-from .state import UNLIMITED, GameState
+from .state import GameState
+from .actions import awaited
+from .loop import FIELDS
 from .step import apply_state
 
 TRACE_SCHEMA = "verify.trace/2"
@@ -64,61 +68,12 @@ class InvariantBroken(Exception):
                 "violations": [str(v) for v in self.violations], "state": self.state}
 
 
-class GameSlicer:
-    """The slices of ``verify.state_view`` read straight from the engine's ``GameState``: equal to
-    ``state_slices(g.to_json(ownable))`` (tested), without building the JSON. One per game (its seats
-    and teams do not change). A column that did not change since the last call is handed out as the
-    same object, and ``changed`` names the slices that did (None after the first call), so the Monitor
-    need not compare them."""
-
-    SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
-    #: the slices that are a list of the engine's as it is (the jail cards are a list of lists): the
-    #: players' (money moves in most steps), then the deeds' (compared at once: they change more rarely)
-    PLAYER_COLUMNS = ("in_jail", "bankrupt", "cash")
-    DEED_COLUMNS = ("owner", "mortgaged", "houses", "hotel")
-
-    def __init__(self, g: GameState, ownable: tuple[int, ...]):
-        self.game = g
-        self.fixed = {"seats": tuple(range(g.n)), "teams": tuple(i if t is None else t for i, t in enumerate(g.team)),
-                      "listed": frozenset(ownable)}
-        self._copies: dict[str, Any] = {}     # column -> a copy of the engine's list last seen ("deeds": the 4)
-        self._scalars: tuple | None = None
-        self._out: dict | None = None
-        self.changed: set[str] | None = None
-
-    def __call__(self, g: GameState) -> dict:
-        scalars = (None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses,
-                   None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
-        last = self._out
-        if last is None:
-            changed = None
-            out = dict(self.fixed)
-        else:
-            changed = set() if scalars == self._scalars else {
-                name for name, a, b in zip(self.SCALARS, scalars, self._scalars) if a != b}
-            out = dict(last)       # the columns that did not change: the very same objects
-        self._scalars = scalars
-        copies = self._copies
-        same_deeds = copies.get("deeds") == (g.owner, g.mortgaged, g.houses, g.hotel)
-        names = self.PLAYER_COLUMNS if same_deeds else self.PLAYER_COLUMNS + self.DEED_COLUMNS
-        for name in names:
-            values = getattr(g, name)
-            if copies.get(name) != values:
-                copies[name] = list(values)
-                out[name] = tuple(values)
-                if changed is not None:
-                    changed.add(name)
-        if not same_deeds:
-            copies["deeds"] = tuple(copies[name] for name in self.DEED_COLUMNS)
-        cards = g.jail_cards
-        if copies.get("cards") != cards:
-            copies["cards"] = [list(held) for held in cards]
-            out["cards"] = tuple(map(tuple, cards))
-            if changed is not None:
-                changed.add("cards")
-        out.update(zip(self.SCALARS, scalars))
-        self._out, self.changed = out, changed
-        return out
+def incremental_code() -> Any:
+    """``verify.incremental`` as the engine's build compiled it when the engine plays compiled, else the
+    readable module."""
+    if engine_path() == "compiled":
+        return native.modules().get("incremental", incremental)
+    return incremental
 
 
 class InvariantChecker:
@@ -137,12 +92,12 @@ class InvariantChecker:
         self.promised = sorted(promised)
         self._monitor = None
         if check_state is None and check_step is None:
-            self._monitor = Monitor(config, self.promised)
+            self._monitor = Monitor(config, self.promised, incremental_code())
         else:
             self._state = check_state or inv.check_state
             self._step = check_step or inv.check_step
-        self._slicer: GameSlicer | None = None
-        self._last = None            # what check_game saw last: slices (Monitor) or the canonical state
+        self._game: Any = None       # the current game's slicer and checks (verify.engine.slices.CheckedGame)
+        self._last = None            # what check_game saw last (the custom checks': the canonical state)
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list:
         if not self.promised:
@@ -161,24 +116,31 @@ class InvariantChecker:
         if self._monitor is None:
             after = g.to_json(rules.ownable)
             out = self(None if action is None else self._last, after, action)
-        else:
-            if action is None or self._slicer is None or self._slicer.game is not g:
-                self._slicer = GameSlicer(g, rules.ownable)
-            after = self._slicer(g)
-            out = self._monitor.check_slices(None if action is None else self._last, after, action,
-                                             self._slicer.changed)
-        self._last = after
-        return out
+            self._last = after
+            return out
+        game = self._game
+        if action is not None and game is not None and game.game is g:
+            return game.after(g, action)
+        last = None if game is None else game.last
+        game = self.start_game(rules, g)
+        if action is None:
+            return game.first(g)
+        game.last = last
+        return game.after(g, action)
+
+    def start_game(self, rules: Engine, g: GameState, play: bool = False) -> Any:
+        """The checks of a new game ``g`` (``verify.engine.slices.CheckedGame``; ``play``: one that applies the
+        actions too), or None when the checks are custom ones."""
+        if self._monitor is None:
+            return None
+        # the build that made ``g`` (a compiled one reads only its own build's states)
+        code = slices if isinstance(g, GameState) else native.modules().get("engine.slices", slices)
+        effects = {name: pair[1] for name, pair in rules.dispatch.items()} if play else None
+        self._game = code.CheckedGame(self._monitor._run, g, rules.ownable, effects)
+        return self._game
 
 
-def _action_for_check(action: dict | None, events: list) -> dict | None:
-    """The action as the invariants see it: a bankruptcy names its creditor (-1 = the bank)."""
-    if action is None:
-        return None
-    for e in events:
-        if e.get("event") == "bankrupt":
-            return dict(action, creditor=e.get("creditor", -1), player=e.get("player"))
-    return action
+_action_for_check = slices.action_for_check     # (the name other modules import)
 
 
 class TraceRecorder(Recorder):
@@ -188,21 +150,47 @@ class TraceRecorder(Recorder):
                  checker: InvariantChecker | None = None):
         self.out, self.header, self.checker = out, header, checker
         self.steps = 0
+        self._effects: dict[str, Callable] | None = None
+        self._game: Any = None       # without a trace: the game's checks, which apply the actions too
 
     def start(self, rules: Engine, g: GameState) -> None:
         first = g.to_json(rules.ownable) if self.out is not None else None
         if self.out is not None:
             self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
             self._write(0, None, [], first)
+        # Without a trace, an action is applied as the game loop applies it when nothing is recorded: its
+        # effect called at once (the bot chose it among the legal ones), so a checked game is the very
+        # game an unchecked run plays. A trace goes through the step API, which replay re-runs.
+        self._effects = {name: pair[1] for name, pair in rules.dispatch.items()} if self.out is None else None
+        self._game = None
+        self.__dict__.pop("step", None)
         if self.checker:
-            bad = self.checker.check_game(rules, g, None)
+            if self.out is None and self.checker.promised:
+                self._game = self.checker.start_game(rules, g, play=True)
+            bad = self._game.first(g) if self._game is not None else self.checker.check_game(rules, g, None)
+            if self._game is not None and not bad:
+                # the game loop calls the game's checks itself: applied and checked in one call (compiled
+                # with the engine), this recorder called back only when an invariant breaks
+                self._game.broken = lambda steps, g, action, bad: self._broken(rules, steps, g, action, bad)
+                self.step = self._game.step   # type: ignore[method-assign]
             if bad:
                 self._end(g, stopped="invariant violated")
                 raise InvariantBroken(0, None, [], first or g.to_json(rules.ownable), bad)
 
+    def _broken(self, rules: Engine, steps: int, g: GameState, action: dict, bad: list) -> None:
+        self.steps = steps
+        self._end(g, stopped="invariant violated")
+        raise InvariantBroken(steps, action, g.events, g.to_json(rules.ownable), bad)
+
     def step(self, rules: Engine, g: GameState, action: dict) -> None:
         g.events = []
-        apply_state(rules, g, action)
+        effects = self._effects
+        if effects is None:
+            apply_state(rules, g, action)
+        else:
+            kind = action["type"]
+            seat = action.get("seat")
+            effects[kind](g, awaited(g) if seat is None else seat, *[action.get(f, v) for f, v in FIELDS[kind]])
         after = g.to_json(rules.ownable) if self.out is not None else None   # only a trace needs the JSON
         events = g.events
         self.steps += 1
@@ -215,6 +203,8 @@ class TraceRecorder(Recorder):
                 raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.ownable), bad)
 
     def finish(self, rules: Engine, g: GameState) -> None:
+        if self._game is not None:
+            self.steps = self._game.steps
         self._end(g)
         if self.out is not None:
             self.out.flush()
@@ -408,5 +398,5 @@ def _first_difference(a, b, path: str = "state") -> str:
     return f"{path}: {a!r} vs recorded {b!r}"
 
 
-__all__ = ["TRACE_SCHEMA", "TRACE_SCHEMAS", "TraceRecorder", "InvariantChecker", "GameSlicer", "InvariantBroken",
+__all__ = ["TRACE_SCHEMA", "TRACE_SCHEMAS", "TraceRecorder", "InvariantChecker", "InvariantBroken",
            "Game", "open_trace", "read_games", "read_trace", "replay_game", "ReplayResult", "TraceError"]
