@@ -16,7 +16,7 @@ the same game as an unrecorded one.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from .actions import ACTIONS
 from .policies import HeuristicPolicy, adopt
@@ -51,7 +51,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
     rng = random.Random(seed)
     n = len(policies)
     legal = lambda g: enumerate_actions(e, g)  # noqa: E731 - the random bot's choices
-    bots: list[HeuristicPolicy] = [adopt(p, legal) for p in policies]
+    bots: list[HeuristicPolicy] = [adopt(policy, legal) for policy in policies]
     g = base.new_game(t, n, rng)
     g.landings = [0] * 40
     rnd = rng.random
@@ -75,11 +75,12 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
         if g.claims and (ph == PRE_ROLL or ph == POST_ROLL or ph == BUY):
             claimed = False
             for c in list(g.claims):
-                if c in g.claims and bots[c[1]].claims_rent(t, g, c):
+                owner: int = c[1]
+                if c in g.claims and bots[owner].claims_rent(t, g, c):
                     if tracing:
-                        recorder.step(e, g, {"type": "claim_rent", "seat": c[1], "square": c[2]})
+                        recorder.step(e, g, {"type": "claim_rent", "seat": owner, "square": c[2]})
                     else:
-                        debts.claim_rent(t, g, c[1], c[2])
+                        debts.claim_rent(t, g, owner, c[2])
                     claimed = True
                     if g.phase not in (PRE_ROLL, POST_ROLL, BUY):
                         break
@@ -148,8 +149,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             else:
                 flow.next_turn(t, g)
         elif ph == BUY:
-            p = g.pending["player"]
-            s = g.pending["square"]
+            p = cast(int, g.pending["player"])     # (typed: the bot is called natively)
+            s: int = g.pending["square"]
             yes = bots[p].wants_buy(t, g, p, s) and auctions.why_not_buy(t, g, p) is None
             if tracing:
                 recorder.step(e, g, {"type": "buy" if yes else "decline", "seat": p})
@@ -168,8 +169,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             else:
                 auctions.pass_bid(t, g, q)
         elif ph == DEBT:
-            p = g.pending["debtor"]
-            owed = g.pending["amount"]
+            p = cast(int, g.pending["debtor"])
+            owed: int = g.pending["amount"]
             a = None
             if debt_timer and bots[p].times_out(t, g, p):
                 a = {"type": "timeout", "seat": p}    # the repayment timer ran out

@@ -7,21 +7,23 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import building, flow
 from .common import AUCTION, BUY, MOVING, GameState, Tables
 from ..reasons import refusal, structural
 
-NO_PURCHASE = structural("no purchase offered", "phase")
-NO_CASH = structural("not enough cash", "ownership")
-NO_AUCTION = structural("no auction", "phase")
-NOT_BIDDING = refusal("not bidding in this auction", "auction.bidders", "jail.may_manage")
-LEADING = structural("already the highest bidder", "turn")
-LEADER_PASS = structural("the highest bidder cannot pass", "turn")
-NOT_YOUR_BID = refusal("not this bidder's turn", "auction.bidding_order")
-WHOLE_BID = structural("a bid is a whole amount", "fields")
-BID_LOW = refusal("the bid must be at least {low}", "auction.opening_bid", "auction.min_increment")
-BID_STEP = refusal("bids rise by exactly one step: {low}", "auction.fixed_step")
-BID_CASH = refusal("a bid cannot exceed the bidder's cash", "auction.bid_above_cash")
+NO_PURCHASE: Final = structural("no purchase offered", "phase")
+NO_CASH: Final = structural("not enough cash", "ownership")
+NO_AUCTION: Final = structural("no auction", "phase")
+NOT_BIDDING: Final = refusal("not bidding in this auction", "auction.bidders", "jail.may_manage")
+LEADING: Final = structural("already the highest bidder", "turn")
+LEADER_PASS: Final = structural("the highest bidder cannot pass", "turn")
+NOT_YOUR_BID: Final = refusal("not this bidder's turn", "auction.bidding_order")
+WHOLE_BID: Final = structural("a bid is a whole amount", "fields")
+BID_LOW: Final = refusal("the bid must be at least {low}", "auction.opening_bid", "auction.min_increment")
+BID_STEP: Final = refusal("bids rise by exactly one step: {low}", "auction.fixed_step")
+BID_CASH: Final = refusal("a bid cannot exceed the bidder's cash", "auction.bid_above_cash")
 
 
 def why_not_buy(t: Tables, g: GameState, seat: int) -> str | None:

@@ -298,6 +298,11 @@ def charge(t: Tables, g: GameState, debtor: int, creditor: int, amount: int, kin
 def settle(t: Tables, g: GameState, d: list) -> None:
     """Pay a debt ``[debtor, creditor, amount, creditor's share, kind]``: the rest goes to the bank (or
     the Free Parking pot)."""
+    debtor: int
+    creditor: int
+    amount: int
+    share: int
+    kind: str
     debtor, creditor, amount, share, kind = d
     g.cash[debtor] -= amount
     if creditor >= 0 and not g.bankrupt[creditor]:

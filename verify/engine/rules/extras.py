@@ -7,21 +7,23 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import auctions, base, building, debts, flow, movement, mortgages
 from .common import (BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, MOVING, OVER, POST_ROLL, PRE_ROLL,
                      TRIPLES, GameState, Tables, round_money)
 from ..reasons import refusal, structural
 
-NO_TAX_CHOICE = structural("no income tax choice pending", "phase")
-TAX_OPTION = structural("option is fixed or percent", "fields")
-NO_CASINO = structural("no casino bet offered", "phase")
-CASINO_NUMBERS = refusal("choose 1 to {n} different numbers from 1 to 6", "casino.max_numbers")
-CASINO_DRAW = structural("the bet needs the die (1..6) and the jackpot draw (true/false)", "fields")
-STAKE = structural("cannot cover the stake", "ownership")
-MUST_BET = refusal("the bet may not be declined", "casino.may_decline")
-DEBT_NOT_TIMED = refusal("raising money is not timed", "debt.repayment_seconds")
-NOT_TIMED = refusal("turns are not timed", "timer.on_timeout")
-TIMER_BEFORE_ROLL = structural("the turn timer runs out only before the roll", "phase")
+NO_TAX_CHOICE: Final = structural("no income tax choice pending", "phase")
+TAX_OPTION: Final = structural("option is fixed or percent", "fields")
+NO_CASINO: Final = structural("no casino bet offered", "phase")
+CASINO_NUMBERS: Final = refusal("choose 1 to {n} different numbers from 1 to 6", "casino.max_numbers")
+CASINO_DRAW: Final = structural("the bet needs the die (1..6) and the jackpot draw (true/false)", "fields")
+STAKE: Final = structural("cannot cover the stake", "ownership")
+MUST_BET: Final = refusal("the bet may not be declined", "casino.may_decline")
+DEBT_NOT_TIMED: Final = refusal("raising money is not timed", "debt.repayment_seconds")
+NOT_TIMED: Final = refusal("turns are not timed", "timer.on_timeout")
+TIMER_BEFORE_ROLL: Final = structural("the turn timer runs out only before the roll", "phase")
 
 
 def why_not_pay_tax(t: Tables, g: GameState, seat: int, option) -> str | None:

@@ -7,12 +7,14 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import auctions, base, movement
 from .common import AUCTION, DEBT, MOVING, OVER, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import structural
 
-END_PHASE = structural("the turn ends after the move", "phase")
-END_TURN = structural("only the current player ends the turn", "turn")
+END_PHASE: Final = structural("the turn ends after the move", "phase")
+END_TURN: Final = structural("only the current player ends the turn", "turn")
 
 
 def awaited(g: GameState) -> int:

@@ -7,20 +7,22 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import base, building, flow
 from .common import MOVING, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import refusal, structural
 
-MORTGAGE_LATE = refusal("only before rolling in one's own turn", "mortgage.timing", "turn.manage_before_roll_only")
-ALREADY = structural("already mortgaged", "fields")
-GROUP_BUILDINGS = refusal("sell the group's buildings first", "mortgage.requires_no_buildings_in_group")
-STREET_BUILDINGS = refusal("sell the street's buildings first", "mortgage.requires_no_buildings_in_group")
-NOT_MORTGAGED = structural("not mortgaged", "fields")
-OWNER_LIFTS = refusal("only the owner lifts a mortgage", "mortgage.others_may_lift")
-NOT_OTHERS = structural("not another player's mortgaged property", "fields")
-NO_OWN_AUCTION = refusal("mortgaged property cannot be put up for auction", "mortgage.immediate_auction")
-NOT_OWN_MORTGAGED = structural("not the owner's mortgaged property", "ownership")
-AT_REST = structural("only before or after one's move", "phase")
+MORTGAGE_LATE: Final = refusal("only before rolling in one's own turn", "mortgage.timing", "turn.manage_before_roll_only")
+ALREADY: Final = structural("already mortgaged", "fields")
+GROUP_BUILDINGS: Final = refusal("sell the group's buildings first", "mortgage.requires_no_buildings_in_group")
+STREET_BUILDINGS: Final = refusal("sell the street's buildings first", "mortgage.requires_no_buildings_in_group")
+NOT_MORTGAGED: Final = structural("not mortgaged", "fields")
+OWNER_LIFTS: Final = refusal("only the owner lifts a mortgage", "mortgage.others_may_lift")
+NOT_OTHERS: Final = structural("not another player's mortgaged property", "fields")
+NO_OWN_AUCTION: Final = refusal("mortgaged property cannot be put up for auction", "mortgage.immediate_auction")
+NOT_OWN_MORTGAGED: Final = structural("not the owner's mortgaged property", "ownership")
+AT_REST: Final = structural("only before or after one's move", "phase")
 
 
 def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
