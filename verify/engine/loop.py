@@ -35,15 +35,23 @@ class _Fast:
     """Applies an action straight through the engine's effect (the bots checked its guard)."""
 
     def __init__(self, e: Any, g: GameState):
-        self.dispatch: dict[str, Any] = {name: pair[1] for name, pair in e.dispatch.items()}
+        #: action type -> (its effect, its fields with their defaults): one look-up per action
+        self.dispatch: dict[str, tuple[Any, tuple[tuple[str, Any], ...]]] = {
+            name: (pair[1], FIELDS[name]) for name, pair in e.dispatch.items()}
         self.g = g
 
     def act(self, a: dict[str, Any]) -> None:
         g = self.g
         seat = a.get("seat")
-        kind: str = a["type"]
-        args = [a.get(name, default) for name, default in FIELDS[kind]]
-        self.dispatch[kind](g, flow.awaited(g) if seat is None else seat, *args)
+        effect, fields = self.dispatch[a["type"]]
+        who = flow.awaited(g) if seat is None else seat
+        if not fields:
+            effect(g, who)
+        elif len(fields) == 1:      # (most actions: a square, a group...; called without building a tuple)
+            name, default = fields[0]
+            effect(g, who, a.get(name, default))
+        else:
+            effect(g, who, *[a.get(name, default) for name, default in fields])
 
 
 def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
