@@ -160,9 +160,9 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
     """The item is short, so it goes to auction (``building.shortage_trigger``): more players could
     build than the bank has left; or the bank has one left and several could build; or two or more
     could build and together want more than the bank has."""
-    bu = t.cfg.building
-    if not bu.shortage_auction or not shortage_possible(t, g):
+    if not t.shortage_auction or not shortage_possible(t, g):
         return False
+    bu = t.cfg.building
     stock = g.bank_houses if item == "house" else g.bank_hotels
     trigger = bu.shortage_trigger
     if trigger == "more_wanted_than_stock":
@@ -180,10 +180,9 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
 def shortage_possible(t: Tables, g: GameState) -> bool:
     """A cheap bound: could a build now be short at all? (the bots also use it to try a street only
     once a turn while a shortage auction may run)"""
-    bu = t.cfg.building
-    if not bu.shortage_auction:
+    if not t.shortage_auction:          # off, or nothing is limited (an unlimited stock is never short)
         return False
-    trigger = bu.shortage_trigger
+    trigger = t.cfg.building.shortage_trigger
     if trigger == "more_players_than_stock":
         return g.bank_houses < g.n or g.bank_hotels < g.n
     if trigger == "last_one_wanted_by_several":
