@@ -73,7 +73,7 @@ class HeuristicPolicy:
         count = [0] * len(t.groups)
         group_of = t.group_of
         for s in mine:
-            count[group_of[s]] += 1
+            count[group_of[s]] = count[group_of[s]] + 1
         full: list[int] = []
         wanted: list[int] = []
         for grp in t.street_groups:

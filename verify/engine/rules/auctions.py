@@ -35,9 +35,9 @@ def why_not_buy(t: Tables, g: GameState, seat: int) -> str | None:
 
 
 def buy(t: Tables, g: GameState, seat: int) -> None:
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     s = g.pending["square"]
-    g.cash[seat] -= t.price[s]
+    g.cash[seat] = g.cash[seat] - t.price[s]
     g.bank_cash += t.price[s]
     g.owner[s] = seat
     if g.events is not None:
@@ -174,7 +174,7 @@ def maybe_close(t: Tables, g: GameState) -> None:
         return
     s, item = a["square"], a["item"]
     if leader >= 0:
-        g.ov[leader] += 1
+        g.ov[leader] = g.ov[leader] + 1
         amount = a["high"]
         to = a["proceeds_to"]
         share = amount - min(amount, t.mortgage_value[s]) if to >= 0 and item == "deed" else 0
@@ -183,10 +183,10 @@ def maybe_close(t: Tables, g: GameState) -> None:
             # a debt, raised by selling and mortgaging (or a bankruptcy)
             g.debts.append([leader, to if share else -1, amount, share, "auction"])
         else:
-            g.cash[leader] -= amount
+            g.cash[leader] = g.cash[leader] - amount
             g.bank_cash += amount - share
             if share:
-                g.cash[to] += share
+                g.cash[to] = g.cash[to] + share
         if item == "deed":
             g.owner[s] = leader
             g.mortgaged[s] = a["mortgaged"]
@@ -197,7 +197,7 @@ def maybe_close(t: Tables, g: GameState) -> None:
         if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
             g.owner[s] = a["proceeds_to"]
             g.mortgaged[s] = True
-            g.ov[a["proceeds_to"]] += 1
+            g.ov[a["proceeds_to"]] = g.ov[a["proceeds_to"]] + 1
         else:                         # the deed stays with the bank, free of any mortgage
             g.mortgaged[s] = False
     if g.events is not None:

@@ -246,7 +246,7 @@ def demand(t: Tables, g: GameState, item: str) -> tuple[int, int]:
         k = max_houses - houses[s] if item == "house" else int(houses[s] >= threshold)
         if k <= 0 or street_blocked(t, g, s) is not None:
             continue
-        slots[q] += k
+        slots[q] = slots[q] + k
         c = t.house_cost[s]
         if not cheapest[q] or c < cheapest[q]:
             cheapest[q] = c
@@ -277,9 +277,9 @@ def build_house(t: Tables, g: GameState, seat: int, s: int) -> None:
 
 
 def put_house(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
-    g.cash[seat] -= price
+    g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
-    g.houses[s] += 1
+    g.houses[s] = g.houses[s] + 1
     base.stock_out(t, g, 1, 0)
     g.built_streets.add(s)
     g.built_groups.add(t.group_of[s])
@@ -304,7 +304,7 @@ def build_hotel(t: Tables, g: GameState, seat: int, s: int) -> None:
 
 
 def put_hotel(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
-    g.cash[seat] -= price
+    g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
     g.hotel[s] = True
     base.stock_out(t, g, 0, 1)
@@ -328,7 +328,7 @@ def place_won_building(t: Tables, g: GameState, seat: int, item: str) -> None:
     """The winner of a shortage auction builds on their least developed street, paying the bid
     instead of the house cost (the bid, taken when the auction closed, is charged again by put_*)."""
     price = g.pending["high"]
-    g.cash[seat] += price
+    g.cash[seat] = g.cash[seat] + price
     g.bank_cash -= price
     target = -1
     for s in t.street_squares:
@@ -363,9 +363,9 @@ def why_not_sell_house(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 def sell_house(t: Tables, g: GameState, seat: int, s: int) -> None:
     v = t.sell_house_value[s]
-    g.houses[s] -= 1
+    g.houses[s] = g.houses[s] - 1
     base.stock_back(t, g, 1, 0)
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "sold", "player": seat, "square": s, "item": "house", "amount": v})
@@ -389,9 +389,9 @@ def sell_hotel(t: Tables, g: GameState, seat: int, s: int) -> None:
     v = t.sell_house_value[s]
     g.hotel[s] = False
     base.stock_back(t, g, 0, 1)
-    g.houses[s] += back
+    g.houses[s] = g.houses[s] + back
     base.stock_out(t, g, back, 0)
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "sold", "player": seat, "square": s, "item": "hotel", "amount": v})
@@ -414,7 +414,7 @@ def why_not_sell_group(t: Tables, g: GameState, seat: int, grp) -> str | None:
 def sell_group(t: Tables, g: GameState, seat: int, grp: int) -> None:
     """Sell every building of a group back at once (keeps the group even)."""
     v = base.clear_group(t, g, grp)
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "sold", "player": seat, "group": grp, "item": "group", "amount": v})

@@ -166,12 +166,12 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
         if dc.to_player_cash == "proceeds_to_creditor":
             proceeds = cash + building_sale + sum(t.mortgage_value[s] for s in mine if not g.mortgaged[s])
             paid = min(proceeds, amount) if amount else proceeds
-            g.cash[creditor] += paid
+            g.cash[creditor] = g.cash[creditor] + paid
             g.bank_cash += cash - paid
         else:
-            g.cash[creditor] += cash
+            g.cash[creditor] = g.cash[creditor] + cash
             if dc.to_player_buildings == "sold_half_to_creditor" and building_sale:
-                g.cash[creditor] += building_sale
+                g.cash[creditor] = g.cash[creditor] + building_sale
                 g.bank_cash -= building_sale
         for s in mine:
             if g.mortgaged[s] and dc.to_player_mortgaged == "dropped":

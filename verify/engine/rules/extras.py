@@ -59,7 +59,7 @@ def why_not_casino_bet(t: Tables, g: GameState, seat: int, numbers, die, jackpot
 
 def casino_bet(t: Tables, g: GameState, seat: int, numbers: list, die: int, jackpot: bool) -> None:
     c = t.cfg.casino
-    g.cash[seat] -= c.stake
+    g.cash[seat] = g.cash[seat] - c.stake
     g.bank_cash += c.stake
     g.jackpot += c.jackpot_contribution
     g.bank_cash -= c.jackpot_contribution
@@ -68,7 +68,7 @@ def casino_bet(t: Tables, g: GameState, seat: int, numbers: list, die: int, jack
         won = c.stake * c.payout_numerator // len(numbers)
         base.to_player(g, seat, won)
     if jackpot and g.jackpot:
-        g.cash[seat] += g.jackpot
+        g.cash[seat] = g.cash[seat] + g.jackpot
         won += g.jackpot
         g.jackpot = 0
     if g.events is not None:
@@ -125,7 +125,7 @@ def timeout(t: Tables, g: GameState, seat: int, dice=None) -> None:
             elif debts.why_not_bankrupt(t, g, seat) is None or not liquidate_one(t, g, seat):
                 debts.bankrupt(t, g, seat)
         return
-    g.missed[seat] += 1
+    g.missed[seat] = g.missed[seat] + 1
     g.timed_out = True
     if g.events is not None:
         g.events.append({"event": "timeout", "player": seat, "missed": g.missed[seat]})

@@ -87,7 +87,7 @@ def after_move(t: Tables, g: GameState) -> None:
     p = g.current
     g.stage = "post"
     if g.landings is not None and not g.bankrupt[p] and not g.still:   # a move ended here
-        g.landings[g.pos[p]] += 1
+        g.landings[g.pos[p]] = g.landings[g.pos[p]] + 1
     if g.bankrupt[p]:
         g.phase = POST_ROLL     # its end_turn is a step of its own
         return
@@ -166,7 +166,7 @@ def new_round(t: Tables, g: GameState) -> None:
     base.touch_all(g)
     for s in t.ownable:
         if g.mortgaged[s] and g.owner[s] >= 0:
-            g.mortgage_rounds[s] += 1
+            g.mortgage_rounds[s] = g.mortgage_rounds[s] + 1
             if g.mortgage_rounds[s] >= mo.expiry_rounds:
                 former = g.owner[s]
                 g.owner[s] = -1

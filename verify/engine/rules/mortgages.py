@@ -43,11 +43,11 @@ def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 
 def mortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     v = t.mortgage_value[s]
     g.mortgaged[s] = True
     g.mortgage_rounds[s] = 0
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "mortgaged", "player": seat, "square": s, "amount": v})
@@ -67,9 +67,9 @@ def why_not_unmortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 
 def unmortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     cost = base.unmortgage_cost(t, g, s)
-    g.cash[seat] -= cost
+    g.cash[seat] = g.cash[seat] - cost
     g.bank_cash += cost
     g.mortgaged[s] = False
     g.mortgage_rounds[s] = 0
@@ -95,10 +95,10 @@ def why_not_lift(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 
 def lift(t: Tables, g: GameState, seat: int, s: int) -> None:
-    g.ov[seat] += 1
-    g.ov[g.owner[s]] += 1
+    g.ov[seat] = g.ov[seat] + 1
+    g.ov[g.owner[s]] = g.ov[g.owner[s]] + 1
     cost = base.unmortgage_cost(t, g, s)
-    g.cash[seat] -= cost
+    g.cash[seat] = g.cash[seat] - cost
     g.bank_cash += cost
     g.owner[s] = seat
     g.mortgaged[s] = False
@@ -125,7 +125,7 @@ def auction_mortgaged(t: Tables, g: GameState, seat: int, s: int) -> None:
     (unsold, the deed stays the owner's, still mortgaged), or the bank takes the whole price (unsold,
     it stays with the bank, unowned)."""
     mo = t.cfg.mortgage
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     g.owner[s] = -1
     g.mortgaged[s] = False
     g.mortgage_rounds[s] = 0

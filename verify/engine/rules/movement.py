@@ -96,7 +96,7 @@ def roll(t: Tables, g: GameState, seat: int, thrown: Sequence[int]) -> None:
         else:
             special = 6
     if doubles:
-        g.doubles[p] += 1
+        g.doubles[p] = g.doubles[p] + 1
         if mv.doubles_to_jail is not None and g.doubles[p] >= mv.doubles_to_jail:
             if mv.last_double_moves:
                 advance(t, g, p, steps)
@@ -211,7 +211,7 @@ def land(t: Tables, g: GameState, p: int) -> None:
         return
     if k == "free_parking":
         if t.cfg.taxes.free_parking_pot and g.pot:
-            g.cash[p] += g.pot
+            g.cash[p] = g.cash[p] + g.pot
             if g.events is not None:
                 g.events.append({"event": "pot", "player": p, "amount": g.pot})
             g.pot = 0
@@ -243,7 +243,7 @@ def claim_turns_from_owner(g: GameState, owner: int) -> int:
 def jail_roll(t: Tables, g: GameState, p: int, dice: tuple[int, ...]) -> None:
     j = t.cfg.jail
     d1, d2 = dice[0], dice[1] if len(dice) > 1 else -1
-    g.jail_turns[p] += 1
+    g.jail_turns[p] = g.jail_turns[p] + 1
     steps = d1 + (d2 if d2 > 0 else 0)
     if d1 == d2:
         leave_jail(g, p, "doubles")

@@ -145,13 +145,13 @@ def side_ok(t: Tables, g: GameState, side: dict, giver: int, receiver: int) -> s
 
 
 def trade(t: Tables, g: GameState, seat: int, other: int, give: dict, take: dict) -> None:
-    g.ov[seat] += 1
-    g.ov[other] += 1
+    g.ov[seat] = g.ov[seat] + 1
+    g.ov[other] = g.ov[other] + 1
     g.trades += 1
     for side, a, b in ((give, seat, other), (take, other, seat)):
         cash = side.get("cash", 0) or 0
-        g.cash[a] -= cash
-        g.cash[b] += cash
+        g.cash[a] = g.cash[a] - cash
+        g.cash[b] = g.cash[b] + cash
         for c in side.get("cards", []) or []:
             g.jail_cards[a].remove(c)
             g.jail_cards[b].append(c)
