@@ -16,7 +16,7 @@ the same game as an unrecorded one.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from .actions import ACTIONS
 from .policies import HeuristicPolicy, adopt
@@ -35,15 +35,23 @@ class _Fast:
     """Applies an action straight through the engine's effect (the bots checked its guard)."""
 
     def __init__(self, e: Any, g: GameState):
-        self.dispatch: dict[str, Any] = {name: pair[1] for name, pair in e.dispatch.items()}
+        #: action type -> (its effect, its fields with their defaults): one look-up per action
+        self.dispatch: dict[str, tuple[Any, tuple[tuple[str, Any], ...]]] = {
+            name: (pair[1], FIELDS[name]) for name, pair in e.dispatch.items()}
         self.g = g
 
     def act(self, a: dict[str, Any]) -> None:
         g = self.g
         seat = a.get("seat")
-        kind: str = a["type"]
-        args = [a.get(name, default) for name, default in FIELDS[kind]]
-        self.dispatch[kind](g, flow.awaited(g) if seat is None else seat, *args)
+        effect, fields = self.dispatch[a["type"]]
+        who = flow.awaited(g) if seat is None else seat
+        if not fields:
+            effect(g, who)
+        elif len(fields) == 1:      # (most actions: a square, a group...; called without building a tuple)
+            name, default = fields[0]
+            effect(g, who, a.get(name, default))
+        else:
+            effect(g, who, *[a.get(name, default) for name, default in fields])
 
 
 def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
@@ -51,7 +59,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
     rng = random.Random(seed)
     n = len(policies)
     legal = lambda g: enumerate_actions(e, g)  # noqa: E731 - the random bot's choices
-    bots: list[HeuristicPolicy] = [adopt(p, legal) for p in policies]
+    bots: list[HeuristicPolicy] = [adopt(policy, legal) for policy in policies]
     g = base.new_game(t, n, rng)
     g.landings = [0] * 40
     rnd = rng.random
@@ -75,11 +83,12 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
         if g.claims and (ph == PRE_ROLL or ph == POST_ROLL or ph == BUY):
             claimed = False
             for c in list(g.claims):
-                if c in g.claims and bots[c[1]].claims_rent(t, g, c):
+                owner: int = c[1]
+                if c in g.claims and bots[owner].claims_rent(t, g, c):
                     if tracing:
-                        recorder.step(e, g, {"type": "claim_rent", "seat": c[1], "square": c[2]})
+                        recorder.step(e, g, {"type": "claim_rent", "seat": owner, "square": c[2]})
                     else:
-                        debts.claim_rent(t, g, c[1], c[2])
+                        debts.claim_rent(t, g, owner, c[2])
                     claimed = True
                     if g.phase not in (PRE_ROLL, POST_ROLL, BUY):
                         break
@@ -148,8 +157,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             else:
                 flow.next_turn(t, g)
         elif ph == BUY:
-            p = g.pending["player"]
-            s = g.pending["square"]
+            p = cast(int, g.pending["player"])     # (typed: the bot is called natively)
+            s: int = g.pending["square"]
             yes = bots[p].wants_buy(t, g, p, s) and auctions.why_not_buy(t, g, p) is None
             if tracing:
                 recorder.step(e, g, {"type": "buy" if yes else "decline", "seat": p})
@@ -168,8 +177,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             else:
                 auctions.pass_bid(t, g, q)
         elif ph == DEBT:
-            p = g.pending["debtor"]
-            owed = g.pending["amount"]
+            p = cast(int, g.pending["debtor"])
+            owed: int = g.pending["amount"]
             a = None
             if debt_timer and bots[p].times_out(t, g, p):
                 a = {"type": "timeout", "seat": p}    # the repayment timer ran out

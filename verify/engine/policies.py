@@ -73,7 +73,7 @@ class HeuristicPolicy:
         count = [0] * len(t.groups)
         group_of = t.group_of
         for s in mine:
-            count[group_of[s]] += 1
+            count[group_of[s]] = count[group_of[s]] + 1
         full: list[int] = []
         wanted: list[int] = []
         for grp in t.street_groups:
@@ -143,7 +143,8 @@ class HeuristicPolicy:
                 short = 1 if building.shortage_possible(t, g) else 0
             if short:
                 self._tried.add(key)
-            if building.why_not_build_house(t, g, seat, best) is None:
+            # (a street at the house limit takes no house: its refusal is not worth asking for)
+            if houses[best] < t.cfg.building.max_houses and building.why_not_build_house(t, g, seat, best) is None:
                 return [{"type": "build_house", "seat": seat, "square": best}], 0
             if building.why_not_build_hotel(t, g, seat, best) is None:
                 return [{"type": "build_hotel", "seat": seat, "square": best}], 0

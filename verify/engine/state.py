@@ -17,18 +17,26 @@ and the winner.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..errors import GameError
 
-SCHEMA = "verify.state/1"
+SCHEMA: Final = "verify.state/1"
 
 #: phases: who is expected to act, and how
-PRE_ROLL, POST_ROLL, BUY, AUCTION, DEBT = "pre_roll", "post_roll", "buy", "auction", "debt"
-CASINO, BUS, TRIPLES, INCOME_TAX, JAIL_CHOICE, OVER = ("casino", "bus", "triples", "income_tax",
-                                                      "jail_choice", "over")
+PRE_ROLL: Final = "pre_roll"
+POST_ROLL: Final = "post_roll"
+BUY: Final = "buy"
+AUCTION: Final = "auction"
+DEBT: Final = "debt"
+CASINO: Final = "casino"
+BUS: Final = "bus"
+TRIPLES: Final = "triples"
+INCOME_TAX: Final = "income_tax"
+JAIL_CHOICE: Final = "jail_choice"
+OVER: Final = "over"
 PHASES = (PRE_ROLL, POST_ROLL, BUY, AUCTION, DEBT, CASINO, BUS, TRIPLES, INCOME_TAX, JAIL_CHOICE, OVER)
-UNLIMITED = 1 << 40          # internal stand-in for an unlimited building supply
+UNLIMITED: Final = 1 << 40         # internal stand-in for an unlimited building supply
 
 
 class GameState:
@@ -102,7 +110,7 @@ class GameState:
     events: list[dict[str, Any]] | None
     landings: list[int] | None
     ov: list[int]
-    whole: tuple[tuple[int, ...], tuple[tuple[int, ...], bool]] | None
+    whole: tuple[list[int], tuple[tuple[int, ...], bool]] | None
     # the random values an action supplies for its step (verify.engine.actions: card_dice, reshuffle)
     card_dice: Any
     reshuffle: dict[str, list[str]] | None

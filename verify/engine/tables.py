@@ -75,6 +75,7 @@ class Tables:
     limit_end: bool             # the game may end on a time or round limit
     sold_vanish: bool           # supply accounting of a custom table: sold buildings leave the game
     builds_free: bool           # ... buildings put up are not taken from the bank's stock
+    shortage_auction: bool      # a building can be short: the shortage auction is on and a supply is limited
 
     @classmethod
     def of(cls, cfg: EngineConfig) -> "Tables":
@@ -129,6 +130,7 @@ class Tables:
             limit_end=cfg.end.condition in ("time_limit", "round_limit"),
             sold_vanish=bu.supply_accounting == "sold_buildings_vanish",
             builds_free=bu.supply_accounting == "builds_not_taken_from_stock",
+            shortage_auction=bu.shortage_auction and (bu.house_supply is not None or bu.hotel_supply is not None),
         )
 
 

@@ -35,7 +35,11 @@ successor.
 Conventions the compiled engine (``verify.engine.native``, mypyc) relies on: every
 function is annotated (``t: Tables``, ``g: GameState``), a rule calls another as
 ``module.function(t, ...)`` (a direct C call once compiled), and function names are
-unique across the family modules (``verify.engine.bound`` binds them by name).
+unique across the family modules (``verify.engine.bound`` binds them by name). Module
+constants are ``Final`` (compiled in as constants, not looked up in the module's
+namespace at each use); a value read from a dict (the awaited decision, an action)
+that picks a list entry or a bot is given its type (``p: int = ...``); a list entry is
+updated as ``xs[i] = xs[i] + k`` (mypyc compiles ``xs[i] += k`` as a generic addition).
 """
 
 from __future__ import annotations

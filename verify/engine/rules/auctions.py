@@ -7,21 +7,23 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import building, flow
 from .common import AUCTION, BUY, MOVING, GameState, Tables
 from ..reasons import refusal, structural
 
-NO_PURCHASE = structural("no purchase offered", "phase")
-NO_CASH = structural("not enough cash", "ownership")
-NO_AUCTION = structural("no auction", "phase")
-NOT_BIDDING = refusal("not bidding in this auction", "auction.bidders", "jail.may_manage")
-LEADING = structural("already the highest bidder", "turn")
-LEADER_PASS = structural("the highest bidder cannot pass", "turn")
-NOT_YOUR_BID = refusal("not this bidder's turn", "auction.bidding_order")
-WHOLE_BID = structural("a bid is a whole amount", "fields")
-BID_LOW = refusal("the bid must be at least {low}", "auction.opening_bid", "auction.min_increment")
-BID_STEP = refusal("bids rise by exactly one step: {low}", "auction.fixed_step")
-BID_CASH = refusal("a bid cannot exceed the bidder's cash", "auction.bid_above_cash")
+NO_PURCHASE: Final = structural("no purchase offered", "phase")
+NO_CASH: Final = structural("not enough cash", "ownership")
+NO_AUCTION: Final = structural("no auction", "phase")
+NOT_BIDDING: Final = refusal("not bidding in this auction", "auction.bidders", "jail.may_manage")
+LEADING: Final = structural("already the highest bidder", "turn")
+LEADER_PASS: Final = structural("the highest bidder cannot pass", "turn")
+NOT_YOUR_BID: Final = refusal("not this bidder's turn", "auction.bidding_order")
+WHOLE_BID: Final = structural("a bid is a whole amount", "fields")
+BID_LOW: Final = refusal("the bid must be at least {low}", "auction.opening_bid", "auction.min_increment")
+BID_STEP: Final = refusal("bids rise by exactly one step: {low}", "auction.fixed_step")
+BID_CASH: Final = refusal("a bid cannot exceed the bidder's cash", "auction.bid_above_cash")
 
 
 def why_not_buy(t: Tables, g: GameState, seat: int) -> str | None:
@@ -33,9 +35,9 @@ def why_not_buy(t: Tables, g: GameState, seat: int) -> str | None:
 
 
 def buy(t: Tables, g: GameState, seat: int) -> None:
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     s = g.pending["square"]
-    g.cash[seat] -= t.price[s]
+    g.cash[seat] = g.cash[seat] - t.price[s]
     g.bank_cash += t.price[s]
     g.owner[s] = seat
     if g.events is not None:
@@ -172,7 +174,7 @@ def maybe_close(t: Tables, g: GameState) -> None:
         return
     s, item = a["square"], a["item"]
     if leader >= 0:
-        g.ov[leader] += 1
+        g.ov[leader] = g.ov[leader] + 1
         amount = a["high"]
         to = a["proceeds_to"]
         share = amount - min(amount, t.mortgage_value[s]) if to >= 0 and item == "deed" else 0
@@ -181,10 +183,10 @@ def maybe_close(t: Tables, g: GameState) -> None:
             # a debt, raised by selling and mortgaging (or a bankruptcy)
             g.debts.append([leader, to if share else -1, amount, share, "auction"])
         else:
-            g.cash[leader] -= amount
+            g.cash[leader] = g.cash[leader] - amount
             g.bank_cash += amount - share
             if share:
-                g.cash[to] += share
+                g.cash[to] = g.cash[to] + share
         if item == "deed":
             g.owner[s] = leader
             g.mortgaged[s] = a["mortgaged"]
@@ -195,7 +197,7 @@ def maybe_close(t: Tables, g: GameState) -> None:
         if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
             g.owner[s] = a["proceeds_to"]
             g.mortgaged[s] = True
-            g.ov[a["proceeds_to"]] += 1
+            g.ov[a["proceeds_to"]] = g.ov[a["proceeds_to"]] + 1
         else:                         # the deed stays with the bank, free of any mortgage
             g.mortgaged[s] = False
     if g.events is not None:

@@ -99,7 +99,7 @@ def deal(t: Tables, g: GameState, rng: random.Random) -> None:
         p = (g.current + k) % g.n
         g.owner[s] = p
         if st.dealt_paid:
-            g.cash[p] -= t.price[s]
+            g.cash[p] = g.cash[p] - t.price[s]
             g.bank_cash += t.price[s]
 
 
@@ -279,7 +279,7 @@ def rent(t: Tables, g: GameState, s: int, payer: int) -> int:
 # ---------------------------------------------------------------------------- money and stock moving
 def to_player(g: GameState, p: int, amount: int) -> None:
     """The bank pays a player."""
-    g.cash[p] += amount
+    g.cash[p] = g.cash[p] + amount
     g.bank_cash -= amount
 
 
@@ -298,10 +298,15 @@ def charge(t: Tables, g: GameState, debtor: int, creditor: int, amount: int, kin
 def settle(t: Tables, g: GameState, d: list) -> None:
     """Pay a debt ``[debtor, creditor, amount, creditor's share, kind]``: the rest goes to the bank (or
     the Free Parking pot)."""
+    debtor: int
+    creditor: int
+    amount: int
+    share: int
+    kind: str
     debtor, creditor, amount, share, kind = d
-    g.cash[debtor] -= amount
+    g.cash[debtor] = g.cash[debtor] - amount
     if creditor >= 0 and not g.bankrupt[creditor]:
-        g.cash[creditor] += share
+        g.cash[creditor] = g.cash[creditor] + share
         rest = amount - share
     else:
         rest = amount
@@ -334,7 +339,7 @@ def touch_all(g: GameState) -> None:
     """Ownership or mortgages changed for possibly every seat (bots re-read their holdings)."""
     ov = g.ov
     for i in range(len(ov)):
-        ov[i] += 1
+        ov[i] = ov[i] + 1
 
 
 def stock_back(t: Tables, g: GameState, houses: int, hotels: int) -> None:

@@ -7,43 +7,45 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import base, mortgages
 from .common import DEBT, MANAGE_PHASES, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import Reason, refusal, structural
 
-BANKRUPT = structural("bankrupt", "phase")
-MANAGE_PHASE = structural("not in phase {phase}", "phase")
-DEBTOR_ONLY = structural("only the debtor acts while a debt is open", "turn")
-BUILD_LATE = refusal("only before rolling in one's own turn", "building.timing", "turn.manage_before_roll_only")
-SELL_LATE = refusal("only before rolling in one's own turn", "building.sell_timing",
+BANKRUPT: Final = structural("bankrupt", "phase")
+MANAGE_PHASE: Final = structural("not in phase {phase}", "phase")
+DEBTOR_ONLY: Final = structural("only the debtor acts while a debt is open", "turn")
+BUILD_LATE: Final = refusal("only before rolling in one's own turn", "building.timing", "turn.manage_before_roll_only")
+SELL_LATE: Final = refusal("only before rolling in one's own turn", "building.sell_timing",
                     "turn.manage_before_roll_only")
-JAILED_MANAGE = refusal("a jailed player may not manage property", "jail.may_manage")
-NOT_STREET = structural("only streets carry buildings", "fields")
-NOT_OWNER = structural("not the owner", "ownership")
-WHOLE_GROUP = refusal("the whole colour group is needed", "building.requires_full_group")
-STREET_MORTGAGED = refusal("the street is mortgaged", "building.blocked_by_mortgage")
-GROUP_MORTGAGED = refusal("a street of the group is mortgaged", "building.blocked_by_mortgage")
-LEVEL_PER_TURN = refusal("one level per street per turn", "building.per_turn_limit")
-ONE_PER_GROUP = refusal("one building per group per turn", "building.per_turn_limit")
-NO_CASH = structural("not enough cash", "ownership")
-HOTEL_STANDS = structural("the street has a hotel", "fields")
-MAX_HOUSES = refusal("at most {n} houses", "building.max_houses")
-EVEN_BUILD = refusal("build evenly", "building.even_build")
-HAS_HOTEL = refusal("the street already has a hotel", "building.max_hotels_per_street")
-HOTEL_NEEDS = refusal("a hotel needs {n} houses", "building.hotel_threshold")
-HOTEL_GROUP = refusal("every street of the group needs {n} houses first", "building.hotel_needs_whole_group",
+JAILED_MANAGE: Final = refusal("a jailed player may not manage property", "jail.may_manage")
+NOT_STREET: Final = structural("only streets carry buildings", "fields")
+NOT_OWNER: Final = structural("not the owner", "ownership")
+WHOLE_GROUP: Final = refusal("the whole colour group is needed", "building.requires_full_group")
+STREET_MORTGAGED: Final = refusal("the street is mortgaged", "building.blocked_by_mortgage")
+GROUP_MORTGAGED: Final = refusal("a street of the group is mortgaged", "building.blocked_by_mortgage")
+LEVEL_PER_TURN: Final = refusal("one level per street per turn", "building.per_turn_limit")
+ONE_PER_GROUP: Final = refusal("one building per group per turn", "building.per_turn_limit")
+NO_CASH: Final = structural("not enough cash", "ownership")
+HOTEL_STANDS: Final = structural("the street has a hotel", "fields")
+MAX_HOUSES: Final = refusal("at most {n} houses", "building.max_houses")
+EVEN_BUILD: Final = refusal("build evenly", "building.even_build")
+HAS_HOTEL: Final = refusal("the street already has a hotel", "building.max_hotels_per_street")
+HOTEL_NEEDS: Final = refusal("a hotel needs {n} houses", "building.hotel_threshold")
+HOTEL_GROUP: Final = refusal("every street of the group needs {n} houses first", "building.hotel_needs_whole_group",
                       "building.hotel_threshold")
-EVEN_HOTEL = refusal("build evenly: a hotel is one level above the houses it needs", "building.even_build")
-NO_HOUSES_LEFT = refusal("the bank has no houses left", "building.house_supply")
-NO_HOTELS_LEFT = refusal("the bank has no hotels left", "building.hotel_supply")
-NO_HOUSE = structural("no house to sell", "fields")
-EVEN_SELL = refusal("sell evenly", "building.even_sell")
-NO_HOTEL = structural("no hotel to sell", "fields")
-BREAK_DOWN = refusal("breaking a hotel down needs {n} houses from the bank (sell the group's buildings instead)",
+EVEN_HOTEL: Final = refusal("build evenly: a hotel is one level above the houses it needs", "building.even_build")
+NO_HOUSES_LEFT: Final = refusal("the bank has no houses left", "building.house_supply")
+NO_HOTELS_LEFT: Final = refusal("the bank has no hotels left", "building.hotel_supply")
+NO_HOUSE: Final = structural("no house to sell", "fields")
+EVEN_SELL: Final = refusal("sell evenly", "building.even_sell")
+NO_HOTEL: Final = structural("no hotel to sell", "fields")
+BREAK_DOWN: Final = refusal("breaking a hotel down needs {n} houses from the bank (sell the group's buildings instead)",
                      "building.hotel_returns_houses", "building.house_supply")
-NO_GROUP = structural("no such group", "fields")
-NO_BUILDINGS = structural("no buildings of this player in the group", "ownership")
-OTHERS_BUILDINGS = structural("the group has another owner's buildings", "ownership")
+NO_GROUP: Final = structural("no such group", "fields")
+NO_BUILDINGS: Final = structural("no buildings of this player in the group", "ownership")
+OTHERS_BUILDINGS: Final = structural("the group has another owner's buildings", "ownership")
 
 
 # ---------------------------------------------------------------------------- when property is managed
@@ -158,9 +160,9 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
     """The item is short, so it goes to auction (``building.shortage_trigger``): more players could
     build than the bank has left; or the bank has one left and several could build; or two or more
     could build and together want more than the bank has."""
-    bu = t.cfg.building
-    if not bu.shortage_auction or not shortage_possible(t, g):
+    if not t.shortage_auction or not shortage_possible(t, g):
         return False
+    bu = t.cfg.building
     stock = g.bank_houses if item == "house" else g.bank_hotels
     trigger = bu.shortage_trigger
     if trigger == "more_wanted_than_stock":
@@ -178,10 +180,9 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
 def shortage_possible(t: Tables, g: GameState) -> bool:
     """A cheap bound: could a build now be short at all? (the bots also use it to try a street only
     once a turn while a shortage auction may run)"""
-    bu = t.cfg.building
-    if not bu.shortage_auction:
+    if not t.shortage_auction:          # off, or nothing is limited (an unlimited stock is never short)
         return False
-    trigger = bu.shortage_trigger
+    trigger = t.cfg.building.shortage_trigger
     if trigger == "more_players_than_stock":
         return g.bank_houses < g.n or g.bank_hotels < g.n
     if trigger == "last_one_wanted_by_several":
@@ -191,19 +192,23 @@ def shortage_possible(t: Tables, g: GameState) -> bool:
     if not several:
         return False
     houses, hotel = g.houses, g.hotel
-    levels = [houses[x] for x in streets if not hotel[x]]      # the streets that could take more
-    return t.cfg.building.max_houses * len(levels) - sum(levels) > g.bank_houses or len(levels) > g.bank_hotels
+    max_houses = t.cfg.building.max_houses
+    free = open_streets = 0             # the free house levels, and the streets that could take more
+    for x in streets:
+        if not hotel[x]:
+            free += max_houses - houses[x]
+            open_streets += 1
+    return free > g.bank_houses or open_streets > g.bank_hotels
 
 
 def whole_groups(t: Tables, g: GameState) -> tuple[tuple[int, ...], bool]:
     """(the streets of the colour groups someone owns whole, whether two or more players own one): a
     function of the owner column alone, remembered in the game for the last column seen, as deeds
     change hands far more rarely than building is decided."""
-    key = tuple(g.owner)
-    seen = g.whole
-    if seen is not None and seen[0] == key:
-        return seen[1]
     owner = g.owner
+    seen = g.whole
+    if seen is not None and seen[0] == owner:      # (the remembered column is a copy, never changed)
+        return seen[1]
     streets: list[int] = []
     first, several = -1, False
     for squares in t.street_group_squares:
@@ -220,7 +225,7 @@ def whole_groups(t: Tables, g: GameState) -> tuple[tuple[int, ...], bool]:
                 several = True
             streets.extend(squares)
     whole = (tuple(streets), several)
-    g.whole = (key, whole)
+    g.whole = (list(owner), whole)
     return whole
 
 
@@ -241,7 +246,7 @@ def demand(t: Tables, g: GameState, item: str) -> tuple[int, int]:
         k = max_houses - houses[s] if item == "house" else int(houses[s] >= threshold)
         if k <= 0 or street_blocked(t, g, s) is not None:
             continue
-        slots[q] += k
+        slots[q] = slots[q] + k
         c = t.house_cost[s]
         if not cheapest[q] or c < cheapest[q]:
             cheapest[q] = c
@@ -272,9 +277,9 @@ def build_house(t: Tables, g: GameState, seat: int, s: int) -> None:
 
 
 def put_house(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
-    g.cash[seat] -= price
+    g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
-    g.houses[s] += 1
+    g.houses[s] = g.houses[s] + 1
     base.stock_out(t, g, 1, 0)
     g.built_streets.add(s)
     g.built_groups.add(t.group_of[s])
@@ -299,7 +304,7 @@ def build_hotel(t: Tables, g: GameState, seat: int, s: int) -> None:
 
 
 def put_hotel(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
-    g.cash[seat] -= price
+    g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
     g.hotel[s] = True
     base.stock_out(t, g, 0, 1)
@@ -323,7 +328,7 @@ def place_won_building(t: Tables, g: GameState, seat: int, item: str) -> None:
     """The winner of a shortage auction builds on their least developed street, paying the bid
     instead of the house cost (the bid, taken when the auction closed, is charged again by put_*)."""
     price = g.pending["high"]
-    g.cash[seat] += price
+    g.cash[seat] = g.cash[seat] + price
     g.bank_cash -= price
     target = -1
     for s in t.street_squares:
@@ -358,9 +363,9 @@ def why_not_sell_house(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 def sell_house(t: Tables, g: GameState, seat: int, s: int) -> None:
     v = t.sell_house_value[s]
-    g.houses[s] -= 1
+    g.houses[s] = g.houses[s] - 1
     base.stock_back(t, g, 1, 0)
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "sold", "player": seat, "square": s, "item": "house", "amount": v})
@@ -384,9 +389,9 @@ def sell_hotel(t: Tables, g: GameState, seat: int, s: int) -> None:
     v = t.sell_house_value[s]
     g.hotel[s] = False
     base.stock_back(t, g, 0, 1)
-    g.houses[s] += back
+    g.houses[s] = g.houses[s] + back
     base.stock_out(t, g, back, 0)
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "sold", "player": seat, "square": s, "item": "hotel", "amount": v})
@@ -409,7 +414,7 @@ def why_not_sell_group(t: Tables, g: GameState, seat: int, grp) -> str | None:
 def sell_group(t: Tables, g: GameState, seat: int, grp: int) -> None:
     """Sell every building of a group back at once (keeps the group even)."""
     v = base.clear_group(t, g, grp)
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "sold", "player": seat, "group": grp, "item": "group", "amount": v})

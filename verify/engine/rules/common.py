@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...config.model import JAIL_SQUARE
 from ...errors import GameError
 from ..reasons import IllegalAction
@@ -10,9 +12,9 @@ from ..state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, O
                      TRIPLES, UNLIMITED, GameState)
 from ..tables import Tables, round_money
 
-MOVING = "moving"                       # transient: inside a move, never seen by callers
+MOVING: Final = "moving"                     # transient: inside a move, never seen by callers
 #: the phases in which property may be managed (building, selling, mortgaging, trading)
-MANAGE_PHASES = (PRE_ROLL, POST_ROLL, BUY, DEBT)
+MANAGE_PHASES: Final = (PRE_ROLL, POST_ROLL, BUY, DEBT)
 
 
 __all__ = ["GameError", "JAIL_SQUARE", "AUCTION", "BUS", "BUY", "CASINO", "DEBT", "INCOME_TAX", "JAIL_CHOICE",

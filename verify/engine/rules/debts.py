@@ -6,22 +6,24 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import auctions, base, flow, trades
 from .common import AUCTION, BUY, DEBT, MOVING, OVER, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import refusal, structural
 
-CLAIM_PHASE = structural("not in phase {phase}", "phase")
-NO_RENT = structural("no rent to claim", "ownership")
-NO_DEBT_TO_PAY = structural("no debt to pay", "phase")
-PAY_CASH = structural("not enough cash: sell, mortgage or trade first", "ownership")
-NO_DEBT = structural("no debt", "phase")
-PAYABLE = structural("the debt can be paid", "ownership")
-RAISABLE = refusal("the debt can still be raised by selling and mortgaging", "bankruptcy.threshold",
+CLAIM_PHASE: Final = structural("not in phase {phase}", "phase")
+NO_RENT: Final = structural("no rent to claim", "ownership")
+NO_DEBT_TO_PAY: Final = structural("no debt to pay", "phase")
+PAY_CASH: Final = structural("not enough cash: sell, mortgage or trade first", "ownership")
+NO_DEBT: Final = structural("no debt", "phase")
+PAYABLE: Final = structural("the debt can be paid", "ownership")
+RAISABLE: Final = refusal("the debt can still be raised by selling and mortgaging", "bankruptcy.threshold",
                    "debt.raise_cash_first")
-WITHIN_WORTH = refusal("the debt does not exceed the debtor's total worth: raise it by selling, mortgaging "
+WITHIN_WORTH: Final = refusal("the debt does not exceed the debtor's total worth: raise it by selling, mortgaging "
                        "or trading", "bankruptcy.threshold")
-NO_SURRENDER = refusal("players may not give up", "bankruptcy.surrender")
-NOT_IN_GAME = structural("not in the game", "phase")
+NO_SURRENDER: Final = refusal("players may not give up", "bankruptcy.surrender")
+NOT_IN_GAME: Final = structural("not in the game", "phase")
 
 
 # ---------------------------------------------------------------------------- rent claims
@@ -51,6 +53,10 @@ def claim_rent(t: Tables, g: GameState, seat: int, square=None) -> None:
     for i, c in enumerate(g.claims):
         if c[1] == seat and (square is None or c[2] == square):
             g.claims.pop(i)
+            payer: int
+            owner: int
+            amount: int
+            share: int
             payer, owner, s, amount, share, _ = c
             if g.bankrupt[payer]:
                 return
@@ -160,12 +166,12 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
         if dc.to_player_cash == "proceeds_to_creditor":
             proceeds = cash + building_sale + sum(t.mortgage_value[s] for s in mine if not g.mortgaged[s])
             paid = min(proceeds, amount) if amount else proceeds
-            g.cash[creditor] += paid
+            g.cash[creditor] = g.cash[creditor] + paid
             g.bank_cash += cash - paid
         else:
-            g.cash[creditor] += cash
+            g.cash[creditor] = g.cash[creditor] + cash
             if dc.to_player_buildings == "sold_half_to_creditor" and building_sale:
-                g.cash[creditor] += building_sale
+                g.cash[creditor] = g.cash[creditor] + building_sale
                 g.bank_cash -= building_sale
         for s in mine:
             if g.mortgaged[s] and dc.to_player_mortgaged == "dropped":

@@ -7,21 +7,23 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import auctions, base, building, debts, flow, movement, mortgages
 from .common import (BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, MOVING, OVER, POST_ROLL, PRE_ROLL,
                      TRIPLES, GameState, Tables, round_money)
 from ..reasons import refusal, structural
 
-NO_TAX_CHOICE = structural("no income tax choice pending", "phase")
-TAX_OPTION = structural("option is fixed or percent", "fields")
-NO_CASINO = structural("no casino bet offered", "phase")
-CASINO_NUMBERS = refusal("choose 1 to {n} different numbers from 1 to 6", "casino.max_numbers")
-CASINO_DRAW = structural("the bet needs the die (1..6) and the jackpot draw (true/false)", "fields")
-STAKE = structural("cannot cover the stake", "ownership")
-MUST_BET = refusal("the bet may not be declined", "casino.may_decline")
-DEBT_NOT_TIMED = refusal("raising money is not timed", "debt.repayment_seconds")
-NOT_TIMED = refusal("turns are not timed", "timer.on_timeout")
-TIMER_BEFORE_ROLL = structural("the turn timer runs out only before the roll", "phase")
+NO_TAX_CHOICE: Final = structural("no income tax choice pending", "phase")
+TAX_OPTION: Final = structural("option is fixed or percent", "fields")
+NO_CASINO: Final = structural("no casino bet offered", "phase")
+CASINO_NUMBERS: Final = refusal("choose 1 to {n} different numbers from 1 to 6", "casino.max_numbers")
+CASINO_DRAW: Final = structural("the bet needs the die (1..6) and the jackpot draw (true/false)", "fields")
+STAKE: Final = structural("cannot cover the stake", "ownership")
+MUST_BET: Final = refusal("the bet may not be declined", "casino.may_decline")
+DEBT_NOT_TIMED: Final = refusal("raising money is not timed", "debt.repayment_seconds")
+NOT_TIMED: Final = refusal("turns are not timed", "timer.on_timeout")
+TIMER_BEFORE_ROLL: Final = structural("the turn timer runs out only before the roll", "phase")
 
 
 def why_not_pay_tax(t: Tables, g: GameState, seat: int, option) -> str | None:
@@ -57,7 +59,7 @@ def why_not_casino_bet(t: Tables, g: GameState, seat: int, numbers, die, jackpot
 
 def casino_bet(t: Tables, g: GameState, seat: int, numbers: list, die: int, jackpot: bool) -> None:
     c = t.cfg.casino
-    g.cash[seat] -= c.stake
+    g.cash[seat] = g.cash[seat] - c.stake
     g.bank_cash += c.stake
     g.jackpot += c.jackpot_contribution
     g.bank_cash -= c.jackpot_contribution
@@ -66,7 +68,7 @@ def casino_bet(t: Tables, g: GameState, seat: int, numbers: list, die: int, jack
         won = c.stake * c.payout_numerator // len(numbers)
         base.to_player(g, seat, won)
     if jackpot and g.jackpot:
-        g.cash[seat] += g.jackpot
+        g.cash[seat] = g.cash[seat] + g.jackpot
         won += g.jackpot
         g.jackpot = 0
     if g.events is not None:
@@ -123,7 +125,7 @@ def timeout(t: Tables, g: GameState, seat: int, dice=None) -> None:
             elif debts.why_not_bankrupt(t, g, seat) is None or not liquidate_one(t, g, seat):
                 debts.bankrupt(t, g, seat)
         return
-    g.missed[seat] += 1
+    g.missed[seat] = g.missed[seat] + 1
     g.timed_out = True
     if g.events is not None:
         g.events.append({"event": "timeout", "player": seat, "missed": g.missed[seat]})

@@ -7,12 +7,14 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import auctions, base, movement
 from .common import AUCTION, DEBT, MOVING, OVER, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import structural
 
-END_PHASE = structural("the turn ends after the move", "phase")
-END_TURN = structural("only the current player ends the turn", "turn")
+END_PHASE: Final = structural("the turn ends after the move", "phase")
+END_TURN: Final = structural("only the current player ends the turn", "turn")
 
 
 def awaited(g: GameState) -> int:
@@ -85,7 +87,7 @@ def after_move(t: Tables, g: GameState) -> None:
     p = g.current
     g.stage = "post"
     if g.landings is not None and not g.bankrupt[p] and not g.still:   # a move ended here
-        g.landings[g.pos[p]] += 1
+        g.landings[g.pos[p]] = g.landings[g.pos[p]] + 1
     if g.bankrupt[p]:
         g.phase = POST_ROLL     # its end_turn is a step of its own
         return
@@ -164,7 +166,7 @@ def new_round(t: Tables, g: GameState) -> None:
     base.touch_all(g)
     for s in t.ownable:
         if g.mortgaged[s] and g.owner[s] >= 0:
-            g.mortgage_rounds[s] += 1
+            g.mortgage_rounds[s] = g.mortgage_rounds[s] + 1
             if g.mortgage_rounds[s] >= mo.expiry_rounds:
                 former = g.owner[s]
                 g.owner[s] = -1

@@ -7,20 +7,22 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import base, building, flow
 from .common import MOVING, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import refusal, structural
 
-MORTGAGE_LATE = refusal("only before rolling in one's own turn", "mortgage.timing", "turn.manage_before_roll_only")
-ALREADY = structural("already mortgaged", "fields")
-GROUP_BUILDINGS = refusal("sell the group's buildings first", "mortgage.requires_no_buildings_in_group")
-STREET_BUILDINGS = refusal("sell the street's buildings first", "mortgage.requires_no_buildings_in_group")
-NOT_MORTGAGED = structural("not mortgaged", "fields")
-OWNER_LIFTS = refusal("only the owner lifts a mortgage", "mortgage.others_may_lift")
-NOT_OTHERS = structural("not another player's mortgaged property", "fields")
-NO_OWN_AUCTION = refusal("mortgaged property cannot be put up for auction", "mortgage.immediate_auction")
-NOT_OWN_MORTGAGED = structural("not the owner's mortgaged property", "ownership")
-AT_REST = structural("only before or after one's move", "phase")
+MORTGAGE_LATE: Final = refusal("only before rolling in one's own turn", "mortgage.timing", "turn.manage_before_roll_only")
+ALREADY: Final = structural("already mortgaged", "fields")
+GROUP_BUILDINGS: Final = refusal("sell the group's buildings first", "mortgage.requires_no_buildings_in_group")
+STREET_BUILDINGS: Final = refusal("sell the street's buildings first", "mortgage.requires_no_buildings_in_group")
+NOT_MORTGAGED: Final = structural("not mortgaged", "fields")
+OWNER_LIFTS: Final = refusal("only the owner lifts a mortgage", "mortgage.others_may_lift")
+NOT_OTHERS: Final = structural("not another player's mortgaged property", "fields")
+NO_OWN_AUCTION: Final = refusal("mortgaged property cannot be put up for auction", "mortgage.immediate_auction")
+NOT_OWN_MORTGAGED: Final = structural("not the owner's mortgaged property", "ownership")
+AT_REST: Final = structural("only before or after one's move", "phase")
 
 
 def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
@@ -41,11 +43,11 @@ def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 
 def mortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     v = t.mortgage_value[s]
     g.mortgaged[s] = True
     g.mortgage_rounds[s] = 0
-    g.cash[seat] += v
+    g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
     if g.events is not None:
         g.events.append({"event": "mortgaged", "player": seat, "square": s, "amount": v})
@@ -65,9 +67,9 @@ def why_not_unmortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 
 def unmortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     cost = base.unmortgage_cost(t, g, s)
-    g.cash[seat] -= cost
+    g.cash[seat] = g.cash[seat] - cost
     g.bank_cash += cost
     g.mortgaged[s] = False
     g.mortgage_rounds[s] = 0
@@ -93,10 +95,10 @@ def why_not_lift(t: Tables, g: GameState, seat: int, s) -> str | None:
 
 
 def lift(t: Tables, g: GameState, seat: int, s: int) -> None:
-    g.ov[seat] += 1
-    g.ov[g.owner[s]] += 1
+    g.ov[seat] = g.ov[seat] + 1
+    g.ov[g.owner[s]] = g.ov[g.owner[s]] + 1
     cost = base.unmortgage_cost(t, g, s)
-    g.cash[seat] -= cost
+    g.cash[seat] = g.cash[seat] - cost
     g.bank_cash += cost
     g.owner[s] = seat
     g.mortgaged[s] = False
@@ -123,7 +125,7 @@ def auction_mortgaged(t: Tables, g: GameState, seat: int, s: int) -> None:
     (unsold, the deed stays the owner's, still mortgaged), or the bank takes the whole price (unsold,
     it stays with the bank, unowned)."""
     mo = t.cfg.mortgage
-    g.ov[seat] += 1
+    g.ov[seat] = g.ov[seat] + 1
     g.owner[s] = -1
     g.mortgaged[s] = False
     g.mortgage_rounds[s] = 0

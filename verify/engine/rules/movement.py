@@ -7,29 +7,31 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final, Sequence
+
 from . import base, cards, debts, flow
 from .common import (BUS, BUY, CASINO, INCOME_TAX, JAIL_CHOICE, JAIL_SQUARE, MOVING, POST_ROLL, PRE_ROLL,
                      TRIPLES, GameState, Tables, round_money)
 from ..reasons import refusal, structural
 
-ROLL_PHASE = structural("cannot roll in phase {phase}", "phase")
-ROLL_TURN = structural("only the current player rolls", "turn")
-ROLL_DICE = structural("roll needs {n} dice, each 1..6", "fields")
-NOT_IN_JAIL = structural("not in jail", "phase")
-FINE_CASH = structural("cannot pay the fine", "ownership")
-OWN_TURN = structural("only in one's own turn", "turn")
-FINE_BEFORE_ROLL = refusal("the fine is paid before rolling", "jail.fine_timing")
-NOT_NOW = structural("not now", "phase")
-FINE_VOLUNTARY = refusal("the fine may be paid voluntarily only in the first {n} turns",
+ROLL_PHASE: Final = structural("cannot roll in phase {phase}", "phase")
+ROLL_TURN: Final = structural("only the current player rolls", "turn")
+ROLL_DICE: Final = structural("roll needs {n} dice, each 1..6", "fields")
+NOT_IN_JAIL: Final = structural("not in jail", "phase")
+FINE_CASH: Final = structural("cannot pay the fine", "ownership")
+OWN_TURN: Final = structural("only in one's own turn", "turn")
+FINE_BEFORE_ROLL: Final = refusal("the fine is paid before rolling", "jail.fine_timing")
+NOT_NOW: Final = structural("not now", "phase")
+FINE_VOLUNTARY: Final = refusal("the fine may be paid voluntarily only in the first {n} turns",
                          "jail.fine_voluntary_turns")
-NO_CARD_EXIT = refusal("cards do not release from jail", "jail.card_exit")
-NO_JAIL_CARD = structural("holds no Get Out of Jail Free card", "ownership")
-CARD_BEFORE_ROLL = refusal("only before rolling", "jail.fine_timing")
-NO_JAIL_CHOICE = structural("no jail choice pending", "phase")
-NO_BUS = structural("no bus choice pending", "phase")
-BUS_STEPS = structural("the bus moves by one of {options}", "fields")
-NO_TRIPLES = structural("no triples choice pending", "phase")
-A_SQUARE = structural("a square 0..39", "fields")
+NO_CARD_EXIT: Final = refusal("cards do not release from jail", "jail.card_exit")
+NO_JAIL_CARD: Final = structural("holds no Get Out of Jail Free card", "ownership")
+CARD_BEFORE_ROLL: Final = refusal("only before rolling", "jail.fine_timing")
+NO_JAIL_CHOICE: Final = structural("no jail choice pending", "phase")
+NO_BUS: Final = structural("no bus choice pending", "phase")
+BUS_STEPS: Final = structural("the bus moves by one of {options}", "fields")
+NO_TRIPLES: Final = structural("no triples choice pending", "phase")
+A_SQUARE: Final = structural("a square 0..39", "fields")
 
 
 # ---------------------------------------------------------------------------- rolling
@@ -45,7 +47,7 @@ def why_not_roll(t: Tables, g: GameState, seat: int, dice) -> str | None:
     return None
 
 
-def roll(t: Tables, g: GameState, seat: int, dice) -> None:
+def roll(t: Tables, g: GameState, seat: int, thrown: Sequence[int]) -> None:
     p = g.current
     if g.claims:
         debts.expire_claims(t, g)
@@ -54,7 +56,8 @@ def roll(t: Tables, g: GameState, seat: int, dice) -> None:
     g.phase = MOVING
     g.stage = "move"
     g.rolled = True
-    g.dice = dice = tuple(dice)
+    dice: tuple[int, ...] = tuple(thrown)
+    g.dice = dice
     g.salary_paid = g.salary_paid and t.cfg.movement.salary_once_per_turn   # a re-roll does not reset it
     g.mr_pending = g.no_auction = g.jailed = g.reroll = g.still = False
     g.rent_factor, g.util_mult, g.steps_after_debts = 1, 0, 0
@@ -93,7 +96,7 @@ def roll(t: Tables, g: GameState, seat: int, dice) -> None:
         else:
             special = 6
     if doubles:
-        g.doubles[p] += 1
+        g.doubles[p] = g.doubles[p] + 1
         if mv.doubles_to_jail is not None and g.doubles[p] >= mv.doubles_to_jail:
             if mv.last_double_moves:
                 advance(t, g, p, steps)
@@ -208,7 +211,7 @@ def land(t: Tables, g: GameState, p: int) -> None:
         return
     if k == "free_parking":
         if t.cfg.taxes.free_parking_pot and g.pot:
-            g.cash[p] += g.pot
+            g.cash[p] = g.cash[p] + g.pot
             if g.events is not None:
                 g.events.append({"event": "pot", "player": p, "amount": g.pot})
             g.pot = 0
@@ -237,10 +240,10 @@ def claim_turns_from_owner(g: GameState, owner: int) -> int:
 
 
 # ---------------------------------------------------------------------------- jail
-def jail_roll(t: Tables, g: GameState, p: int, dice) -> None:
+def jail_roll(t: Tables, g: GameState, p: int, dice: tuple[int, ...]) -> None:
     j = t.cfg.jail
     d1, d2 = dice[0], dice[1] if len(dice) > 1 else -1
-    g.jail_turns[p] += 1
+    g.jail_turns[p] = g.jail_turns[p] + 1
     steps = d1 + (d2 if d2 > 0 else 0)
     if d1 == d2:
         leave_jail(g, p, "doubles")

@@ -7,37 +7,39 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import base, building, flow
 from .common import BUY, DEBT, MANAGE_PHASES, MOVING, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import refusal, structural
 
-NOT_ALLOWED = refusal("trading is not allowed", "trade.allowed")
-OTHER_PLAYER = structural("trade with another player still in the game", "fields")
-DEBTOR_TRADES = structural("only the debtor trades while a debt is open", "turn")
-NO_DEBT_TRADE = refusal("no trading while in debt", "debt.trade_while_in_debt")
-BEFORE_ROLL = refusal("trades only before rolling in one's own turn", "trade.timing")
-OWN_TURN = refusal("trades only in one's own turn or while paying", "trade.timing")
-ONLY_BEFORE_ROLL = refusal("trades only before rolling", "turn.manage_before_roll_only")
-JAILED = refusal("a jailed player may not trade", "jail.may_manage")
-PER_TURN = refusal("at most {n} trades per turn", "trade.per_turn_limit")
-SIDES = structural("give and take are objects", "fields")
-NO_GIFTS = refusal("no gifts or loans: both sides give something", "trade.loans")
-GAP = refusal("unbalanced: the sides differ by more than {gap:.0%} of the larger", "trade.max_value_gap",
+NOT_ALLOWED: Final = refusal("trading is not allowed", "trade.allowed")
+OTHER_PLAYER: Final = structural("trade with another player still in the game", "fields")
+DEBTOR_TRADES: Final = structural("only the debtor trades while a debt is open", "turn")
+NO_DEBT_TRADE: Final = refusal("no trading while in debt", "debt.trade_while_in_debt")
+BEFORE_ROLL: Final = refusal("trades only before rolling in one's own turn", "trade.timing")
+OWN_TURN: Final = refusal("trades only in one's own turn or while paying", "trade.timing")
+ONLY_BEFORE_ROLL: Final = refusal("trades only before rolling", "turn.manage_before_roll_only")
+JAILED: Final = refusal("a jailed player may not trade", "jail.may_manage")
+PER_TURN: Final = refusal("at most {n} trades per turn", "trade.per_turn_limit")
+SIDES: Final = structural("give and take are objects", "fields")
+NO_GIFTS: Final = refusal("no gifts or loans: both sides give something", "trade.loans")
+GAP: Final = refusal("unbalanced: the sides differ by more than {gap:.0%} of the larger", "trade.max_value_gap",
               "trade.teammates_skip_balance")
-RATIO = refusal("unbalanced: one side is more than {n} times the other", "trade.max_value_ratio",
+RATIO: Final = refusal("unbalanced: one side is more than {n} times the other", "trade.max_value_ratio",
                 "trade.teammates_skip_balance")
-UNKNOWN_FIELDS = structural("unknown trade fields {fields}", "fields")
-CASH_FIELD = structural("cash is a whole amount >= 0", "fields")
-NO_CASH_TRADE = refusal("cash may not be part of a trade", "trade.cash")
-TWICE = structural("a deed is listed twice", "fields")
-NOT_GIVERS = structural("square {s} is not the giver's", "ownership")
-LOCK_GROUP = refusal("sell the group's buildings before trading its deeds", "trade.building_lock")
-LOCK_DEED = refusal("sell the buildings before trading the deed", "trade.building_lock")
-NO_MORTGAGED = refusal("mortgaged property cannot be traded", "trade.mortgaged")
-MORTGAGED_TEAM = refusal("mortgaged property is traded only between teammates", "trade.mortgaged")
-NO_CARDS = refusal("Get Out of Jail Free cards cannot be traded", "trade.jail_cards", "cards.jail_card_tradeable")
-NO_CARD_TO_GIVE = structural("no {deck} Get Out of Jail Free card to give", "ownership")
-JAILED_CARD = refusal("a jailed player may not buy a Get Out of Jail Free card", "jail.buy_card_from_player")
+UNKNOWN_FIELDS: Final = structural("unknown trade fields {fields}", "fields")
+CASH_FIELD: Final = structural("cash is a whole amount >= 0", "fields")
+NO_CASH_TRADE: Final = refusal("cash may not be part of a trade", "trade.cash")
+TWICE: Final = structural("a deed is listed twice", "fields")
+NOT_GIVERS: Final = structural("square {s} is not the giver's", "ownership")
+LOCK_GROUP: Final = refusal("sell the group's buildings before trading its deeds", "trade.building_lock")
+LOCK_DEED: Final = refusal("sell the buildings before trading the deed", "trade.building_lock")
+NO_MORTGAGED: Final = refusal("mortgaged property cannot be traded", "trade.mortgaged")
+MORTGAGED_TEAM: Final = refusal("mortgaged property is traded only between teammates", "trade.mortgaged")
+NO_CARDS: Final = refusal("Get Out of Jail Free cards cannot be traded", "trade.jail_cards", "cards.jail_card_tradeable")
+NO_CARD_TO_GIVE: Final = structural("no {deck} Get Out of Jail Free card to give", "ownership")
+JAILED_CARD: Final = refusal("a jailed player may not buy a Get Out of Jail Free card", "jail.buy_card_from_player")
 
 
 def side_value(t: Tables, g: GameState, side: dict) -> int:
@@ -143,13 +145,13 @@ def side_ok(t: Tables, g: GameState, side: dict, giver: int, receiver: int) -> s
 
 
 def trade(t: Tables, g: GameState, seat: int, other: int, give: dict, take: dict) -> None:
-    g.ov[seat] += 1
-    g.ov[other] += 1
+    g.ov[seat] = g.ov[seat] + 1
+    g.ov[other] = g.ov[other] + 1
     g.trades += 1
     for side, a, b in ((give, seat, other), (take, other, seat)):
         cash = side.get("cash", 0) or 0
-        g.cash[a] -= cash
-        g.cash[b] += cash
+        g.cash[a] = g.cash[a] - cash
+        g.cash[b] = g.cash[b] + cash
         for c in side.get("cards", []) or []:
             g.jail_cards[a].remove(c)
             g.jail_cards[b].append(c)
