@@ -31,6 +31,7 @@ from ..execute.tally import Histogram, add_counts, add_lists
 from ..execute import Campaign, run
 from .. import __version__
 from ..execute.backends import make_backend
+from ..interrupt import at_safe_points
 from .policies import make_policies
 from .engines import rules_for
 from .simulate import DEFAULT_MAX_TURNS, GameResult, game_seed, play_game
@@ -176,16 +177,19 @@ def play_chunk(chunk: GamesChunk, on_game: Callable[[GameResult], None], observe
     checker = None
     if spec.check is not None:
         checker = InvariantChecker(spec.config, spec.check)
-    for i in range(chunk.start, chunk.stop):
-        s = game_seed(spec.seed, i)
-        pols = make_policies(spec.policy, spec.players, spec.jail, s)
-        if checker is None:
-            on_game(play_game(rules, pols, s, spec.max_turns, observe=observe))
-            continue
-        try:
-            on_game(play_game(rules, pols, s, spec.max_turns, TraceRecorder(None, None, checker), observe=observe))
-        except InvariantBroken as exc:
-            return dict(exc.report(), game=i, seed=s)
+    with at_safe_points() as safe_point:        # Ctrl-C reaches this process between two games
+        for i in range(chunk.start, chunk.stop):
+            safe_point()
+            s = game_seed(spec.seed, i)
+            pols = make_policies(spec.policy, spec.players, spec.jail, s)
+            if checker is None:
+                on_game(play_game(rules, pols, s, spec.max_turns, observe=observe))
+                continue
+            try:
+                on_game(play_game(rules, pols, s, spec.max_turns, TraceRecorder(None, None, checker),
+                                  observe=observe))
+            except InvariantBroken as exc:
+                return dict(exc.report(), game=i, seed=s)
     return None
 
 
