@@ -274,7 +274,7 @@ def games_campaign(rows: Sequence[Row], kind: str = "simulate", collector: Any =
                 "rows": [dict(row.spec.identity(), label=row.label, games=row.games) for row in rows]}
     stops = (lambda r: r["tally"]["violation"] is not None) if len(rows) == 1 else None
     return Campaign(kind, identity, chunks, run_chunk, merge_fn or (lambda results: merge(rows, results)),
-                    weights=[c.stop - c.start for c in chunks], unit="games", stops=stops)
+                    weights=[c.stop - c.start for c in chunks], unit="games", stops=stops, here=True)
 
 
 class RunSummary:
