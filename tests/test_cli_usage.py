@@ -51,6 +51,7 @@ def _check_json(tmp_path, doc) -> str:
                                     "--check-json", str(path)])
     assert res.exit_code == 1, res.output
     assert not (tmp_path / "r").exists()
+    assert "comparing" not in res.output        # refused before the comparison's minute of work
     return res.output
 
 

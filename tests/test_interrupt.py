@@ -204,6 +204,36 @@ def test_ctrl_c_during_a_game_in_this_process_lands_between_two_games():
     assert signal.getsignal(signal.SIGINT) is handler
 
 
+_SWALLOWED = """
+import ctypes, os, signal
+import z3
+import verify.commands.show as show
+from verify.cli import main
+
+def callback():
+    os.kill(os.getpid(), signal.SIGINT)   # the handler runs inside the callback: ctypes drops its exception
+    sum(range(1000))
+
+def load_ruleset(*a, **k):                # what z3 does: its error callback, then its own error
+    ctypes.CFUNCTYPE(None)(callback)()
+    raise z3.Z3Exception("push canceled")
+
+show.load_ruleset = load_ruleset
+main(["show", "official"])
+"""
+
+
+def test_a_signal_swallowed_by_a_c_callback_is_still_an_interruption(tmp_path):
+    """z3 reports a cancelled query through a Python callback: the handler's Interrupted is dropped
+    there and z3's own exception follows. That is the interruption, not an internal error."""
+    import sys
+    res = subprocess.run([sys.executable, "-c", _SWALLOWED], cwd=tmp_path, env=verify_env(),
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 130, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        "verify: interrupted; stopped before finishing, earlier outputs are unchanged"], res.stderr
+
+
 # ------------------------------------------------------------------ stopping is bounded in time
 _EXECUTOR = """
 import concurrent.futures as cf, multiprocessing as mp, sys, time

@@ -156,3 +156,33 @@ def test_terminal_output_tells_the_scenario(tmp_path):
     out = res.output
     assert "hotel-after-full-houses VIOLATED by build-h" in out
     assert "builds a hotel on" in out and "Before:" in out and "After:" in out
+
+
+def test_a_cached_answer_is_reused_only_for_the_same_whole_query(monkeypatch):
+    """The query cache is shared by every ruleset checked in a process: an answer found under one state
+    domain must not be given to a query that has another. First the checks of `official-short` under a
+    domain that admits no state (every query UNSAT, cached), then under its real domain: the
+    `hotel-after-full-houses` step that `official-short` breaks must be VIOLATED again, not the cached
+    PROVED."""
+    import z3
+
+    from verify.smt.actions import BY_NAME
+
+    r = load_ruleset("official-short")
+    actions = (BY_NAME["build-hotel"],)
+
+    def run():
+        return {(x.invariant, x.action): x.verdict for x in proofs.check_ruleset(
+            r.id, EngineConfig.from_ruleset(r), extras_of(r), r.promised(), actions=actions, reuse=False)}
+
+    proofs.clear_caches()
+    try:
+        real_domain = proofs.domain
+        monkeypatch.setattr(proofs, "domain", lambda m, s: list(real_domain(m, s)) + [z3.BoolVal(False)])
+        empty = run()
+        assert empty[("hotel-after-full-houses", "build-hotel")] is Verdict.PROVED
+        monkeypatch.setattr(proofs, "domain", real_domain)
+        proofs._START.clear()                      # the start (its domain) is built again; the query cache stays
+        assert run()[("hotel-after-full-houses", "build-hotel")] is Verdict.VIOLATED
+    finally:
+        proofs.clear_caches()

@@ -31,7 +31,7 @@ import sys
 import click
 
 from .errors import VerifyError
-from .interrupt import EXIT_STATUS, Interrupted, announce, handling_signals, stop_children
+from .interrupt import EXIT_STATUS, Interrupted, announce, handling_signals, received, stop_children
 
 #: Every command (a module ``verify/commands/NAME.py`` defining ``command``), in the order ``verify --help``
 #: lists them, with the line it shows there.
@@ -93,7 +93,13 @@ class _Group(click.Group):
     def main(self, *args, **kwargs):
         with handling_signals():
             try:
-                return super().main(*args, **kwargs)
+                try:
+                    return super().main(*args, **kwargs)
+                except Exception as exc:
+                    # a failure after the signal is the signal's doing (a solver call it cancelled)
+                    if received() is not None:
+                        raise Interrupted(received()) from exc
+                    raise
             except Interrupted as exc:
                 stop_children()
                 announce(exc.detail or "verify: interrupted; stopped before finishing, earlier outputs are unchanged")

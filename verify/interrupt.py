@@ -131,6 +131,34 @@ def announce(message: str) -> None:
         os.write(2, (message + "\n").encode("utf-8", "replace"))
 
 
+#: The signal received while the command runs (None before): a C library's callback can swallow the
+#: ``Interrupted`` its handler raised (z3 calls back into Python to report a cancelled query), and the
+#: library's own error then surfaces instead; ``received()`` lets the command line tell it apart.
+_RECEIVED: list[int] = []
+
+
+def received() -> int | None:
+    """The signal that started stopping the current command, if one came."""
+    return _RECEIVED[0] if _RECEIVED else None
+
+
+def raise_if_interrupted() -> None:
+    """Raise ``Interrupted`` when a signal came: for code that turns a library's error into a result (a
+    z3 error into UNKNOWN), since the error may be the signal's doing (a cancelled query)."""
+    if _RECEIVED:
+        raise Interrupted(_RECEIVED[0])
+
+
+def _quiet_unraisable(hook):
+    def quiet(unraisable) -> None:
+        # our Interrupted, raised inside a C library's callback and dropped there: the command line
+        # reports the interruption once the library's call returns (``received``), not as a traceback
+        if isinstance(unraisable.exc_value, Interrupted):
+            return
+        hook(unraisable)
+    return quiet
+
+
 #: Children that existed before the command started (a test runner's own): never ours to stop.
 _BEFORE: set[int] = set()
 
@@ -260,12 +288,16 @@ def handling_signals() -> Iterator[None]:
             finally:
                 os._exit(EXIT_STATUS.get(signum, 130))
         stopping = True
+        _RECEIVED[:] = [signum]
         threading.Thread(target=_watchdog, args=(signum,), name="verify-stop-watchdog", daemon=True).start()
         raise Interrupted(signum)
 
     _BEFORE.clear()
     _BEFORE.update(_child_pids())
+    _RECEIVED.clear()
     previous = {s: signal.signal(s, handler) for s in _SIGNALS}
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_unraisable(unraisable)
     # The Python-level handler runs only between bytecodes; a long z3 query is C code. The
     # wakeup fd is written by the C-level handler at once, and a watcher thread interrupts z3.
     r, w = os.pipe()
@@ -288,6 +320,7 @@ def handling_signals() -> Iterator[None]:
     try:
         yield
     finally:
+        sys.unraisablehook = unraisable
         signal.set_wakeup_fd(old_fd)
         if not stopping:        # once stopping, a further signal still ends the process at once
             for s, h in previous.items():
@@ -298,5 +331,5 @@ def handling_signals() -> Iterator[None]:
         _told = False           # the next command in this process (a test runner's) may say it again
 
 
-__all__ = ["Interrupted", "EXIT_STATUS", "handling_signals", "deferred", "worker_init", "quiet_solver",
+__all__ = ["Interrupted", "EXIT_STATUS", "handling_signals", "received", "raise_if_interrupted", "deferred", "worker_init", "quiet_solver",
            "stop_children", "announce", "at_safe_points"]

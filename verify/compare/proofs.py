@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 import z3
 
+from ..interrupt import raise_if_interrupted
+
 Get = Callable[[str], Any]
 
 #: z3 budget of one proof.
@@ -137,6 +139,7 @@ def prove(name: str, get: Get, args: dict) -> Proof:
     try:
         built = fn(get, args)
     except (TypeError, ValueError, KeyError, z3.Z3Exception) as exc:
+        raise_if_interrupted()
         return Proof("UNKNOWN", f"the proof could not be built: {type(exc).__name__}: {exc}")
     if built is None:
         return Proof("NOT_APPLICABLE", "the ruleset's values are not of the form this proof reads")
@@ -147,6 +150,7 @@ def prove(name: str, get: Get, args: dict) -> Proof:
     try:
         res = s.check()
     except z3.Z3Exception as exc:
+        raise_if_interrupted()
         return Proof("UNKNOWN", f"z3 failed: {exc}")
     if res == z3.unsat:
         return Proof("PROVED", detail)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import z3
 
 from ..errors import GameError, VerifyError
+from ..interrupt import raise_if_interrupted
 from ..invariants import load_invariants
 from ..smt.actions import BY_NAME, Args
 from ..smt.model import Model, extras_of
@@ -99,6 +100,7 @@ def smt_situation(probe, parties: list[Party]) -> Found:
             solver.add(z3.Or(parts))
             res = solver.check()
     except z3.Z3Exception as exc:
+        raise_if_interrupted()
         return Found("unknown", "smt", reason=f"z3 failed: {exc}")
     if res == z3.unsat:
         return Found("same", "smt", situation="no state the SMT layer models separates them",

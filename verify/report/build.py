@@ -126,11 +126,19 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     bundled = [n for n in default_members(reg) if all(reg.is_bundled(p) for p in n.split("+"))]
     names = list(dict.fromkeys(extra + list(tables) + bundled))
     say = hooks.get("say") or _say
-    say(f"comparing {len(names)} rulesets (findings and their z3 witnesses)")
     rs = ordered(reg, names)
     if tables:
         rank = {t: i for i, t in enumerate(tables)}
         rs = sorted(rs, key=lambda r: rank.get(r.id, len(rank)))    # stable: the tables lead
+    runnable = {r.id: _runnable(reg, r.id) for r in rs}
+    back = {v: k for k, v in runnable.items()}
+    saved = None
+    if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E031 or E032:
+        now = {r.id: config_hash(r) for r in rs}                    # refused before any work
+        saved = load_check_json(opts.check_json, [r.id for r in rs] + list(back),
+                                {**now, **{name: now[rid] for name, rid in back.items()}})
+    say(f"comparing {len(names)} rulesets (findings and their z3 witnesses)")
+    if tables:
         comparison = compare([r.id for r in rs], reg=reg)
         seen = {f.id for f in comparison.findings}
         more = [f for t in tables for f in compare_table(reg, t).findings if f.id not in seen]
@@ -142,12 +150,8 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     else:
         comparison = compare(reg=reg)
     pl = plan(rs, load_declared())
-    runnable = {r.id: _runnable(reg, r.id) for r in rs}
-    back = {v: k for k, v in runnable.items()}
-    if opts.check_json is not None:     # saved for these rulesets (by id or as run) as they are now, else E031 or E032
-        now = {r.id: config_hash(r) for r in rs}
-        check = load_check_json(opts.check_json, [r.id for r in rs] + list(back),
-                                {**now, **{name: now[rid] for name, rid in back.items()}})
+    if saved is not None:
+        check = saved
     elif opts.run_check:
         say(f"check: every invariant of {len(rs)} rulesets with z3")
         check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs])

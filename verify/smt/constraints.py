@@ -17,6 +17,7 @@ from typing import Any
 
 import z3
 
+from ..interrupt import raise_if_interrupted
 from ..spec.constraints import check_constraints, load_constraints
 from .to_z3 import as_bool, formula
 from .verdict import CheckResult, Verdict
@@ -91,6 +92,7 @@ def check(r) -> list[CheckResult]:
                 s.add(z3.Not(as_bool(f)))
                 holds = s.check() == z3.unsat
         except (TypeError, z3.Z3Exception) as exc:
+            raise_if_interrupted()
             out.append(CheckResult(r.id, f"constraint:{c.id}", "(parameters)", True, Verdict.UNKNOWN, None,
                                    f"cannot encode {c.text!r}: {exc}"))
             continue

@@ -15,11 +15,8 @@ from typing import Any
 from ..invariants import load_invariants, param_value
 from ..config import EngineConfig
 
-#: Catalogue parameters the model reads beside the EngineConfig (with the value when absent).
-EXTRA_PARAMS = {
-    "building.supply_accounting": "bank_stock",
-    "bankruptcy.to_player_mortgaged": "with_other_properties",
-}
+#: Catalogue parameters the model reads beside the EngineConfig's own fields.
+EXTRA_PARAMS = ("building.supply_accounting", "bankruptcy.to_player_mortgaged")
 
 #: Players in the symbolic state: a debtor, a creditor and a bystander are enough for every
 #: action here (all rules are symmetric in the seats); team games take two teams of `size`.
@@ -27,14 +24,8 @@ BASE_PLAYERS = 3
 
 
 def extras_of(ruleset) -> dict:
-    """The values of EXTRA_PARAMS in ``ruleset`` (the faithful default where the catalogue lacks one)."""
-    out = {}
-    for pid, default in EXTRA_PARAMS.items():
-        try:
-            out[pid] = ruleset.value(pid)
-        except Exception:  # noqa: BLE001 - parameter not catalogued in this checkout
-            out[pid] = default
-    return out
+    """The values of EXTRA_PARAMS in ``ruleset`` (both are catalogue parameters every ruleset decides)."""
+    return {pid: ruleset.value(pid) for pid in EXTRA_PARAMS}
 
 
 @dataclass(frozen=True)

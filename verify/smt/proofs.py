@@ -452,7 +452,7 @@ class _Checker:
         if len(rest) > 1:
             t0 = time.perf_counter()
             joint = z3.Or([z3.Not(g) for _, g in rest])
-            key = (step.guard, joint) + tuple(assumed)
+            key = self._query_key(step, joint, assumed, candidates)
             hit = _CACHE.get(key)
             if hit is None:
                 solver = lazy()
@@ -477,12 +477,19 @@ class _Checker:
             out[inv.id] = self._prove(step, lazy, inv, goal, assumed, candidates)
         return out
 
+    def _query_key(self, step: Step, goal, assumed: list, candidates: set) -> tuple:
+        """What a step's query asks, whole: the state's shape, the invariants assumed (their literals, and
+        what each says in this ruleset: the literals alone only name them), the guard and the goal. Two
+        rulesets share an answer only when all of these are the same terms."""
+        return (step.guard, goal, self.dom_term) + tuple(assumed) \
+            + tuple(self.before[c] for c in sorted(candidates))
+
     def _prove(self, step: Step, lazy: _LazySolver, inv: Invariant, goal, assumed: list, candidates: set) -> tuple:
         t0 = time.perf_counter()
         if z3.is_true(goal) or (inv.kind == "state" and goal.eq(self.before[inv.id]) and inv.id in candidates):
             return ("unsat", frozenset({inv.id} if not z3.is_true(goal) else ()), None, None,
                     time.perf_counter() - t0)
-        key = (step.guard, goal) + tuple(assumed)
+        key = self._query_key(step, goal, assumed, candidates)
         hit = _CACHE.get(key)
         if hit is not None:
             return hit[:4] + (0.0,)
@@ -521,10 +528,7 @@ class _Checker:
 
     def _vacuity(self, action: Action, step: Step, lazy: _LazySolver, assumed: list, candidates: set) -> None:
         t0 = time.perf_counter()
-        # the whole query: the state's shape, the invariants assumed and the guard (their literals alone
-        # name the invariants, not what they say in this ruleset)
-        key = (_VACUITY, step.guard, self.dom_term) + tuple(self.before[c] for c in sorted(candidates)) \
-            + tuple(assumed)
+        key = self._query_key(step, _VACUITY, assumed, candidates)     # the guard alone, with no goal
         hit = _CACHE.get(key)
         if hit is None:
             solver = lazy()

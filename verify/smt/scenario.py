@@ -13,6 +13,7 @@ from typing import Any
 
 import z3
 
+from ..interrupt import raise_if_interrupted
 from ..invariants import NOBODY
 from .state import concrete
 
@@ -50,7 +51,7 @@ def minimise(m, step, solver: z3.Solver, timeout_ms: int, assumptions=()) -> z3.
         if opt.check() == z3.sat:
             return opt.model()
     except z3.Z3Exception:
-        pass
+        raise_if_interrupted()
     return base_model
 
 
