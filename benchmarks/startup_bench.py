@@ -9,8 +9,8 @@
 Small campaigns: for each size in `--games`, the same seeded campaign played in this process (`1 process`),
 as `verify simulate --jobs 2` plays it once it has compiled the ruleset (`--jobs 2`: one worker forked for
 the run, this process playing chunks beside it; forking, the worker's set-up and closing it are inside the
-time), and, for comparison, with two forked workers while this process waits and chunks of 50 games to the
-end (`2 workers, chunks of 50`); then the whole command `python -m verify.cli simulate RULESET --games N
+time), and, for comparison, with two forked workers while this process waits (`2 workers`), the same with
+chunks of 50 games to the end (`2 workers, chunks of 50`); then the whole command `python -m verify.cli simulate RULESET --games N
 --jobs 1|2 --json` (interpreter, imports, loading the rulesets, compiling, playing). Each round runs every
 configuration back to back, in an order that turns from round to round (this machine's speed drifts within
 minutes); a ratio is the median of the per-round ratios. Target: `--jobs 2` at least 1.7x one process from
@@ -70,15 +70,15 @@ def help_times(runs: int) -> dict:
             "target_s": 0.3, "met": statistics.median(helps) < 0.3}
 
 
-def _campaign(cfg: EngineConfig, ruleset: str, games: int, before: bool = False):
-    """The campaign `verify simulate` runs; ``before``: the scheduling it replaced, for comparison (chunks of
-    50 games to the end, and every chunk in a forked worker while this process waits)."""
-    campaign = games_campaign([Row(ruleset, CampaignSpec(cfg, 4, 1), games)])
-    if not before:
+def _campaign(cfg: EngineConfig, ruleset: str, games: int, here: bool = True, chunks_of_50: bool = False):
+    """The campaign `verify simulate` runs; for comparison, ``here=False``: every chunk in a forked worker
+    while this process waits, and ``chunks_of_50``: chunks of 50 games to the end (not guided)."""
+    campaign = replace(games_campaign([Row(ruleset, CampaignSpec(cfg, 4, 1), games)]), here=here)
+    if not chunks_of_50:
         return campaign
     chunks = [GamesChunk(ruleset, campaign.chunks[0].spec, s, min(games, s + GAMES_PER_CHUNK))
               for s in range(0, games, GAMES_PER_CHUNK)]
-    return replace(campaign, chunks=chunks, weights=[c.stop - c.start for c in chunks], here=False)
+    return replace(campaign, chunks=chunks, weights=[c.stop - c.start for c in chunks])
 
 
 def _children_cpu() -> float:
@@ -105,9 +105,10 @@ def _command(ruleset: str, games: int, jobs: int) -> tuple[float, dict, None]:
 
 #: what the runs of one campaign may differ in
 TIMING = ("cpu_s", "elapsed_s", "player_turns_per_s", "violation")
-#: the configurations played in this process: (campaign as before?, backend, worker processes forked)
-PLAYED = {"1 process": (False, InProcess, 0), "--jobs 2": (False, lambda: LocalProcesses(2), 1),
-          "2 workers, chunks of 50": (True, lambda: LocalProcesses(2), 2)}
+#: the configurations played in this process: (this process plays?, chunks of 50?, backend, workers forked)
+PLAYED = {"1 process": (True, False, InProcess, 0), "--jobs 2": (True, False, lambda: LocalProcesses(2), 1),
+          "2 workers": (False, False, lambda: LocalProcesses(2), 2),
+          "2 workers, chunks of 50": (False, True, lambda: LocalProcesses(2), 2)}
 
 
 def _cpu_row(cpus: list[dict], workers: int) -> dict:
@@ -126,8 +127,8 @@ def campaign_times(ruleset: str, sizes: list[int], rounds: int, commands: bool) 
     out = []
     identical = True
     for games in sizes:
-        configs = {name: (_play, _campaign(cfg, ruleset, games, before), backend)
-                   for name, (before, backend, _) in PLAYED.items()}
+        configs = {name: (_play, _campaign(cfg, ruleset, games, here, fifty), backend)
+                   for name, (here, fifty, backend, _) in PLAYED.items()}
         if commands:
             configs.update({"command --jobs 1": (_command, ruleset, games, lambda: 1),
                             "command --jobs 2": (_command, ruleset, games, lambda: 2)})
@@ -150,8 +151,9 @@ def campaign_times(ruleset: str, sizes: list[int], rounds: int, commands: bool) 
         row = {"games": games, "best_s": {n: round(min(t[n] for t in per_round), 3) for n in names},
                "jobs2_speedup": round(statistics.median(ratio("1 process", "--jobs 2")), 3),
                "jobs2_speedup_per_round": ratio("1 process", "--jobs 2"),
+               "two_workers_speedup": round(statistics.median(ratio("1 process", "2 workers")), 3),
                "before_speedup": round(statistics.median(ratio("1 process", "2 workers, chunks of 50")), 3),
-               "cpu": {name: _cpu_row(cpus[name], PLAYED[name][2]) for name in PLAYED}}
+               "cpu": {name: _cpu_row(cpus[name], PLAYED[name][3]) for name in PLAYED}}
         one = row["cpu"]["1 process"]["all_ms"]
         for name in PLAYED:
             row["cpu"][name]["cpu_bound_speedup"] = round(one / row["cpu"][name]["busiest_ms"], 3)
@@ -195,7 +197,8 @@ def main(argv=None) -> int:
         extra = f"; whole command {row['command_jobs2_speedup']}x" if "command_jobs2_speedup" in row else ""
         print(f"  {row['games']:>6} games: {times}; --jobs 2 {row['jobs2_speedup']}x one process, start-up "
               f"included (rounds {', '.join(map(str, row['jobs2_speedup_per_round']))}; target >= 1.7: "
-              f"{'met' if row['met'] else 'NOT met'}); 2 workers with chunks of 50 {row['before_speedup']}x{extra}")
+              f"{'met' if row['met'] else 'NOT met'}); 2 workers {row['two_workers_speedup']}x, with chunks of 50 "
+              f"{row['before_speedup']}x{extra}")
         for name, cpu in row["cpu"].items():
             print(f"         CPU, {name}: {cpu['all_ms']} ms in all, {cpu['games_ms']} ms in games, overhead "
                   f"{cpu['overhead_ms']} ms; busiest process {cpu['busiest_ms']} ms (one process's CPU / it: "
