@@ -10,7 +10,8 @@ import pytest
 from verify.config import EngineConfig
 from verify.engine.policies import make_policies
 from verify.engine.engines import rules_for
-from verify.engine.campaign import CampaignSpec, run_campaign
+from verify.engine.campaign import (GAMES_PER_CHUNK, TAIL_GAMES_PER_CHUNK, CampaignSpec, GamesChunk, Row, chunk_sizes,
+                                    merge, plan, run_campaign, run_chunk)
 from verify.engine.simulate import game_seed, play_game
 from verify.engine.trace import InvariantBroken, InvariantChecker, TraceRecorder, read_trace, replay_game
 from verify.spec import load_ruleset, registry
@@ -42,6 +43,29 @@ def test_same_seed_same_game_and_jobs_do_not_matter():
     assert a["finished"] + a["hit_limit"] == 12 and sum(a["landings"]) > 0
     c = run_campaign(CampaignSpec(cfg, 4, seed=12), 12, "official").to_json()
     assert c["landings"] != a["landings"]
+
+
+def test_chunks_are_guided_to_a_small_tail_and_the_merge_does_not_depend_on_them():
+    """Chunks of 50 games shrink toward the campaign's end (so workers finish together); the plan is a
+    function of the campaign (rows and games) alone, and the merged summary that of one uncut chunk."""
+    for games in (1, 7, 120, 500, 2000, 100000):
+        sizes = chunk_sizes(games)
+        assert sum(sizes) == games and max(sizes) <= GAMES_PER_CHUNK
+        assert sizes == sorted(sizes, reverse=True)
+        assert sizes[-1] <= TAIL_GAMES_PER_CHUNK
+    assert chunk_sizes(2000)[:30] == [GAMES_PER_CHUNK] * 30 and chunk_sizes(2000)[-3] == TAIL_GAMES_PER_CHUNK
+    cfg = EngineConfig.from_ruleset(load_ruleset("official"))
+    rows = [Row("a", CampaignSpec(cfg, 4, seed=5), 90), Row("b", CampaignSpec(cfg, 3, seed=5), 90)]
+    chunks = plan(rows)
+    assert [c.stop - c.start for c in chunks if c.label == "a"] == chunk_sizes(90, later=90)
+    assert max(c.stop - c.start for c in chunks if c.label == "b") < GAMES_PER_CHUNK    # the tail is the campaign's
+    whole = [run_chunk(GamesChunk(r.label, r.spec, 0, r.games)) for r in rows]
+    cut = _untimed(merge(rows, [run_chunk(c) for c in chunks]))
+    assert cut == _untimed(merge(rows, whole)) and cut[0] != cut[1]
+
+
+def _untimed(docs: list[dict]) -> list[dict]:
+    return [{k: v for k, v in d.items() if k != "cpu_s"} for d in docs]
 
 
 def test_recorded_game_is_the_same_game():

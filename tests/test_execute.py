@@ -35,6 +35,11 @@ class Toy:
     times: int = 1
     #: this chunk's result says "stop here"
     stop: bool = False
+    #: the process that made the campaign (the test's): a chunk asked to kill its worker refuses to kill it
+    main: int = 0
+
+
+MAIN = os.getpid()
 
 
 def toy_chunk(c: Toy) -> dict:
@@ -43,6 +48,7 @@ def toy_chunk(c: Toy) -> dict:
         seen = len(runs.read_text()) if runs.exists() else 0
         runs.write_text("x" * (seen + 1))
         if seen < c.times:
+            assert os.getpid() != c.main, f"chunk {c.index} was to kill a worker but runs in the main process"
             os.kill(os.getpid(), signal.SIGKILL)
     rng = random.Random(c.seed)
     xs = [rng.randrange(100) for _ in range(c.n)]
@@ -61,7 +67,7 @@ def toy_merge(results: list[dict]) -> dict:
 
 
 def toy(chunks: int = 12, seed: int = 5, stop_at: int | None = None, **kw) -> Campaign:
-    specs = [Toy(i, chunk_seed(seed, i), 40 + i, stop=(i == stop_at), **kw) for i in range(chunks)]
+    specs = [Toy(i, chunk_seed(seed, i), 40 + i, stop=(i == stop_at), main=os.getpid(), **kw) for i in range(chunks)]
     return Campaign("toy", {"seed": seed, "chunks": chunks}, specs, toy_chunk, toy_merge,
                     weights=[c.n for c in specs], unit="numbers", stops=lambda r: r["stop"])
 
@@ -95,12 +101,33 @@ def test_histogram_merges_exactly_and_reads_like_the_statistics_module():
     assert add_lists([1, 2], [1, 1, 1]) == [2, 3, 1] and add_counts({"a": 1}, {"a": 2, "b": 1}) == {"a": 3, "b": 1}
 
 
+def where_chunk(c: Toy) -> dict:
+    return dict(toy_chunk(c), pid=os.getpid())
+
+
 def test_same_merged_result_in_process_and_on_two_local_processes():
     one = run(toy(), InProcess())
     two = run(toy(), LocalProcesses(2))
     assert one.result == two.result
     assert one.result["chunks"] == list(range(12)) and one.ran == two.ran == 12
     assert run(toy(seed=6), InProcess()).result != one.result
+
+
+@pytest.mark.parametrize("here", [True, False])
+def test_this_process_plays_beside_one_worker_when_the_campaign_allows_it(here):
+    """--jobs 2 for a campaign of short chunks (games): one forked worker, and this process plays chunks
+    between collecting its results; otherwise (z3 tasks) two workers and this process waits."""
+    base = toy(chunks=40)
+    campaign = Campaign(base.kind, base.identity, base.chunks, where_chunk, lambda rs: rs, here=here)
+    backend = LocalProcesses(2)
+    out = run(campaign, backend)
+    pids = [r["pid"] for r in out.result]
+    assert (MAIN in pids) == here and len(set(pids)) == 2
+    assert backend.here == here and backend.slots == (2 if here else 4)
+    assert [r["index"] for r in out.result] == list(range(40))
+    import multiprocessing
+    assert not {p.pid for p in multiprocessing.active_children()} & set(pids)     # the workers were joined
+    assert run(toy(chunks=40), InProcess()).result == toy_merge(out.result)
 
 
 def test_an_early_stop_is_the_lowest_stopping_chunk_whatever_the_scheduling():
@@ -188,6 +215,16 @@ def test_a_killed_worker_has_its_chunk_run_again(tmp_path):
     out = run(toy(markers=str(tmp_path), kill=5), backend)
     assert out.result == whole and out.rerun >= 1
     assert (tmp_path / "ran-5").read_text() == "xx"          # killed once, then finished
+
+
+def test_a_worker_lost_while_this_process_plays_too_has_its_chunk_run_again_in_a_worker(tmp_path):
+    """The worker's slots are filled first, so chunk 0 runs in the worker; after the worker died it runs
+    alone in a new one, never in this process (a chunk that kills its process would end the campaign)."""
+    whole = run(toy(), InProcess()).result
+    base = toy(markers=str(tmp_path), kill=0)
+    out = run(Campaign(base.kind, base.identity, base.chunks, toy_chunk, toy_merge, here=True), LocalProcesses(2))
+    assert out.result == whole and out.rerun >= 1
+    assert (tmp_path / "ran-0").read_text() == "xx"
 
 
 def test_a_chunk_that_always_kills_its_worker_gives_up_clearly(tmp_path):

@@ -182,6 +182,28 @@ def test_keyboard_interrupt_anywhere_is_exit_130(monkeypatch, error):
     assert res.exit_code == 130 and "Aborted" not in res.output and "interrupted" in res.output
 
 
+def test_ctrl_c_during_a_game_in_this_process_lands_between_two_games():
+    """The compiled engine aborts the process when a signal handler raises inside it ("fatal: out of
+    memory", exit 134: 2 of 12 Ctrl-C's of `verify simulate --games 100000`): a chunk played in this
+    process holds the signal until the game ends. Here the signal comes from inside game 0 (the observe
+    hook), and game 0 still counts."""
+    from verify.config import EngineConfig
+    from verify.engine.campaign import CampaignSpec, GamesChunk, play_chunk
+    from verify.spec import load_ruleset
+    handler = signal.getsignal(signal.SIGINT)
+    chunk = GamesChunk("official", CampaignSpec(EngineConfig.from_ruleset(load_ruleset("official")), 4, 1), 0, 5)
+    games, turns = [], []
+
+    def observe(g) -> None:
+        turns.append(1)
+        if len(turns) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):           # the test runner's handler (the command's: Interrupted)
+        play_chunk(chunk, games.append, observe)
+    assert len(games) == 1 and len(turns) > 3
+    assert signal.getsignal(signal.SIGINT) is handler
+
+
 _SWALLOWED = """
 import ctypes, os, signal
 import z3

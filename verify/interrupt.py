@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 #: Exit status per signal: 128 + the signal number, as a shell reports it.
 EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -210,6 +210,49 @@ def deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+def _no_signal() -> None:
+    """A safe point where nothing is held."""
+
+
+@contextmanager
+def at_safe_points() -> Iterator[Callable[[], None]]:
+    """Hold SIGINT/SIGTERM back while compiled code runs: a signal that arrives inside the block reaches
+    its handler at the next call of the function this yields (a safe point: between two games), or when
+    the block is left. The engine compiled by mypyc cannot take an exception raised by a Python signal
+    handler at an arbitrary point (the process aborts: "fatal: out of memory"). Only Python handlers are
+    held (``handling_signals``', pytest's KeyboardInterrupt), only in the main thread; ignored and default
+    signals act as before."""
+    held = {} if threading.current_thread() is not threading.main_thread() else {
+        s: h for s in _SIGNALS if callable(h := signal.getsignal(s))}
+    if not held:
+        yield _no_signal
+        return
+    pending: list[int] = []
+
+    def hold(signum, frame) -> None:
+        pending.append(signum)
+
+    def restore() -> None:
+        for s, h in held.items():
+            signal.signal(s, h)
+
+    def safe_point() -> None:
+        if pending:
+            restore()
+            signal.raise_signal(pending[0])      # its handler runs here, before raise_signal returns
+            for s in held:                       # a handler that did not raise: hold again
+                signal.signal(s, hold)
+            pending.clear()
+
+    for s in held:
+        signal.signal(s, hold)
+    try:
+        yield safe_point
+        safe_point()
+    finally:
+        restore()
+
+
 #: Seconds after the first signal: workers still running are terminated (a process pool's clean-up
 #: may wait for their tasks); then the process ends whatever it is doing.
 STOP_WORKERS_AFTER = 1.0
@@ -289,4 +332,4 @@ def handling_signals() -> Iterator[None]:
 
 
 __all__ = ["Interrupted", "EXIT_STATUS", "handling_signals", "received", "raise_if_interrupted", "deferred", "worker_init", "quiet_solver",
-           "stop_children", "announce"]
+           "stop_children", "announce", "at_safe_points"]

@@ -38,14 +38,17 @@ class Backend(ABC):
 
     name = "backend"
     slots = 1
+    #: this process is one of the backend's workers: the runner plays chunks here between collecting results
+    here = False
 
     @property
     def running(self) -> bool:
         """Started by the caller (``with backend:``): the runner then leaves it open for the next campaign."""
         return False
 
-    def start(self) -> None:  # noqa: B027 - a backend with nothing to start keeps this default
-        """Start workers (default: nothing to start)."""
+    def start(self, here: bool = False) -> None:  # noqa: B027 - a backend with nothing to start keeps this default
+        """Start workers (default: nothing to start). ``here``: the campaign's chunks may also run in this
+        process (a backend that counts it as a worker then starts one fewer and sets ``here``)."""
 
     @abstractmethod
     def submit(self, fn: Callable[[Any], Any], arg: Any) -> cf.Future:
@@ -59,6 +62,9 @@ class Backend(ABC):
         """After a lost worker: get ready for new submissions. True when every future still in
         flight is lost too (so the runner submits them all again)."""
         return False
+
+    def drain(self) -> None:  # noqa: B027 - default: nothing to do
+        """No further chunk will be submitted (unless ``recover`` restarts): workers may wind down."""
 
     def close(self, interrupted: bool = False) -> None:  # noqa: B027 - default: nothing to stop
         """Stop workers (default: nothing to stop)."""
@@ -116,23 +122,31 @@ def _sigint_ignored() -> Iterator[None]:
 
 
 class LocalProcesses(Backend):
-    """``--jobs N``: N worker processes on this machine (forked: they share the imported code)."""
+    """``--jobs N``: N processes on this machine (forked: they share the imported code and the compiled
+    rules). When the campaign allows it (``start(here=True)``: short chunks that are safe to play in the
+    command's own process, such as games), this process is one of the N: N - 1 workers are forked and the
+    runner plays chunks here while they play theirs, where this process would otherwise only wait."""
 
     def __init__(self, jobs: int):
         self.jobs = max(1, int(jobs))
         self.name = f"{self.jobs} local processes"
         self.slots = 2 * self.jobs
         self._pool: cf.ProcessPoolExecutor | None = None
+        self._drained: list | None = None   # the workers of a drained pool, to join
+        self._manager = None
 
     @property
     def running(self) -> bool:
         return self._pool is not None
 
-    def start(self) -> None:
+    def start(self, here: bool = False) -> None:
         import multiprocessing as mp
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-        self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_worker_init)
+        self.here = here and self.jobs > 1
+        workers = self.jobs - self.here
+        self.slots = 2 * workers                 # per worker: the chunk it plays and the next, in its pipe
+        self._pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
 
     def submit(self, fn, arg) -> cf.Future:
         assert self._pool is not None, "start() first"
@@ -144,23 +158,37 @@ class LocalProcesses(Backend):
 
     def recover(self) -> bool:
         self._stop(kill=True)
-        self.start()
+        self.start(self.here)
         return True
 
     def worker_pids(self) -> list[int]:
-        procs = getattr(self._pool, "_processes", None) or {}
-        return [p.pid for p in list(procs.values()) if p.pid is not None]
+        return [p.pid for p in self._processes() if p.pid is not None]
+
+    def _processes(self) -> list:
+        if self._drained is not None:
+            return self._drained
+        return list((getattr(self._pool, "_processes", None) or {}).values())
+
+    def drain(self) -> None:
+        """The pool's workers exit as soon as their chunks are done (the pool forgets them: keep them
+        to join), so their exit overlaps the last chunks played elsewhere instead of following them."""
+        if self._pool is not None and self._drained is None:
+            self._drained = self._processes()
+            self._manager = getattr(self._pool, "_executor_manager_thread", None)
+            self._pool.shutdown(wait=False)
 
     def _stop(self, kill: bool) -> None:
-        pool, self._pool = self._pool, None
-        if pool is None:
+        if self._pool is None:
             return
-        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool, procs, manager = self._pool, self._processes(), self._manager
+        self._pool, self._drained, self._manager = None, None, None
         if kill:
             for p in procs:
                 if p.is_alive():
                     p.terminate()
         pool.shutdown(wait=True, cancel_futures=True)
+        if manager is not None:
+            manager.join(timeout=5)
         for p in procs:
             p.join(timeout=5)
             if p.is_alive():
@@ -196,7 +224,7 @@ class DaskBackend(Backend):
     def running(self) -> bool:
         return self._executor is not None
 
-    def start(self) -> None:
+    def start(self, here: bool = False) -> None:
         try:
             import logging
 

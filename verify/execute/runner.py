@@ -2,7 +2,11 @@
 
 One code path for every backend (``backends``): submit up to ``slots``
 chunks, wait for the first to finish, save its result (``store``), advance
-the progress, submit the next. Results are normalised through JSON before
+the progress, submit the next. When this process is one of the backend's
+workers (``Backend.here``: local processes, for a campaign whose chunks
+allow it, ``Campaign.here``), the backend's slots are filled first, then this
+process plays the next chunk itself and collects what finished meanwhile:
+``--jobs 2`` forks one worker and this process plays beside it. Results are normalised through JSON before
 they are saved or merged, so a fresh result and one loaded by ``--resume``
 are the same value and the merged result cannot depend on where a chunk ran.
 
@@ -59,6 +63,9 @@ class Campaign:
     unit: str = "chunks"
     #: a chunk result after which later chunks are not needed (e.g. an invariant violation)
     stops: Callable[[Any], bool] | None = None
+    #: chunks short enough, and safe (signals land between steps), to play in the command's own process
+    #: beside local workers; not z3 tasks (seconds each, and Ctrl-C inside a query is the solver's)
+    here: bool = False
 
     def weight(self, i: int) -> int:
         return 1 if self.weights is None else self.weights[i]
@@ -103,10 +110,11 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
     started = False
     try:
         if queue and not backend.running:      # a backend the caller started stays open for it
-            backend.start()
+            backend.start(here=campaign.here)
             started = True
             outcome.startup_s = time.perf_counter() - t0
             t0 = time.perf_counter()
+        here = InProcess() if backend.here and campaign.here else None      # this process plays too
         progress.start(sum(campaign.weight(i) for i in results if i < need))
         while queue or inflight:
             lost: list[int] = []
@@ -129,6 +137,15 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
                     break
                 if attempts.get(i):
                     break
+            while here is not None and queue and not broken and queue[0] >= need:
+                queue.popleft()
+            if here is not None and queue and not broken and not attempts.get(queue[0]):
+                i = queue.popleft()              # played now, in this process (never a chunk that lost a worker)
+                if started and not queue:
+                    backend.drain()              # the workers' exit overlaps this last chunk
+                inflight[here.submit(campaign.run_chunk, campaign.chunks[i])] = i
+            elif started and not queue and not broken:
+                backend.drain()
             if inflight and not broken:
                 done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
                 for i, f in sorted((inflight.pop(f), f) for f in done):
