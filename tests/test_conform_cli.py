@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from verify.cli import main
 
+pytestmark = pytest.mark.usefixtures("one_bundled_comparison")
+
 REF = ["--engine", "verify.conform.reference:ReferenceEngine"]
 BUG = ["--engine", "tests.conform_engines.faults:ShortMover"]
 

@@ -16,6 +16,8 @@ from verify.report.ambiguities import ambiguity_rows
 from verify.report.build import environment
 from verify.report.runs import CheckRun, Simulation
 
+pytestmark = pytest.mark.usefixtures("one_bundled_comparison")
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):

@@ -15,6 +15,9 @@ from verify.report.build import environment
 from verify.report.runs import CheckRun, SimRun, Simulation
 
 
+pytestmark = pytest.mark.usefixtures("one_bundled_comparison")
+
+
 def no_check(ids):
     return CheckRun("not run", reason="not part of this build")
 

@@ -25,6 +25,8 @@ from verify.report.runs import CheckRun, Simulation
 from verify.report.terminal import print_check
 from verify.spec.catalogue import load_catalogue
 
+pytestmark = pytest.mark.usefixtures("one_bundled_comparison")
+
 FIX = Path(__file__).parent / "fixtures" / "tables"
 SUMMER = str(FIX / "rulings" / "summer-table.yaml")
 STACK = f"{FIX / 'kitchen-base.yaml'}+{FIX / 'late-start.yaml'}"
