@@ -319,3 +319,15 @@ def test_ctrl_c_while_the_command_is_still_importing(tmp_path, entry):
     assert "Traceback" not in err and out == ""
     assert err.strip().splitlines() == [
         "verify: interrupted; stopped before finishing, earlier outputs are unchanged"], err
+
+
+def test_a_signal_is_remembered_only_for_the_command_it_stopped():
+    """After a command stopped by a signal, a later command in the same process (a test runner's, a
+    library user's) is not taken for interrupted when z3 reports an error."""
+    from verify import interrupt
+    with interrupt.handling_signals():
+        interrupt._RECEIVED[:] = [signal.SIGINT]          # what the handler records
+        with pytest.raises(Interrupted):
+            interrupt.raise_if_interrupted()
+    assert interrupt.received() is None
+    interrupt.raise_if_interrupted()                     # nothing to raise

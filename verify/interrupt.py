@@ -329,6 +329,7 @@ def handling_signals() -> Iterator[None]:
         watcher.join(1.0)
         os.close(r)
         _told = False           # the next command in this process (a test runner's) may say it again
+        _RECEIVED.clear()       # nor is it stopped by this command's signal
 
 
 __all__ = ["Interrupted", "EXIT_STATUS", "handling_signals", "received", "raise_if_interrupted", "deferred", "worker_init", "quiet_solver",
