@@ -18,10 +18,10 @@ how often each situation was offered, at two grains:
 Where the menu picks an action at the edge of the rules, it takes the guard's
 refusal least offered so far (every refusal of every guard the engine declares
 meets its turn, however few squares reach it), and of a few actions meeting it
-the one whose situation was offered least. The menu may also draw several
-candidate actions a step and take the least offered (``CANDIDATES``: one by
-default, since each candidate may list the legal actions again, the costly part of
-generation, and more bought no deviation on GNOME's default run). Every choice is
+the one whose situation was offered least. (Drawing several menu actions a step and
+taking the least offered was measured: each draw may list the legal actions again,
+the costly part of generation, and it bought no deviation on GNOME's default run.)
+Every choice is
 drawn from the scenario's own ``Draw`` and the counts depend only on the chunk's
 earlier scenarios, so a run is still a function of its seed and size.
 """
@@ -36,8 +36,6 @@ from ..engine.rules import IllegalAction
 from ..errors import GameError
 from .signature import action_squares, template_key
 
-#: Candidate actions drawn from the menu per step (the least offered situation among them is taken).
-CANDIDATES = 1
 #: Candidates compared within one guard refusal at the edge of the rules (they cost a guard call each).
 EDGE_CANDIDATES = 4
 
@@ -142,4 +140,4 @@ def situation(rules, g: GameState, action: dict) -> tuple[tuple, tuple]:
     return first, first + tuple(around)
 
 
-__all__ = ["Coverage", "situation", "verdict", "CANDIDATES", "EDGE_CANDIDATES"]
+__all__ = ["Coverage", "situation", "verdict", "EDGE_CANDIDATES"]

@@ -35,7 +35,7 @@ from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
 from .automatic import compose
-from .coverage import CANDIDATES, EDGE_CANDIDATES, Coverage, situation
+from .coverage import EDGE_CANDIDATES, Coverage, situation
 from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect, used_only
 from .signature import template_key
@@ -377,18 +377,14 @@ def _menu(d, ctx: Context, g: GameState, now: _Step, cov: Coverage) -> dict | No
 def next_action(d, ctx: Context, state: dict, g: GameState,
                 cov: Coverage | None = None) -> tuple[dict, tuple] | None:
     """One action for ``state`` (read as ``g``) and the reference's outcome; None when nothing can be
-    offered. ``CANDIDATES`` actions are drawn from the menu and the one whose situation ``cov`` has met
-    least is taken (``coverage``); the step's random fields it did not use are left out of it."""
+    offered. The menu's choice follows ``cov``'s counts (``coverage``), which count the situation of
+    the action taken; the step's random fields it did not use are left out of it."""
     cov = cov if cov is not None else Coverage()
     now = _Step(ctx, g)
-    drawn: list[tuple[dict, tuple]] = []
-    for _ in range(CANDIDATES):
-        a = _menu(d, ctx, g, now, cov)
-        if a is not None:
-            a = fill_random(ctx.config, g, a, d.dice())
-            drawn.append((a, situation(ctx.rules, g, a)))
-    chosen = cov.least(drawn, lambda item: cov.count(item[1])) if drawn else None
-    action, key = chosen if chosen is not None else (None, None)
+    action, key = _menu(d, ctx, g, now, cov), None
+    if action is not None:
+        action = fill_random(ctx.config, g, action, d.dice())
+        key = situation(ctx.rules, g, action)
     for _ in range(2):
         if action is None:
             moves = now.progress() or now.legal()
