@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import ne
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Final, Optional
 
 #: the deeds' columns among the slices (``verify.state_view.PROPERTY_SLICES`` but the listed squares)
-DEED_COLUMNS = ("owner", "mortgaged", "houses", "hotel")
+DEED_COLUMNS: Final = ("owner", "mortgaged", "houses", "hotel")
 #: Action kinds in which the bank takes no part (money conservation is then checked on the players, the
 #: pot and the jackpot alone when the state does not record the bank's cash).
-BANK_FREE_KINDS = frozenset({"pay_rent", "rent", "trade", "accept_trade", "propose_trade"})
-_NONE = object()        # (an action without a player: not the same as one with player None)
+BANK_FREE_KINDS: Final = frozenset({"pay_rent", "rent", "trade", "accept_trade", "propose_trade"})
+_NONE: Final = object()        # (an action without a player: not the same as one with player None)
 
 
 class StateCheck:
@@ -36,6 +36,27 @@ class StateCheck:
         self.reads = reads
         self.pred = pred
         self.parts = parts
+        #: changed slices -> the functions of the conjuncts that read one, and whether one is local
+        self.plans: dict[frozenset, tuple[list[Callable], bool]] = {}
+
+    def plan(self, changed: frozenset) -> tuple[list[Callable], bool]:
+        """What decides the invariant, given that it held on a state from which the slices ``changed``
+        differ: its conjuncts that read one of them, each local where it can be (``verify.invariant_code.Part``),
+        and whether one is local."""
+        out = self.plans.get(changed)
+        if out is None:
+            fns: list[Callable] = []
+            local = False
+            for reads, full, part, shared in self.parts or []:
+                if reads.isdisjoint(changed):
+                    continue
+                if part is not None and shared.isdisjoint(changed):
+                    fns.append(part)
+                    local = True
+                else:
+                    fns.append(full)
+            out = self.plans[changed] = (fns, local)
+        return out
 
 
 class Incremental:
@@ -43,12 +64,19 @@ class Incremental:
 
     ``reference_state(k, after)``: the violations of state invariant ``k`` on ``after`` (the reference's);
     ``reference_step(k, before, after, action)``: of step invariant ``k`` (-1: all of them);
-    ``action_record(action, before, after)``: the ``action`` the step invariants read."""
+    ``action_record(action, before, after)``: the ``action`` the step invariants read; ``frames``: each step
+    invariant's frame (``verify.frames``: the slices a step must change for it to fail; None: any step)."""
 
     def __init__(self, states: list, steps: list, squares: frozenset, streets: frozenset, group_at: dict,
-                 reference_state: Callable, reference_step: Callable, action_record: Callable):
+                 reference_state: Callable, reference_step: Callable, action_record: Callable,
+                 frames: Optional[list] = None):
         self.states: list[StateCheck] = states
         self.steps: list[Optional[Callable]] = steps
+        self.frames: list[Optional[frozenset]] = frames if frames is not None else [None] * len(steps)
+        self.every_step: list[int] = list(range(len(steps)))
+        self.framed: dict[frozenset, list[int]] = {}     # changed slices -> the step invariants due
+        self.deed_mask = -1          # the squares whose deed columns the step changed (bits; -1: unknown)
+        self.deed_sets: dict[int, tuple] = {}    # such squares -> (deeds, streets, groups) among them
         self.squares = squares
         self.streets = streets
         self.group_at: dict[int, int] = group_at
@@ -99,19 +127,34 @@ class Incremental:
         return out
 
     def changed_deeds(self, last: dict, after: dict, changed: frozenset) -> tuple:
-        """The deeds, streets and colour groups with a square whose deed columns differ between the two."""
-        squares: set[int] = set()
-        for name in DEED_COLUMNS:
-            if name in changed:
-                squares.update(compress(range(40), map(ne, after[name], last[name])))
-        deeds = sorted(squares & self.squares)
-        return (deeds, [sq for sq in deeds if sq in self.streets],
-                sorted({self.group_at[sq] for sq in deeds if sq in self.group_at}))
+        """The deeds, streets and colour groups with a square whose deed columns differ between the two
+        (the bits of ``deed_mask`` when the caller knew them)."""
+        mask = self.deed_mask
+        if mask < 0:
+            mask = 0
+            for name in DEED_COLUMNS:
+                if name in changed:
+                    for sq in compress(range(40), map(ne, after[name], last[name])):
+                        mask |= 1 << sq
+        d = self.deed_sets.get(mask)
+        if d is None:
+            deeds = [sq for sq in range(40) if mask >> sq & 1 and sq in self.squares]
+            d = (deeds, [sq for sq in deeds if sq in self.streets],
+                 sorted({self.group_at[sq] for sq in deeds if sq in self.group_at}))
+            if len(self.deed_sets) >= 4096:
+                self.deed_sets.clear()
+            self.deed_sets[mask] = d
+        return d
 
-    def check(self, before: Optional[dict], after: dict, action: Any, changed: Optional[frozenset]) -> list:
+    def check(self, before: Optional[dict], after: dict, action: Any, changed: Optional[frozenset],
+              own: bool = False, squares: int = -1) -> list:
         """The violations of ``after`` and of the step ``before -> after`` (``before`` None: a first state);
-        ``changed``: the slices that differ from the last state's (None: unknown, all of them)."""
+        ``changed``: the slices that differ from the last state's (None: unknown, all of them); ``own``: the
+        slices hold the engine's own values (integers and booleans), so that a step invariant whose frame
+        the step left as it was holds (``verify.frames``) and is not evaluated; ``squares``, with ``changed``:
+        a bit set for each square whose deed columns changed (-1: unknown)."""
         last = self.last
+        self.deed_mask = squares if changed is not None else -1
         if last is None:
             changed = None
         self.last = after
@@ -123,6 +166,16 @@ class Incremental:
             self.skipped += len(self.held)
         if before is None or not self.steps:
             return out
+        due = self.every_step
+        if own and changed is not None and before is last:
+            # ``changed`` is then what the step changed
+            framed = self.framed.get(changed)
+            if framed is None:
+                framed = self.framed[changed] = [k for k, f in enumerate(self.frames)
+                                                 if f is None or not changed.isdisjoint(f)]
+            due = framed
+            if not due:
+                return out
         act = self.action(action, before, after)
         if fast and (before is after or self.readable(before) and len(before["seats"]) == len(after["seats"])):
             bc = after["bank_cash"]
@@ -132,11 +185,16 @@ class Incremental:
                 bc = 0 if act.kind in BANK_FREE_KINDS else (
                     sum(before["cash"]) + before["pot"] + before["jackpot"]
                     - sum(after["cash"]) - after["pot"] - after["jackpot"])
-            for k, pred in enumerate(self.steps):
+            steps = self.steps
+            for k in due:
+                pred = steps[k]
                 if pred is None or not pred(after, before, act, bc, obc):
                     out.extend(self.reference_step(k, before, after, action))
-        else:
+        elif due is self.every_step:
             out.extend(self.reference_step(-1, before, after, action))
+        else:
+            for k in due:
+                out.extend(self.reference_step(k, before, after, action))
         return out
 
     def check_states(self, last: Optional[dict], after: dict, changed: Optional[frozenset], fast: bool) -> list:
@@ -155,16 +213,12 @@ class Incremental:
                 if (parts is not None and last is not None and changed is not None and c.index in held
                         and "listed" not in changed):
                     # it held on the last state: its conjuncts that read a changed slice decide
-                    for reads, full, local, shared in parts:
-                        if reads.isdisjoint(changed):
-                            continue
-                        if local is not None and shared.isdisjoint(changed):
-                            if d is None:
-                                d = self.changed_deeds(last, after, changed)
-                            ok = local(after, bc, d)
-                        else:
-                            ok = full(after, bc, d)
-                        if not ok:
+                    fns, local = c.plan(changed)
+                    if local and d is None:
+                        d = self.changed_deeds(last, after, changed)
+                    for fn in fns:
+                        if not fn(after, bc, d):
+                            ok = False
                             break
                 else:
                     ok = pred(after, None, None, bc, None)

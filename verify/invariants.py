@@ -17,10 +17,10 @@ import ast
 from dataclasses import dataclass, replace
 from typing import AbstractSet as Set, Any, Callable, Iterable
 
-from . import incremental, invariant_code
+from . import frames, incremental, invariant_code
 from .incremental import BANK_FREE_KINDS
 from .config.parameters import read_param
-from .expr import Aggregate, BoolOp, compile_expr, evaluate, names, parse
+from .expr import UNDECIDED, Aggregate, BoolOp, compile_expr, evaluate, names, parse
 from .spec.invariants import Invariant, by_id, invariant_ids, load_invariants
 from .state_view import (BANK_SLICES, NOBODY, PLAYER_SLICES, PROPERTY_SLICES, SLICE_OF_FIELD, Record, ViewCache,
                          ViewEnv, board_facts, share, state_slices, view_env)
@@ -249,7 +249,8 @@ class Monitor:
                   for k, inv in enumerate(self.state_invariants)]
         steps = [_generated(config, inv, self._params) for inv in self.step_invariants]
         self._run = code.Incremental(states, steps, frozenset(facts.squares), streets, group_at,
-                                                   self._reference_state, self._reference_step, _action)
+                                     self._reference_state, self._reference_step, _action,
+                                     [_frame(inv, self._params) for inv in self.step_invariants])
 
     def _reference_state(self, k: int, after: dict[str, Any]) -> list[Violation]:
         return _check_state(self.config, after, [self.state_invariants[k]], self._params, self._cache,
@@ -344,6 +345,20 @@ def _generated(config: Any, inv: Invariant, params: dict[str, Any], parts: bool 
     fn = make(inv, {pid: params[pid] for pid in inv.reads}, board_facts(config))
     _GENERATED[key] = (config, inv, fn)
     return fn
+
+
+def _frame(inv: Invariant, params: dict[str, Any]) -> frozenset[str] | None:
+    """The frame of step invariant ``inv`` (``verify.frames``), None while a parameter it reads is undecided
+    (the reference then says so on every step)."""
+    if any(params[pid] is UNDECIDED for pid in inv.reads):
+        return None
+    hit = _FRAMES.get(id(inv))
+    if hit is None or hit[0] is not inv:
+        hit = _FRAMES[id(inv)] = (inv, frames.frame(inv.expr, inv.reads))
+    return hit[1]
+
+
+_FRAMES: dict[int, tuple[Invariant, frozenset[str] | None]] = {}
 
 
 def _compiled(config: Any, inv: Invariant, params: dict[str, Any]) -> Callable:

@@ -10,7 +10,7 @@ with the engine (``verify.engine.native``): there it reads the native ``GameStat
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Final, Optional
 
 from .loop import FIELDS
 from .rules import flow
@@ -21,79 +21,152 @@ SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
 COLUMNS = ("cash", "in_jail", "bankrupt", "owner", "mortgaged", "houses", "hotel")
 #: the names of the slices that may change, by their bit in the slicer's record of changes
 CHANGING = COLUMNS + ("cards",) + SCALARS
-NOTHING: frozenset = frozenset()
+NOTHING: Final[frozenset] = frozenset()
 
 
 class GameSlicer:
     """The slices of ``g`` (equal to ``state_slices(g.to_json(ownable))``, tested), for one game (its seats
     and teams do not change). A slice that did not change since the last call is handed out as the same
-    object (the very same dict when none did), and ``changed`` names the slices that did (None after the
-    first call), so the checks need not compare them."""
+    object (the very same dict when none did), ``changed`` names the slices that did (None after the
+    first call), and ``squares`` has a bit set for each square whose deed columns changed, so the checks
+    need not compare them. Each column is compared with a copy of it as it was (in C, item by item)."""
 
     def __init__(self, g: GameState, ownable: tuple) -> None:
         self.game = g
         self.fixed: dict[str, Any] = {"seats": tuple(range(g.n)),
                                       "teams": tuple([i if t is None else t for i, t in enumerate(g.team)]),
                                       "listed": frozenset(ownable)}
-        self._copies: tuple = ()              # copies of the engine's columns (and jail cards) last seen
-        self._scalars: tuple = ()
-        self._raw: tuple = ()                  # the engine's own values of the scalars last seen
+        # the engine's columns and scalars as they were last seen
+        self.cash: list[int] = []
+        self.in_jail: list[bool] = []
+        self.bankrupt: list[bool] = []
+        self.owner: list[int] = []
+        self.mortgaged: list[bool] = []
+        self.houses: list[int] = []
+        self.hotel: list[bool] = []
+        self.cards: list[list[str]] = []
+        self.bank_houses = 0
+        self.bank_hotels = 0
+        self.bank_cash = 0
+        self.pot = 0
+        self.jackpot = 0
         self._out: Optional[dict] = None
         self._changed: dict[int, frozenset] = {}     # which slices differ (bits) -> their names
         self.changed: Optional[frozenset] = None
+        self.squares = -1
 
     def __call__(self, g: GameState) -> dict:
-        raw = (g.bank_houses, g.bank_hotels, g.bank_cash, g.pot, g.jackpot)
-        columns: tuple[Any, ...] = (g.cash, g.in_jail, g.bankrupt, g.owner, g.mortgaged, g.houses, g.hotel,
-                                    g.jail_cards)
         last = self._out
-        same_scalars = raw == self._raw
-        if same_scalars and last is not None and columns == self._copies:    # (compared in C, column by column)
+        if last is None:
+            return self.first(g)
+        bits = 0
+        squares = 0
+        if g.cash != self.cash:
+            bits = 1
+        if g.in_jail != self.in_jail:
+            bits |= 2
+        if g.bankrupt != self.bankrupt:
+            bits |= 4
+        if g.owner != self.owner:
+            bits |= 8
+            squares = differing(g.owner, self.owner)
+        if g.mortgaged != self.mortgaged:
+            bits |= 16
+            squares |= differing(g.mortgaged, self.mortgaged)
+        if g.houses != self.houses:
+            bits |= 32
+            squares |= differing(g.houses, self.houses)
+        if g.hotel != self.hotel:
+            bits |= 64
+            squares |= differing(g.hotel, self.hotel)
+        if g.jail_cards != self.cards:
+            bits |= 128
+        if g.bank_houses != self.bank_houses:
+            bits |= 256
+        if g.bank_hotels != self.bank_hotels:
+            bits |= 512
+        if g.bank_cash != self.bank_cash:
+            bits |= 1024
+        if g.pot != self.pot:
+            bits |= 2048
+        if g.jackpot != self.jackpot:
+            bits |= 4096
+        self.squares = squares
+        if bits == 0:
             self.changed = NOTHING
             return last
-        self._raw = raw
-        houses, hotels = raw[0], raw[1]
-        scalars = (None if houses >= UNLIMITED // 2 else houses, None if hotels >= UNLIMITED // 2 else hotels,
-                   raw[2], raw[3], raw[4])
-        if last is None:
-            out = dict(self.fixed)
-            for name, values in zip(COLUMNS, columns):
-                out[name] = tuple(values)
-            out["cards"] = tuple([tuple(held) for held in g.jail_cards])
-            for name, value in zip(SCALARS, scalars):
-                out[name] = value
-            self._copies = tuple([list(values) for values in columns[:-1]]) + ([list(held) for held in g.jail_cards],)
-            self._scalars = scalars
-            self._out = out
-            self.changed = None
-            return out
         out = dict(last)           # the slices that did not change: the very same objects
-        bits = 0
-        copies = list(self._copies)
-        for k in range(len(COLUMNS)):
-            values = columns[k]
-            if values != copies[k]:
-                copies[k] = list(values)
-                out[COLUMNS[k]] = tuple(values)
-                bits |= 1 << k
-        if g.jail_cards != copies[-1]:
-            copies[-1] = [list(held) for held in g.jail_cards]
+        if bits & 1:
+            self.cash = list(g.cash)
+            out["cash"] = tuple(g.cash)
+        if bits & 2:
+            self.in_jail = list(g.in_jail)
+            out["in_jail"] = tuple(g.in_jail)
+        if bits & 4:
+            self.bankrupt = list(g.bankrupt)
+            out["bankrupt"] = tuple(g.bankrupt)
+        if bits & 8:
+            self.owner = list(g.owner)
+            out["owner"] = tuple(g.owner)
+        if bits & 16:
+            self.mortgaged = list(g.mortgaged)
+            out["mortgaged"] = tuple(g.mortgaged)
+        if bits & 32:
+            self.houses = list(g.houses)
+            out["houses"] = tuple(g.houses)
+        if bits & 64:
+            self.hotel = list(g.hotel)
+            out["hotel"] = tuple(g.hotel)
+        if bits & 128:
+            self.cards = [list(held) for held in g.jail_cards]
             out["cards"] = tuple([tuple(held) for held in g.jail_cards])
-            bits |= 1 << len(COLUMNS)
-        if not same_scalars:
-            for k in range(len(SCALARS)):
-                if scalars[k] != self._scalars[k]:
-                    out[SCALARS[k]] = scalars[k]
-                    bits |= 1 << (len(COLUMNS) + 1 + k)
+        if bits >= 256:
+            self.scalars(g, out)
         changed = self._changed.get(bits)
         if changed is None:
             changed = frozenset([n for k, n in enumerate(CHANGING) if bits >> k & 1])
             self._changed[bits] = changed
-        self._copies = tuple(copies)
-        self._scalars = scalars
         self._out = out
         self.changed = changed
         return out
+
+    def scalars(self, g: GameState, out: dict) -> None:
+        """The scalar slices of ``g`` into ``out`` (an unlimited building supply is None), remembered."""
+        self.bank_houses, self.bank_hotels = g.bank_houses, g.bank_hotels
+        self.bank_cash, self.pot, self.jackpot = g.bank_cash, g.pot, g.jackpot
+        out["bank_houses"] = None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses
+        out["bank_hotels"] = None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels
+        out["bank_cash"] = g.bank_cash
+        out["pot"] = g.pot
+        out["jackpot"] = g.jackpot
+
+    def first(self, g: GameState) -> dict:
+        """The slices of the game's first state (``changed`` None: unknown)."""
+        out = dict(self.fixed)
+        self.cash, self.in_jail, self.bankrupt = list(g.cash), list(g.in_jail), list(g.bankrupt)
+        self.owner, self.mortgaged, self.houses, self.hotel = (list(g.owner), list(g.mortgaged), list(g.houses),
+                                                               list(g.hotel))
+        self.cards = [list(held) for held in g.jail_cards]
+        columns: list[list[Any]] = [self.cash, self.in_jail, self.bankrupt, self.owner, self.mortgaged,
+                                    self.houses, self.hotel]
+        for name, values in zip(COLUMNS, columns):
+            out[name] = tuple(values)
+        out["cards"] = tuple([tuple(held) for held in g.jail_cards])
+        self.scalars(g, out)
+        self._out = out
+        self.changed = None
+        self.squares = -1
+        return out
+
+
+def differing(now: list, then: list) -> int:
+    """A bit set for each index at which the two columns (of one length) may differ: where their items are
+    not the same object (equal items that are not count as differing: the checks then look at them too)."""
+    out = 0
+    for i in range(len(now)):
+        if now[i] is not then[i]:
+            out |= 1 << i
+    return out
 
 
 def action_for_check(action: Optional[dict], events: list) -> Optional[dict]:
@@ -151,7 +224,10 @@ class CheckedGame:
         # the slicer's changes are from the last state it gave, which the checks saw last unless the
         # checks saw another state since (then they compare for themselves)
         run = self.run
-        out = run.check(self.last, after, action, slicer.changed if run.last is self.last else None)
+        if run.last is self.last:
+            out = run.check(self.last, after, action, slicer.changed, True, slicer.squares)
+        else:
+            out = run.check(self.last, after, action, None, True)
         self.last = after
         return out
 
