@@ -24,6 +24,8 @@ with the reference closures, which then say what is wrong with it.
 from __future__ import annotations
 
 import math
+import operator
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -190,10 +192,45 @@ class _Translator:
         for clause in fors + [f"if {self.value(c, inner, 's').code}" for c in e.conds]:
             lines.append(f"{pad}{clause}:")
             pad += "    "
-        elt = self.value(e.elt, inner, "s").code
-        lines.append(f"{pad}if {'not ' if e.func == 'all' else ''}{elt}:")
-        lines.append(f"{pad}    return {decided}")
+        if e.func == "all":
+            return lines + self.require(e.elt, inner, pad)
+        lines.append(f"{pad}if {self.value(e.elt, inner, 's').code}:")
+        lines.append(f"{pad}    return True")
         return lines
+
+    def require(self, e: Any, scope: dict[str, _T], pad: str) -> list[str]:
+        """Statements that return False where ``e`` is false and go on where it is true, deciding its
+        operands in the order the expression does: a quantifier inside it is a loop, not a generator
+        (``implies(any(P for x in xs), Q)``: Q decided at the first x where P holds)."""
+        if isinstance(e, Call) and e.func == "implies" and len(e.args) == 2:
+            e = BoolOp("or", (Not(e.args[0]), e.args[1]))
+        if isinstance(e, BoolOp) and e.op == "and":
+            return [line for x in e.operands for line in self.require(x, scope, pad)]
+        if isinstance(e, BoolOp) and e.op == "or":
+            head, rest = e.operands[0], e.operands[1:]
+            then = rest[0] if len(rest) == 1 else BoolOp("or", rest)
+            if isinstance(head, Not) and isinstance(head.operand, Aggregate) and head.operand.func == "any" \
+                    and len(head.operand.loops) == 1:
+                # not any(P for x in xs) or Q: at the first x where P holds, Q decides
+                inner, fors = self.loops_of(head.operand, scope, "s")
+                test = " and ".join([self.truth(c, inner, "s") for c in head.operand.conds]
+                                    + [self.truth(head.operand.elt, inner, "s")])
+                return ([f"{pad}{fors[0]}:", f"{pad}    if {test}:"] + self.require(then, scope, pad + "        ")
+                        + [f"{pad}        break"])
+            return [f"{pad}if not {self.truth(head, scope, 's')}:"] + self.require(then, scope, pad + "    ")
+        if isinstance(e, Aggregate) and e.func == "all":
+            inner, fors = self.loops_of(e, scope, "s")
+            lines = []
+            for clause in fors + [f"if {self.value(c, inner, 's').code}" for c in e.conds]:
+                lines.append(f"{pad}{clause}:")
+                pad += "    "
+            return lines + self.require(e.elt, inner, pad)
+        if isinstance(e, Aggregate) and e.func == "any" and len(e.loops) == 1:
+            inner, fors = self.loops_of(e, scope, "s")
+            test = " and ".join([self.truth(c, inner, "s") for c in e.conds] + [self.truth(e.elt, inner, "s")])
+            return [f"{pad}{fors[0]}:", f"{pad}    if {test}:", f"{pad}        break", f"{pad}else:",
+                    f"{pad}    return False"]
+        return [f"{pad}if not {self.truth(e, scope, 's')}:", f"{pad}    return False"]
 
     def aggregate(self, e: Aggregate, scope: dict[str, _T], state: str, first: str | None = None) -> _T:
         """``e`` as a generator; ``first``: the source of its first loop's items instead (a local loop)."""
@@ -209,12 +246,23 @@ class _Translator:
         if e.func in ("all", "any"):
             return _T(f"{e.func}({elt} {loops})", "bool")
         if e.func == "sum":
-            return _T(f"sum({elt} {loops})", "value")
+            at = self.board_column(e, fors, elt)
+            return _T(f"sum({at})" if at else f"sum({elt} {loops})", "value")
         if e.func == "count":
             return _T(f"sum(1 {loops} if {elt})", "value")
         if e.func in ("min", "max"):
             return _T(f"{e.func}(({elt} {loops}), default=0)", "value")
         raise Untranslated(e.func)
+
+    def board_column(self, e: Aggregate, fors: list[str], elt: str) -> str:
+        """``sum(x.houses for x in streets)``: the column's items at the board list's squares, taken at once
+        (``K_AT_STREETS(s_houses)``); "" for any other aggregate."""
+        if len(fors) != 1 or e.conds:
+            return ""
+        loop = re.fullmatch(r"for (v\d+) in (K_PROPS|K_STREETS)", fors[0])
+        if loop is None or re.fullmatch(rf"[so]_[a-z_]+\[{loop[1]}\]", elt) is None:
+            return ""
+        return f"K_AT_{loop[2][2:]}({elt.split('[')[0]})"
 
     def name(self, path: tuple[str, ...], scope: dict[str, _T], state: str) -> _T:
         head = path[0]
@@ -314,6 +362,10 @@ def tables(facts: BoardFacts) -> dict[str, Any]:
     out: dict[str, Any] = {name: tuple(column) for name, column in by_square.items()}
     out["K_PROPS"] = tuple(facts.squares)
     out["K_STREETS"] = tuple(sq for sq, kind in zip(facts.squares, facts.kinds) if kind == "street")
+    for name in ("PROPS", "STREETS"):      # a column's items at those squares, as a tuple (see board_column)
+        squares = out[f"K_{name}"]
+        out[f"K_AT_{name}"] = (operator.itemgetter(*squares) if len(squares) > 1
+                               else lambda column, squares=squares: tuple(column[sq] for sq in squares))
     out["K_GROUPS"] = tuple(range(len(facts.group_members)))
     out["K_GNAME"] = tuple(name for name, _ in facts.group_members)
     out["K_GSTREETS"] = tuple(tuple(facts.squares[i] for i in idx) for _, idx in facts.group_members)
