@@ -65,16 +65,19 @@ class Incremental:
     ``reference_state(k, after)``: the violations of state invariant ``k`` on ``after`` (the reference's);
     ``reference_step(k, before, after, action)``: of step invariant ``k`` (-1: all of them);
     ``action_record(action, before, after)``: the ``action`` the step invariants read; ``frames``: each step
-    invariant's frame (``verify.frames``: the slices a step must change for it to fail; None: any step)."""
+    invariant's frame (``verify.frames``: the slices a step must change for it to fail; None: any step);
+    ``acting``: whether each reads the action (else its function is given None for it)."""
 
     def __init__(self, states: list, steps: list, squares: frozenset, streets: frozenset, group_at: dict,
                  reference_state: Callable, reference_step: Callable, action_record: Callable,
-                 frames: Optional[list] = None):
+                 frames: Optional[list] = None, acting: Optional[list] = None):
         self.states: list[StateCheck] = states
         self.steps: list[Optional[Callable]] = steps
         self.frames: list[Optional[frozenset]] = frames if frames is not None else [None] * len(steps)
-        self.every_step: list[int] = list(range(len(steps)))
-        self.framed: dict[frozenset, list[int]] = {}     # changed slices -> the step invariants due
+        self.acting: list[bool] = acting if acting is not None else [True] * len(steps)
+        self.every_step: tuple[list[int], bool] = (list(range(len(steps))), any(self.acting))
+        #: changed slices -> the step invariants due, and whether one of them reads the action
+        self.framed: dict[frozenset, tuple[list[int], bool]] = {}
         self.deed_mask = -1          # the squares whose deed columns the step changed (bits; -1: unknown)
         self.deed_sets: dict[int, tuple] = {}    # such squares -> (deeds, streets, groups) among them
         self.squares = squares
@@ -166,20 +169,21 @@ class Incremental:
             self.skipped += len(self.held)
         if before is None or not self.steps:
             return out
-        due = self.every_step
+        every = self.every_step
+        due, acting = every
         if own and changed is not None and before is last:
             # ``changed`` is then what the step changed
             framed = self.framed.get(changed)
             if framed is None:
-                framed = self.framed[changed] = [k for k, f in enumerate(self.frames)
-                                                 if f is None or not changed.isdisjoint(f)]
-            due = framed
+                ks = [k for k, f in enumerate(self.frames) if f is None or not changed.isdisjoint(f)]
+                framed = self.framed[changed] = (ks, any([self.acting[k] for k in ks]))
+            due, acting = framed
             if not due:
                 return out
-        act = self.action(action, before, after)
         if fast and (before is after or self.readable(before) and len(before["seats"]) == len(after["seats"])):
             bc = after["bank_cash"]
             obc = before["bank_cash"]
+            act: Any = self.action(action, before, after) if acting or bc is None or obc is None else None
             if bc is None or obc is None:      # the bank is the counterparty (as the reference says)
                 obc = 0
                 bc = 0 if act.kind in BANK_FREE_KINDS else (
@@ -190,7 +194,7 @@ class Incremental:
                 pred = steps[k]
                 if pred is None or not pred(after, before, act, bc, obc):
                     out.extend(self.reference_step(k, before, after, action))
-        elif due is self.every_step:
+        elif due is every[0]:
             out.extend(self.reference_step(-1, before, after, action))
         else:
             for k in due:

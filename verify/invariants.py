@@ -250,7 +250,9 @@ class Monitor:
         steps = [_generated(config, inv, self._params) for inv in self.step_invariants]
         self._run = code.Incremental(states, steps, frozenset(facts.squares), streets, group_at,
                                      self._reference_state, self._reference_step, _action,
-                                     [_frame(inv, self._params) for inv in self.step_invariants])
+                                     [_frame(inv, self._params) for inv in self.step_invariants],
+                                     [any(path[0] == "action" for path in names(inv.expr))
+                                      for inv in self.step_invariants])
 
     def _reference_state(self, k: int, after: dict[str, Any]) -> list[Violation]:
         return _check_state(self.config, after, [self.state_invariants[k]], self._params, self._cache,

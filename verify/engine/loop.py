@@ -31,27 +31,23 @@ FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
     name: tuple((f.name, f.default) for f in a.fields) for name, a in ACTIONS.items()}
 
 
-class _Fast:
-    """Applies an action straight through the engine's effect (the bots checked its guard)."""
+def dispatch(effects: dict[str, Any]) -> dict[str, tuple[Any, tuple[tuple[str, Any], ...]]]:
+    """Action type -> (its effect, its fields with their defaults): one look-up per action."""
+    return {name: (effect, FIELDS.get(name, ())) for name, effect in effects.items()}
 
-    def __init__(self, e: Any, g: GameState):
-        #: action type -> (its effect, its fields with their defaults): one look-up per action
-        self.dispatch: dict[str, tuple[Any, tuple[tuple[str, Any], ...]]] = {
-            name: (pair[1], FIELDS[name]) for name, pair in e.dispatch.items()}
-        self.g = g
 
-    def act(self, a: dict[str, Any]) -> None:
-        g = self.g
-        seat = a.get("seat")
-        effect, fields = self.dispatch[a["type"]]
-        who = flow.awaited(g) if seat is None else seat
-        if not fields:
-            effect(g, who)
-        elif len(fields) == 1:      # (most actions: a square, a group...; called without building a tuple)
-            name, default = fields[0]
-            effect(g, who, a.get(name, default))
-        else:
-            effect(g, who, *[a.get(name, default) for name, default in fields])
+def act(table: dict[str, tuple[Any, tuple[tuple[str, Any], ...]]], g: GameState, a: dict[str, Any]) -> None:
+    """Apply action ``a`` to ``g`` through its effect in ``table`` (``dispatch``)."""
+    seat = a.get("seat")
+    effect, fields = table[a["type"]]
+    who = flow.awaited(g) if seat is None else seat
+    if not fields:
+        effect(g, who)
+    elif len(fields) == 1:      # (most actions: a square, a group...; called without building a tuple)
+        name, default = fields[0]
+        effect(g, who, a.get(name, default))
+    else:
+        effect(g, who, *[a.get(name, default) for name, default in fields])
 
 
 def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
@@ -64,7 +60,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
     g.landings = [0] * 40
     rnd = rng.random
     tracing = recorder is not None
-    fast = _Fast(e, g)
+    table = dispatch({name: pair[1] for name, pair in e.dispatch.items()})    # the fast path's
     if tracing:
         g.events = []
         recorder.start(e, g)
@@ -112,7 +108,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                         if tracing:
                             recorder.step(e, g, a)
                         else:
-                            fast.act(a)
+                            act(table, g, a)
                     if g.phase != PRE_ROLL or g.current != p:
                         break
                     acts = pol.manage(t, g, p)
@@ -130,7 +126,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 if tracing:
                     recorder.step(e, g, a)
                 else:
-                    fast.act(a)
+                    act(table, g, a)
                 if default_choices:
                     rolls += 1
                 continue
@@ -149,7 +145,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                     if tracing:
                         recorder.step(e, g, a)
                     else:
-                        fast.act(a)
+                        act(table, g, a)
                 if g.phase != POST_ROLL:
                     continue
             if tracing:
@@ -203,7 +199,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                                 if tracing:
                                     recorder.step(e, g, offer)
                                 else:
-                                    fast.act(offer)
+                                    act(table, g, offer)
                             continue
                         if debts.why_not_surrender(t, g, p) is None:
                             a = {"type": "surrender", "seat": p}
@@ -218,7 +214,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 if tracing:
                     recorder.step(e, g, a)
                 else:
-                    fast.act(a)
+                    act(table, g, a)
         elif ph == OVER:
             break
         else:
@@ -230,7 +226,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             if tracing:
                 recorder.step(e, g, a)
             else:
-                fast.act(a)
+                act(table, g, a)
         guard += 1
         if guard > max_turns * 400:
             raise RuntimeError(f"game {seed} does not progress (phase {g.phase})")
@@ -245,4 +241,4 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                       landings=landings if landings is not None else [])
 
 
-__all__ = ["play", "FIELDS"]
+__all__ = ["play", "act", "dispatch", "FIELDS"]

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Optional
 
-from .loop import FIELDS
-from .rules import flow
+from .loop import act, dispatch
 from .state import UNLIMITED, GameState
 
 SCALARS = ("bank_houses", "bank_hotels", "bank_cash", "pot", "jackpot")
@@ -188,7 +187,8 @@ class CheckedGame:
         self.game = g
         self.slicer = GameSlicer(g, ownable)
         self.last: Optional[dict] = None
-        self.effects: dict[str, Any] = effects or {}
+        #: each action type's effect and its fields with their defaults (``verify.engine.loop.dispatch``)
+        self.effects: dict[str, tuple[Any, tuple[tuple[str, Any], ...]]] = dispatch(effects or {})
         self.steps = 0
         #: called with (steps, g, action, violations) when an action breaks an invariant (``step``)
         self.broken: Any = None
@@ -204,10 +204,7 @@ class CheckedGame:
         """Apply ``action`` as the game loop does when it records nothing (its effect at once: the bot
         chose it among the legal ones), the events collected; the violations after it."""
         g.events = []
-        kind: str = action["type"]
-        seat = action.get("seat")
-        args = [action.get(name, default) for name, default in FIELDS[kind]]
-        self.effects[kind](g, flow.awaited(g) if seat is None else seat, *args)
+        act(self.effects, g, action)
         events = g.events
         return self.after(g, action_for_check(action, events if events is not None else []))
 
