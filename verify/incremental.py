@@ -36,13 +36,12 @@ class StateCheck:
         self.reads = reads
         self.pred = pred
         self.parts = parts
-        #: changed slices -> the functions of the conjuncts that read one, and whether one is local
-        self.plans: dict[frozenset, tuple[list[Callable], bool]] = {}
+        #: changed slices -> what decides the invariant when it held before (``plan``)
+        self.plans: dict[frozenset, Plan] = {}
 
-    def plan(self, changed: frozenset) -> tuple[list[Callable], bool]:
+    def plan(self, changed: frozenset) -> "Plan":
         """What decides the invariant, given that it held on a state from which the slices ``changed``
-        differ: its conjuncts that read one of them, each local where it can be (``verify.invariant_code.Part``),
-        and whether one is local."""
+        differ: its conjuncts that read one of them, each local where it can be (``verify.invariant_code.Part``)."""
         out = self.plans.get(changed)
         if out is None:
             fns: list[Callable] = []
@@ -55,8 +54,17 @@ class StateCheck:
                     local = True
                 else:
                     fns.append(full)
-            out = self.plans[changed] = (fns, local)
+            out = self.plans[changed] = Plan(fns, local)
         return out
+
+
+class Plan:
+    """The functions that decide an invariant after a change (``StateCheck.plan``); ``local``: one of them
+    runs over the deeds, streets or groups that changed."""
+
+    def __init__(self, fns: list[Callable], local: bool):
+        self.fns = fns
+        self.local = local
 
 
 class Incremental:
@@ -161,7 +169,7 @@ class Incremental:
         if last is None:
             changed = None
         self.last = after
-        fast = self.readable(after)
+        fast = after["listed"] is self.listed or self.readable(after)
         out: list = []
         if changed is None or len(changed) > 0 or len(self.held) != len(self.states):
             out = self.check_states(last, after, changed, fast)
@@ -180,7 +188,8 @@ class Incremental:
             due, acting = framed
             if not due:
                 return out
-        if fast and (before is after or self.readable(before) and len(before["seats"]) == len(after["seats"])):
+        if fast and (before is after or (before["listed"] is self.listed or self.readable(before))
+                     and len(before["seats"]) == len(after["seats"])):
             bc = after["bank_cash"]
             obc = before["bank_cash"]
             act: Any = self.action(action, before, after) if acting or bc is None or obc is None else None
@@ -217,13 +226,17 @@ class Incremental:
                 if (parts is not None and last is not None and changed is not None and c.index in held
                         and "listed" not in changed):
                     # it held on the last state: its conjuncts that read a changed slice decide
-                    fns, local = c.plan(changed)
-                    if local and d is None:
+                    plan = c.plans.get(changed)
+                    if plan is None:
+                        plan = c.plan(changed)
+                    if plan.local and d is None:
                         d = self.changed_deeds(last, after, changed)
-                    for fn in fns:
+                    for fn in plan.fns:
                         if not fn(after, bc, d):
                             ok = False
                             break
+                    if ok:
+                        continue        # (it holds still)
                 else:
                     ok = pred(after, None, None, bc, None)
                 if ok:
@@ -260,4 +273,4 @@ class Incremental:
         return record
 
 
-__all__ = ["Incremental", "StateCheck", "BANK_FREE_KINDS", "DEED_COLUMNS"]
+__all__ = ["Incremental", "StateCheck", "Plan", "BANK_FREE_KINDS", "DEED_COLUMNS"]

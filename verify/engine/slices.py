@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Optional
 
+from ..incremental import Incremental
 from .loop import act, dispatch
 from .state import UNLIMITED, GameState
 
@@ -55,6 +56,10 @@ class GameSlicer:
         self.squares = -1
 
     def __call__(self, g: GameState) -> dict:
+        return self.slices(g)
+
+    def slices(self, g: GameState) -> dict:
+        """The slices of ``g`` (see the class)."""
         last = self._out
         if last is None:
             return self.first(g)
@@ -120,7 +125,7 @@ class GameSlicer:
             self.cards = [list(held) for held in g.jail_cards]
             out["cards"] = tuple([tuple(held) for held in g.jail_cards])
         if bits >= 256:
-            self.scalars(g, out)
+            self.scalars(g, out, bits)
         changed = self._changed.get(bits)
         if changed is None:
             changed = frozenset([n for k, n in enumerate(CHANGING) if bits >> k & 1])
@@ -129,15 +134,24 @@ class GameSlicer:
         self.changed = changed
         return out
 
-    def scalars(self, g: GameState, out: dict) -> None:
-        """The scalar slices of ``g`` into ``out`` (an unlimited building supply is None), remembered."""
-        self.bank_houses, self.bank_hotels = g.bank_houses, g.bank_hotels
-        self.bank_cash, self.pot, self.jackpot = g.bank_cash, g.pot, g.jackpot
-        out["bank_houses"] = None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses
-        out["bank_hotels"] = None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels
-        out["bank_cash"] = g.bank_cash
-        out["pot"] = g.pot
-        out["jackpot"] = g.jackpot
+    def scalars(self, g: GameState, out: dict, bits: int) -> None:
+        """The scalar slices of ``g`` that ``bits`` says changed into ``out`` (an unlimited building supply
+        is None), remembered."""
+        if bits & 256:
+            self.bank_houses = g.bank_houses
+            out["bank_houses"] = None if g.bank_houses >= UNLIMITED // 2 else g.bank_houses
+        if bits & 512:
+            self.bank_hotels = g.bank_hotels
+            out["bank_hotels"] = None if g.bank_hotels >= UNLIMITED // 2 else g.bank_hotels
+        if bits & 1024:
+            self.bank_cash = g.bank_cash
+            out["bank_cash"] = g.bank_cash
+        if bits & 2048:
+            self.pot = g.pot
+            out["pot"] = g.pot
+        if bits & 4096:
+            self.jackpot = g.jackpot
+            out["jackpot"] = g.jackpot
 
     def first(self, g: GameState) -> dict:
         """The slices of the game's first state (``changed`` None: unknown)."""
@@ -151,7 +165,7 @@ class GameSlicer:
         for name, values in zip(COLUMNS, columns):
             out[name] = tuple(values)
         out["cards"] = tuple([tuple(held) for held in g.jail_cards])
-        self.scalars(g, out)
+        self.scalars(g, out, 0x1f00)
         self._out = out
         self.changed = None
         self.squares = -1
@@ -184,6 +198,8 @@ class CheckedGame:
 
     def __init__(self, run: Any, g: GameState, ownable: tuple, effects: Optional[dict] = None) -> None:
         self.run = run
+        #: the run's checks when they are this build's (called natively), else None
+        self.native: Optional[Incremental] = run if isinstance(run, Incremental) else None
         self.game = g
         self.slicer = GameSlicer(g, ownable)
         self.last: Optional[dict] = None
@@ -210,21 +226,23 @@ class CheckedGame:
 
     def first(self, g: GameState) -> list:
         """The violations of the game's first state."""
-        after = self.slicer(g)
+        after = self.slicer.slices(g)
         self.last = after
         return self.run.check(None, after, None, None)
 
     def after(self, g: GameState, action: Any) -> list:
         """The violations after ``action`` was applied to ``g``."""
         slicer = self.slicer
-        after = slicer(g)
+        after = slicer.slices(g)
         # the slicer's changes are from the last state it gave, which the checks saw last unless the
         # checks saw another state since (then they compare for themselves)
-        run = self.run
-        if run.last is self.last:
-            out = run.check(self.last, after, action, slicer.changed, True, slicer.squares)
+        native = self.native
+        if native is not None and native.last is self.last:
+            out = native.check(self.last, after, action, slicer.changed, True, slicer.squares)
         else:
-            out = run.check(self.last, after, action, None, True)
+            run = self.run
+            changed = slicer.changed if run.last is self.last else None
+            out = run.check(self.last, after, action, changed, True, slicer.squares if changed is not None else -1)
         self.last = after
         return out
 
