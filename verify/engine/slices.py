@@ -22,6 +22,9 @@ COLUMNS = ("cash", "in_jail", "bankrupt", "owner", "mortgaged", "houses", "hotel
 #: the names of the slices that may change, by their bit in the slicer's record of changes
 CHANGING = COLUMNS + ("cards",) + SCALARS
 NOTHING: Final[frozenset] = frozenset()
+#: which slices differ (bits) -> their names, one set for each (the checks look their plans up by it, and
+#: a set found by identity is found at once)
+CHANGED: Final[dict[int, frozenset]] = {}
 
 
 class GameSlicer:
@@ -51,7 +54,6 @@ class GameSlicer:
         self.pot = 0
         self.jackpot = 0
         self._out: Optional[dict] = None
-        self._changed: dict[int, frozenset] = {}     # which slices differ (bits) -> their names
         self.changed: Optional[frozenset] = None
         self.squares = -1
 
@@ -126,10 +128,10 @@ class GameSlicer:
             out["cards"] = tuple([tuple(held) for held in g.jail_cards])
         if bits >= 256:
             self.scalars(g, out, bits)
-        changed = self._changed.get(bits)
+        changed = CHANGED.get(bits)
         if changed is None:
             changed = frozenset([n for k, n in enumerate(CHANGING) if bits >> k & 1])
-            self._changed[bits] = changed
+            CHANGED[bits] = changed
         self._out = out
         self.changed = changed
         return out
@@ -182,7 +184,7 @@ def differing(now: list, then: list) -> int:
     return out
 
 
-def action_for_check(action: Optional[dict], events: list) -> Optional[dict]:
+def action_for_check(action: Optional[dict], events: list[dict[str, Any]]) -> Optional[dict]:
     """The action as the invariants see it: a bankruptcy names its creditor (-1 = the bank)."""
     if action is None:
         return None
