@@ -10,9 +10,10 @@ that ``verify.incremental`` evaluates a step invariant only on the steps that ch
 The proof: with the slices of a set ``U`` unchanged by the step, ``old(e)`` is ``e`` and ``x.before.f``
 is ``x.f`` wherever ``e`` and ``f`` read slices of ``U`` only (``normalise``); a comparison ``==``, ``<=``
 or ``>=`` of two operands that are then the same tree holds, its ``!=``, ``<`` or ``>`` fails; a
-``not``, ``and``, ``or`` or ``implies`` holds or fails as its operands say; ``action.bankruptcy`` is
-false when the players' ``bankrupt`` column is unchanged (the action record says a step is a
-bankruptcy when a player who was not bankrupt is after it: ``verify.invariants._action_record``).
+``not``, ``and``, ``or`` or ``implies`` holds or fails as its operands say, an ``all`` holds when its
+element does; ``action.bankruptcy`` is false when the players' ``bankrupt`` column is unchanged (the
+action record says a step is a bankruptcy when a player who was not bankrupt is after it:
+``verify.invariants._action_record``).
 Anything else proves nothing. Two equal trees evaluated on equal slices give equal values when the
 values are the engine's own (integers, booleans and strings: no NaN) and the tree cannot raise (no
 division, no ``min``/``max`` of nothing): ``safe``. The frame is the smallest such ``U`` found by
@@ -169,6 +170,9 @@ class _Proof:
             return self.fails(e.args[0]) or self.holds(e.args[1])
         if isinstance(e, Compare):
             return self.same(e, _HOLDS)
+        if isinstance(e, Aggregate) and e.func == "all":
+            # true for every item whatever the items are, when nothing of it can raise
+            return all(safe(x) for x in [*e.conds, *(it for _, it in e.loops)]) and self.holds(e.elt)
         return False
 
     def fails(self, e: Any) -> bool:
