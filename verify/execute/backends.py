@@ -21,15 +21,14 @@ worker outlives its campaign; Dask's own worker processes do the same.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import multiprocessing as mp
 import os
 from contextlib import contextmanager
 import signal
-import time
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterator
 
-from ..interrupt import worker_init
-import threading
+from .peers import available, worker_setup
 
 
 class BackendUnavailable(Exception):
@@ -96,21 +95,6 @@ class InProcess(Backend):
         return f
 
 
-def worker_setup() -> None:
-    """In each local worker: the CLI's worker set-up (``verify.interrupt.worker_init``: SIGINT left to
-    the main process, SIGTERM ends it quietly, it dies with its parent on Linux), and, on any system,
-    exit when the main process is gone (killed with SIGKILL it cannot stop its workers)."""
-    worker_init()
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="verify-parent-watch", daemon=True).start()
-
-
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while child processes are started (an ignored signal stays ignored across exec, and
@@ -145,13 +129,11 @@ class LocalProcesses(Backend):
         return self._pool is not None
 
     def start(self) -> None:
-        import multiprocessing as mp
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else methods[0])
         self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=worker_setup)
 
     def peers(self) -> int:
-        from .peers import available
         return self.jobs - 1 if available() else 0
 
     def submit(self, fn, arg) -> cf.Future:
@@ -291,4 +273,4 @@ def make_backend(jobs: int | None = None, scheduler: str | None = None) -> Backe
     return LocalProcesses(jobs)
 
 
-__all__ = ["Backend", "InProcess", "LocalProcesses", "DaskBackend", "BackendUnavailable", "make_backend", "worker_setup"]
+__all__ = ["Backend", "InProcess", "LocalProcesses", "DaskBackend", "BackendUnavailable", "make_backend"]

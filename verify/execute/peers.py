@@ -28,12 +28,14 @@ import json
 import multiprocessing as mp
 import os
 import pickle
+import threading
+import time
 import traceback
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Sequence
 
-from .backends import worker_setup
+from ..interrupt import worker_init
 
 #: how long this process waits for the chunk counter's lock before it checks that no peer died holding it
 LOCK_PATIENCE_S = 1.0
@@ -45,6 +47,21 @@ class PeerLost(Exception):
     def __init__(self, position: int, attempts: int):
         self.position, self.attempts = position, attempts
         super().__init__(position, attempts)
+
+
+def worker_setup() -> None:
+    """In each local worker: the CLI's worker set-up (``verify.interrupt.worker_init``: SIGINT left to
+    the main process, SIGTERM ends it quietly, it dies with its parent on Linux), and, on any system,
+    exit when the main process is gone (killed with SIGKILL it cannot stop its workers)."""
+    worker_init()
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="verify-parent-watch", daemon=True).start()
 
 
 def available() -> bool:
@@ -256,4 +273,4 @@ def play(chunks: Sequence[Any], run_chunk: Callable[[Any], Any], stops: Callable
     return reruns
 
 
-__all__ = ["play", "available", "PeerLost"]
+__all__ = ["play", "available", "worker_setup", "PeerLost"]
