@@ -51,7 +51,7 @@ from .signature import action_squares, template_key
 
 #: Where consecutive chunks begin their turn through a deck, as a fraction of it (spread evenly for any number).
 GOLDEN = 0.6180339887498949
-#: Candidates compared within one guard refusal at the edge of the rules (they cost a guard call each).
+#: Trades drawn at the menu's trade entry, the least offered taken (they cost a guard call each).
 EDGE_CANDIDATES = 4
 
 

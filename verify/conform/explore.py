@@ -6,7 +6,7 @@ against the engine: a violation does not stop it. Each violation is filed
 under its signature (``signature.py``): a chunk's result counts, per
 deviation, the scenarios that showed it and keeps the shortest of them (the
 fewest steps, then the smallest document, then the first) as the candidate
-to shrink. ``merge_chunks`` adds the chunks up the same way, so the counts and
+to shrink, and the cards its scenarios drew. ``merge_chunks`` adds the chunks up the same way, so the counts and
 candidates of a run depend on its seed and size alone, not on how its chunks
 were scheduled. Shrinking comes after, once per deviation (``shrink.py``).
 

@@ -9,12 +9,14 @@ checking a scenario against an engine costs one run of that engine.
 
 At each step the action is drawn from a menu: a legal action (mostly the one
 that moves the game on), a decision at the edge of a guard (the refusal the
-chunk has offered least drawn first: ``coverage.py``), a management action by
+chunk has offered least drawn first, and one it has not offered yet at the
+first step whose state meets it: ``coverage.py``), a management action by
 any player on any square, a trade (built and mortgaged streets preferred), a
 bid (at the minimum, at the bidder's cash, above it) or an action by a player
 whose turn it is not. Only the action types the engine declares are offered.
 Random fields are drawn too (``fill_random`` reads its dice from the same
-source), so a scenario replays exactly; a step keeps only the optional random
+source; a roll's dice then turned towards the landing least offered), so a
+scenario replays exactly; a step keeps only the optional random
 fields it used (``oracle.used_only``).
 
 ``strategy(ctx)`` is the same generation as a hypothesis strategy, for

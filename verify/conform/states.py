@@ -11,6 +11,10 @@ reference engine (how auctions, debts and other pending decisions come to be
 in progress), using only the actions the engine under test declares and
 stopping before a phase it cannot hold. Every loaded state satisfies the
 invariants the ruleset promises (checked; a state that does not is never used).
+Given the chunk's ``coverage.Coverage``, a state built directly has on top of
+each deck the card the chunk has drawn least, and a mid-game state's stock of
+buildings is brought to the supply situation the chunk has reached least (the
+bank out of houses, short of a hotel's break-down, out of hotels).
 
 ``simplifications`` gives simpler variants of a loaded state (a group handed
 back to the bank, buildings sold back, a mortgage lifted, a player out of
