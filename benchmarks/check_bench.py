@@ -73,12 +73,12 @@ def compare(a: dict, b: dict) -> dict:
             "identical_apart_from_counterexamples": set(fields) <= {"counterexample"}}
 
 
-def main() -> None:
+def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: up to 2)")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--baseline", default=None, help="a git revision to measure beside this tree")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         base = export(args.baseline, Path(tmp)) if args.baseline else None
         times, base_times, cpus, base_cpus = [], [], [], []
@@ -109,6 +109,7 @@ def main() -> None:
                            "cpu_vs_baseline": round(statistics.median(t / b for t, b in zip(cpus, base_cpus)), 3),
                            "results": compare(base_doc, doc)}
     print(json.dumps(out, indent=2))
+    return out
 
 
 if __name__ == "__main__":

@@ -7,9 +7,9 @@
 `python -c pass` (the interpreter alone); the best and the median wall time of each. Target: under 0.3 s.
 
 Small campaigns: for each size in `--games`, the same seeded campaign played in this process (`1 process`),
-as `verify simulate --jobs 2` plays it once it has compiled the ruleset (`--jobs 2`: one worker forked for
-the run, this process playing chunks beside it; forking, the worker's set-up and closing it are inside the
-time), and, for comparison, with two forked workers while this process waits (`2 workers`), the same with
+as `verify simulate --jobs 2` plays it once it has compiled the ruleset (`--jobs 2`: one peer forked for
+the run, both processes taking chunks from a shared counter; forking the peer and joining it are inside the
+time), and, for comparison, with a pool of two workers while this process waits (`2 workers`), the same with
 chunks of 50 games to the end (`2 workers, chunks of 50`); then the whole command `python -m verify.cli simulate RULESET --games N
 --jobs 1|2 --json` (interpreter, imports, loading the rulesets, compiling, playing). Each round runs every
 configuration back to back, in an order that turns from round to round (this machine's speed drifts within
@@ -71,7 +71,7 @@ def help_times(runs: int) -> dict:
 
 
 def _campaign(cfg: EngineConfig, ruleset: str, games: int, here: bool = True, chunks_of_50: bool = False):
-    """The campaign `verify simulate` runs; for comparison, ``here=False``: every chunk in a forked worker
+    """The campaign `verify simulate` runs; for comparison, ``here=False``: every chunk in a pool worker
     while this process waits, and ``chunks_of_50``: chunks of 50 games to the end (not guided)."""
     campaign = replace(games_campaign([Row(ruleset, CampaignSpec(cfg, 4, 1), games)]), here=here)
     if not chunks_of_50:

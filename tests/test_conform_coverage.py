@@ -70,3 +70,59 @@ def test_generated_steps_carry_only_the_random_fields_their_step_uses():
             if outcome[0] == ACCEPT:
                 state = outcome[1]
     assert dropped > 0
+
+
+def test_a_loaded_state_has_the_card_its_chunk_drew_least_on_top():
+    cfg, _ = load_target("official")
+    rules = rules_for(cfg)
+    g = rules.from_json(new_game(cfg, 2, 1))
+    cov = Coverage()
+    left = g.chest[1]
+    for c in g.chest:                            # every chest card drawn once but the one under the top
+        if c != left:
+            cov.seen[("drawn", "chest", c)] = 1
+    cov.top(g)
+    assert g.chest[0] == left and sorted(g.chest) == sorted(rules.from_json(new_game(cfg, 2, 1)).chest)
+    # on a tie, chunks begin their turn through a deck at different cards
+    tops = set()
+    for start in range(10):
+        h = rules.from_json(new_game(cfg, 2, 1))
+        Coverage(start).top(h)
+        tops.add(h.chance[0])
+    assert len(tops) >= 8
+
+
+def test_a_runs_chunks_draw_every_card_and_reach_every_supply_situation():
+    """Generation alone (the reference's outcomes): ten chunks of fifty scenarios, as a default run has,
+    draw every card of both decks and load states at every supply edge, a group of hotels standing where
+    the bank is short of the houses a break-down needs."""
+    from verify.conform.coverage import SUPPLIES, supply
+    from verify.conform.explore import chunk_seed, scenario_seed
+    ctx = _ctx()
+    drawn: set[str] = set()
+    reached = set()
+    for chunk in range(10):
+        cov = Coverage(chunk)
+        for k in range(50):
+            sc = scenario(scenario_seed(chunk_seed(0, chunk), k), ctx, cov=cov)
+            g = ctx.rules.from_json(sc.state)
+            key = supply(ctx.rules, g)
+            if key[0] == "short" and not any(all(g.hotel[s] for s in grp) for grp in ctx.rules.groups
+                                              if ctx.rules.kind[grp[0]] == "street"):
+                key = ("short without a group of hotels", key[1])
+            reached.add(key)
+        drawn |= set(cov.drawn())
+    cards = {c.id for c in ctx.config.cards.chance} | {c.id for c in ctx.config.cards.chest}
+    assert drawn == cards, sorted(cards - drawn)
+    assert set(SUPPLIES) <= reached
+
+
+def test_a_deviation_met_on_a_few_of_the_cards_drawn_is_one_of_each_card():
+    from verify.conform.signature import generalize
+    few = {f"successor on roll at card {c}: bank.cash -, players[actor].cash +": 1
+           for c in ("chest-hospital", "chance-back-3", "chance-reading")}
+    drawn = [f"chance-{i}" for i in range(16)] + [f"chest-{i}" for i in range(16)] + ["chest-hospital"]
+    assert generalize(few, drawn) == {}                     # three cards that pay wrongly, each its own way
+    assert set(generalize(few)) == set(few)                 # without the draws, three cards make it any card
+    every = {f"successor on roll at card chance-{i}: decks.chance order": 1 for i in range(9)}
+    assert set(generalize(every, [f"chance-{i}" for i in range(16)])) == set(every)

@@ -126,6 +126,9 @@ DEFAULT_RUN_FINDS = {
     "trade beside built group-mates": "legality on trade: accepted: sell the group's buildings before trading",
     "fine after the voluntary turns": "legality on pay_fine: accepted: the fine may be paid voluntarily only",
     "no mortgaged deed asked for": "legality on trade: refused: GNOME: <deed> is mortgaged. Cannot request",
+    # met where the run steers what no action chooses (coverage.py): the card on top of a deck, the bank's supply
+    "hospital card charges $50": "successor on roll at card chest-hospital: bank.cash -, players[actor].cash +",
+    "hotel broken down short of houses": "legality on sell_hotel: accepted: breaking a hotel down needs # houses",
 }
 
 
@@ -149,6 +152,32 @@ def test_a_default_run_reports_gnomes_deviations_each_once(default_run):
     auction = next(d for d in result.deviations if DEFAULT_RUN_FINDS["auction in rotation"] in d["signature"])
     assert auction["unstated"]["param"] == "auction.bidding_order"      # official is silent on the order
     assert result.status(auction) == "unstated"
+
+
+def _found(result, name: str) -> dict:
+    return next(d for d in result.deviations if DEFAULT_RUN_FINDS[name] in d["signature"])
+
+
+@needs_gnome
+def test_gnomes_hospital_card_charges_50_where_officials_charges_100(default_run):
+    v = _found(default_run, "hospital card charges $50")["doc"]["violation"]
+    line = next(x for x in v["diff"] if x.startswith("players[") and ".cash: ruleset" in x)
+    ruleset, engine = (int(part.split()[-1]) for part in line.split(", "))
+    assert engine - ruleset == 50
+
+
+@needs_gnome
+def test_gnome_sells_a_hotel_whole_when_the_bank_cannot_break_it_down(default_run, target):
+    cfg, _ = target
+    doc = _found(default_run, "hotel broken down short of houses")["doc"]
+    state = doc["state"]
+    for a in doc["actions"][:-1]:
+        state, _ = apply(cfg, state, a)
+    sell = doc["actions"][-1]
+    street = next(p for p in state["properties"] if p["square"] == sell["square"])
+    assert sell["type"] == "sell_hotel" and street["hotel"] and state["bank"]["houses"] < cfg.building.max_houses
+    assert f"properties[square {sell['square']}].hotel: before true, engine false" in doc["violation"]["diff"]
+    assert not any(x.startswith(f"properties[square {sell['square']}].houses") for x in doc["violation"]["diff"])
 
 
 @needs_gnome

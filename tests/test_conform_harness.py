@@ -200,8 +200,9 @@ def test_an_engine_is_sent_and_compared_on_what_it_declares():
     v = u.violations[0]["violation"]
     assert v["rule"] == "protocol" and v["step"] == 0 and any(d.startswith("decks.") for d in v["diff"])
     # every scenario showed it: at its load (its decks, and its clock where the state's is not 0), or, for
-    # a new game the engine set up itself, at the first step
-    assert all("decks." in d["signature"] or "minute" in d["signature"] for d in u.deviations)
+    # a new game the engine set up itself, at the first step (a refusal after which its decks differ)
+    assert all("decks." in d["signature"] or "minute" in d["signature"]
+               or any(line.startswith("decks.") for line in d["doc"]["violation"]["diff"]) for d in u.deviations)
     assert sum(d["count"] for d in u.deviations) == 30
 
 
@@ -335,3 +336,18 @@ def test_a_bundled_ruleset_is_compiled_once_a_file_each_time():
     path = str(Path(__file__).resolve().parents[1] / "rulesets" / "official" / "official.yaml")
     first, again = load_target(path)[0], load_target(path)[0]
     assert first is not again and first == again
+
+
+def test_a_step_that_moves_no_token_has_no_move_context_in_its_signature():
+    """A jailed player lifting a mortgage without the interest is the interest deviation, not one met
+    'at jail': only an action that may move a token meets a square, a card or jail."""
+    from verify.conform.harness import load_target, replay
+    from verify.engine.step import new_game
+    cfg, _ = load_target("official")
+    state = new_game(cfg, 2, 1)
+    deed = next(p for p in state["properties"] if p["square"] == 6)
+    deed.update(owner=0, mortgaged=True)
+    state["players"][0].update(in_jail=True, position=10, jail_turns=1)
+    doc = {"ruleset": "official", "state": state, "actions": [{"type": "unmortgage", "seat": 0, "square": 6}]}
+    got = replay(EngineSpec("tests.conform_engines.broken:InterestFreeUnmortgage"), doc)
+    assert [d["signature"] for d in got.deviations] == ["successor on unmortgage: bank.cash -, players[actor].cash +"]

@@ -10,6 +10,7 @@ such as ``verify conform``, writes them there), with 80 columns.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -157,3 +158,15 @@ def test_the_readme_opens_with_its_two_commands_and_stays_short():
     for page in PAGES + sorted((ROOT / "docs" / "adr").glob("*.md")):
         found = re.findall(r"[Ii]ssues? ?#?\d+|(?:^|[\s(])#\d+\b", page.read_text(encoding="utf-8"))
         assert not found, (page.name, found)
+
+
+def test_the_readme_reports_what_the_recorded_default_runs_found():
+    """The README's figures for the two open engines are the recorded runs' (docs/evidence), so a
+    regenerated run cannot leave the README telling an older count."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    gnome = json.loads((ROOT / "docs/evidence/gnome/default-run.json").read_text(encoding="utf-8"))
+    unstated = sum(1 for v in gnome["violations"] if v["status"] == "unstated")
+    assert (f"{len(gnome['violations'])} distinct deviations from `official`, {unstated} of them resting only on "
+            "values the rulebook leaves unstated") in text
+    trace = json.loads((ROOT / "docs/evidence/simclasses/validate-trace.json").read_text(encoding="utf-8"))
+    assert f"`--validate-trace`), {len(trace['deviations'])} distinct deviations" in text

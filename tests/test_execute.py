@@ -12,6 +12,7 @@ import os
 import random
 import signal
 import statistics
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def test_histogram_merges_exactly_and_reads_like_the_statistics_module():
 
 
 def where_chunk(c: Toy) -> dict:
+    time.sleep(0.005)                    # long enough that a forked peer takes some chunks
     return dict(toy_chunk(c), pid=os.getpid())
 
 
@@ -114,16 +116,15 @@ def test_same_merged_result_in_process_and_on_two_local_processes():
 
 
 @pytest.mark.parametrize("here", [True, False])
-def test_this_process_plays_beside_one_worker_when_the_campaign_allows_it(here):
-    """--jobs 2 for a campaign of short chunks (games): one forked worker, and this process plays chunks
-    between collecting its results; otherwise (z3 tasks) two workers and this process waits."""
+def test_this_process_plays_beside_one_peer_when_the_campaign_allows_it(here):
+    """--jobs 2 for a campaign of short chunks (games): one forked peer, and this process takes chunks from
+    the same counter; otherwise (z3 tasks) two pool workers and this process waits."""
     base = toy(chunks=40)
     campaign = Campaign(base.kind, base.identity, base.chunks, where_chunk, lambda rs: rs, here=here)
-    backend = LocalProcesses(2)
-    out = run(campaign, backend)
+    out = run(campaign, LocalProcesses(2))
     pids = [r["pid"] for r in out.result]
     assert (MAIN in pids) == here and len(set(pids)) == 2
-    assert backend.here == here and backend.slots == (2 if here else 4)
+    assert ("forked" in out.backend) == here
     assert [r["index"] for r in out.result] == list(range(40))
     import multiprocessing
     assert not {p.pid for p in multiprocessing.active_children()} & set(pids)     # the workers were joined
@@ -217,14 +218,64 @@ def test_a_killed_worker_has_its_chunk_run_again(tmp_path):
     assert (tmp_path / "ran-5").read_text() == "xx"          # killed once, then finished
 
 
-def test_a_worker_lost_while_this_process_plays_too_has_its_chunk_run_again_in_a_worker(tmp_path):
-    """The worker's slots are filled first, so chunk 0 runs in the worker; after the worker died it runs
-    alone in a new one, never in this process (a chunk that kills its process would end the campaign)."""
+def _runs(markers: str, index: int) -> list[int]:
+    """The processes that ran chunk ``index`` so far, in order (recorded by ``peer_trouble``)."""
+    f = Path(markers) / f"ran-{index}"
+    return [int(x) for x in f.read_text().split()] if f.exists() else []
+
+
+def peer_trouble(c: Toy) -> dict:
+    """In a peer: record the run, then die (``times`` runs of the chunk) or raise (``stop``). In the main
+    process: wait until a peer has started some chunk, so that every test sees the peers' trouble."""
+    runs = _runs(c.markers, c.index)
+    (Path(c.markers) / f"ran-{c.index}").write_text(" ".join(map(str, runs + [os.getpid()])))
+    if os.getpid() == c.main:
+        for _ in range(1000):
+            if any(p != c.main for f in Path(c.markers).glob("ran-*") for p in map(int, f.read_text().split())):
+                break
+            time.sleep(0.01)
+        time.sleep(0.02)
+    elif c.stop:
+        raise ValueError(f"chunk {c.index} refuses to run in a peer")
+    elif len(runs) < c.times:
+        time.sleep(0.005)
+        os.kill(os.getpid(), signal.SIGKILL)
+    return toy_chunk(Toy(c.index, c.seed, c.n))
+
+
+def peer_campaign(markers: Path, chunks: int = 12, times: int = 1, stop: bool = False) -> Campaign:
+    specs = [Toy(i, chunk_seed(5, i), 40 + i, str(markers), times=times, stop=stop, main=MAIN)
+             for i in range(chunks)]
+    return Campaign("toy", {"seed": 5, "chunks": chunks}, specs, peer_trouble, toy_merge, here=True)
+
+
+def test_a_lost_peer_has_its_chunks_run_again_in_new_peers_never_here(tmp_path):
+    """Every chunk kills the peer that runs it the first time: each such chunk runs again alone in a new
+    peer (a chunk that kills its process would end the campaign here), and the result is the same."""
     whole = run(toy(), InProcess()).result
-    base = toy(markers=str(tmp_path), kill=0)
-    out = run(Campaign(base.kind, base.identity, base.chunks, toy_chunk, toy_merge, here=True), LocalProcesses(2))
+    out = run(peer_campaign(tmp_path), LocalProcesses(2))
     assert out.result == whole and out.rerun >= 1
-    assert (tmp_path / "ran-0").read_text() == "xx"
+    killed = [i for i in range(12) if _runs(str(tmp_path), i)[0] != MAIN]
+    assert killed and out.rerun == len(killed)
+    for i in killed:
+        assert len(_runs(str(tmp_path), i)) == 2 and MAIN not in _runs(str(tmp_path), i)
+    import multiprocessing
+    assert not multiprocessing.active_children()
+
+
+def test_a_chunk_that_always_kills_its_peer_gives_up_clearly(tmp_path):
+    with pytest.raises(WorkerLost) as info:
+        run(peer_campaign(tmp_path, chunks=2, times=99), LocalProcesses(2), max_attempts=3)
+    i = next(i for i in range(2) if _runs(str(tmp_path), i)[0] != MAIN)
+    assert f"chunk {i} " in str(info.value) and "3 times" in str(info.value)
+    assert len(_runs(str(tmp_path), i)) == 3
+
+
+def test_an_error_in_a_chunk_reaches_the_caller_intact_from_a_peer(tmp_path):
+    with pytest.raises(ValueError, match="refuses to run in a peer"):
+        run(peer_campaign(tmp_path, chunks=4, stop=True), LocalProcesses(2))
+    import multiprocessing
+    assert not multiprocessing.active_children()
 
 
 def test_a_chunk_that_always_kills_its_worker_gives_up_clearly(tmp_path):

@@ -17,13 +17,26 @@ how often each situation was offered, at two grains:
 
 Where the menu picks an action at the edge of the rules, it takes the guard's
 refusal least offered so far (every refusal of every guard the engine declares
-meets its turn, however few squares reach it), and of a few actions meeting it
-the one whose situation was offered least. (Drawing several menu actions a step and
-taking the least offered was measured: each draw may list the legal actions again,
-the costly part of generation, and it bought no deviation on GNOME's default run.)
-Every choice is
-drawn from the scenario's own ``Draw`` and the counts depend only on the chunk's
-earlier scenarios, so a run is still a function of its seed and size.
+meets its turn, however few squares reach it), and of the actions meeting it
+the one whose situation was offered least; a refusal the chunk has not offered
+yet is offered at the first step whose state meets it, whatever the menu
+draws. Of a few trades, the least offered; a trade's deed at the edge is the
+one whose circumstances were offered least. Three things a rule turns on are
+not the action's to choose, and are steered too:
+
+* **the dice**: a roll's dice are turned towards the landing least offered
+  (keeping whether they are doubles), so card squares, taxes and owned
+  streets are met as often as plain ones;
+* **the cards**: a loaded state's decks have on top the card the chunk has
+  drawn least (``Coverage.top``; on a tie, from a place in the deck that
+  depends on the chunk, so a run's chunks together draw every card);
+* **the bank's supply**: a mid-game state's stock of buildings is brought to
+  the supply situation least reached (``SUPPLIES``: houses out, houses short
+  of a hotel's break-down with a group of hotels standing, hotels out).
+
+Every choice is drawn from the scenario's own ``Draw`` and the counts depend
+only on the chunk's earlier scenarios, so a run is still a function of its
+seed and size.
 """
 
 from __future__ import annotations
@@ -36,17 +49,20 @@ from ..engine.rules import IllegalAction
 from ..errors import GameError
 from .signature import action_squares, template_key
 
-#: Candidates compared within one guard refusal at the edge of the rules (they cost a guard call each).
+#: Where consecutive chunks begin their turn through a deck, as a fraction of it (spread evenly for any number).
+GOLDEN = 0.6180339887498949
+#: Trades drawn at the menu's trade entry, the least offered taken (they cost a guard call each).
 EDGE_CANDIDATES = 4
 
 
 class Coverage:
     """How often each guard side and each situation was offered (one per chunk; see the module doc)."""
 
-    __slots__ = ("seen",)
+    __slots__ = ("seen", "start")
 
-    def __init__(self) -> None:
+    def __init__(self, start: int = 0) -> None:
         self.seen: dict[tuple, int] = {}
+        self.start = start          # the chunk's index: where its turn through each deck begins (``top``)
 
     def add(self, key: tuple[tuple, tuple]) -> None:
         """Count one offer of a situation (``situation``) and of its guard side."""
@@ -61,6 +77,43 @@ class Coverage:
     def side(self, kind: str, why: str) -> int:
         """How often the guard side ``(kind, why)`` was offered."""
         return self.seen.get((kind, why), 0)
+
+    def drew(self, before: GameState, after: GameState) -> None:
+        """Count the card each deck's step drew (its top card left it between ``before`` and ``after``)."""
+        for deck in ("chance", "chest"):
+            old, new = getattr(before, deck), getattr(after, deck)
+            if old and (len(new) != len(old) or new[0] != old[0]):
+                key = ("drawn", deck, old[0])
+                self.seen[key] = self.seen.get(key, 0) + 1
+
+    def top(self, g: GameState) -> None:
+        """Put on top of each deck of ``g`` the card the chunk has drawn least, the rest in their order (a
+        deck's order is a random draw, like the dice). On a tie, the first in the deck's own order from a
+        place that depends on the chunk (spread by the golden ratio): a chunk draws a few cards of each
+        deck, the chunks of a run different ones, so a run's chunks together draw every card."""
+        for deck in ("chance", "chest"):
+            pile = getattr(g, deck)
+            if len(pile) > 1:
+                order = sorted(pile)
+                k = int(self.start * GOLDEN * len(order)) % len(order)
+                card = self.least(order[k:] + order[:k], lambda c, deck=deck: self.seen.get(("drawn", deck, c), 0))
+                pile.remove(card)
+                pile.insert(0, card)
+
+    def drawn(self) -> list[str]:
+        """The cards the chunk drew (their ids, sorted)."""
+        return sorted(k[2] for k in self.seen if k[0] == "drawn")
+
+    def count_deed(self, key: tuple) -> None:
+        """Count a deed offered in a trade (``deed_key``)."""
+        self.seen[key] = self.seen.get(key, 0) + 1
+
+    def reached(self, key: tuple) -> int:
+        """How often loaded states reached the supply situation ``key`` (``supply``)."""
+        return self.seen.get(("supply",) + key, 0)
+
+    def reach(self, key: tuple) -> None:
+        self.seen[("supply",) + key] = self.reached(key) + 1
 
     def least(self, items: Iterable[Any], count: Callable[[Any], Any]) -> Any:
         """The first of ``items`` offered least (``count``: its count, compared as given)."""
@@ -91,15 +144,24 @@ def _role(seat: Any, who: Any) -> str:
 
 
 def _square(rules, g: GameState, seat: Any, s: int) -> tuple:
-    """A square's part in a step: owner, buildings, mortgage, and whether its group-mates are built or
-    mortgaged (a rule on the group reads those, an engine may read the square alone)."""
+    """A square's part in a step: owner, buildings, mortgage, whether its group-mates are built or
+    mortgaged, and whether they stand lower, level or higher (a rule on the group reads those, an engine
+    may read the square alone, or ask the group to stay uniform)."""
     if not 0 <= s < 40 or not rules.is_ownable[s]:
         return (rules.kind[s] if 0 <= s < 40 else "off",)
     grp = rules.groups[rules.group_of[s]]
     mates = [t for t in grp if t != s]
     level = "hotel" if g.hotel[s] else ("houses" if g.houses[s] else "bare")
+    here = g.houses[s] + 5 * g.hotel[s]
+    relative = tuple(sorted({(g.houses[t] + 5 * g.hotel[t] > here) - (g.houses[t] + 5 * g.hotel[t] < here)
+                             for t in mates}))
     return (_role(seat, g.owner[s]), level, g.mortgaged[s], any(g.houses[t] or g.hotel[t] for t in mates),
-            any(g.mortgaged[t] for t in mates), all(g.owner[t] == g.owner[s] for t in mates))
+            any(g.mortgaged[t] for t in mates), all(g.owner[t] == g.owner[s] for t in mates), relative)
+
+
+def deed_key(rules, g: GameState, seat: Any, s: int) -> tuple:
+    """The key counting a deed offered in a trade, by its circumstances (``_square``)."""
+    return ("trade deed",) + _square(rules, g, seat, s)
 
 
 def _side(rules, g: GameState, seat: Any, side: Any, cash: int) -> tuple:
@@ -111,14 +173,25 @@ def _side(rules, g: GameState, seat: Any, side: Any, cash: int) -> tuple:
     return squares, money, bool(side.get("cards"))
 
 
-def situation(rules, g: GameState, action: dict) -> tuple[tuple, tuple]:
+def landing(rules, g: GameState, seat: int, dice: list) -> list:
+    """Where a roll of ``dice`` takes ``seat``: from jail or not, doubles, the square's kind, the card on
+    top of its deck for a card square, the owner's part for a deed."""
+    to = (g.pos[seat] + dice[0] + dice[1]) % 40
+    land = rules.kind[to]
+    pile = g.chance if land == "chance" else g.chest if land == "chest" else None
+    return [g.in_jail[seat], dice[0] == dice[1], land, pile[0] if pile else None,
+            _role(seat, g.owner[to]) if rules.is_ownable[to] else None]
+
+
+def situation(rules, g: GameState, action: dict, why: str | None = None) -> tuple[tuple, tuple]:
     """The situation an action is offered in (see the module doc), at two grains: what the action meets
     (the guard's side, the squares it names, where a roll lands and the card it would draw), and that
-    with the circumstances (phase, whose move, the actor's jail and doubles)."""
+    with the circumstances (phase, whose move, the actor's jail and doubles). ``why``: the guard's side,
+    when it is known already."""
     kind = action.get("type")
     seat = action.get("seat")
     ok = isinstance(seat, int) and 0 <= seat < g.n
-    meets: list = [kind, verdict(rules, g, action)]
+    meets: list = [kind, why if why is not None else verdict(rules, g, action)]
     if kind == "trade" and ok:
         other = action.get("with")
         theirs = g.cash[other] if isinstance(other, int) and 0 <= other < g.n else 0
@@ -128,11 +201,7 @@ def situation(rules, g: GameState, action: dict) -> tuple[tuple, tuple]:
         meets += [_square(rules, g, seat, s) for s in sorted(action_squares(action))]
     dice = action.get("dice")
     if kind == "roll" and ok and isinstance(dice, list) and len(dice) >= 2:
-        to = (g.pos[seat] + dice[0] + dice[1]) % 40
-        land = rules.kind[to]
-        pile = g.chance if land == "chance" else g.chest if land == "chest" else None
-        meets += [g.in_jail[seat], dice[0] == dice[1], land, pile[0] if pile else None,
-                  _role(seat, g.owner[to]) if rules.is_ownable[to] else None]
+        meets += landing(rules, g, seat, dice)
     around: list = [g.phase, "awaited" if seat == actor(g) else "other"]
     if ok:
         around += [g.in_jail[seat], g.jail_turns[seat] if g.in_jail[seat] else -1, g.doubles[seat] > 0]
@@ -140,4 +209,31 @@ def situation(rules, g: GameState, action: dict) -> tuple[tuple, tuple]:
     return first, first + tuple(around)
 
 
-__all__ = ["Coverage", "situation", "verdict", "EDGE_CANDIDATES"]
+def steer_dice(d, cov: Coverage, rules, g: GameState, action: dict) -> dict:
+    """A roll's dice turned towards the landing the chunk has offered least (a card square whose top card
+    it has drawn least, a tax, an owned street, ...), keeping whether they are doubles (which decides a
+    release from jail and a second roll, as often as fair dice would). Other actions are returned as
+    they are."""
+    dice, seat = action.get("dice"), action.get("seat")
+    if (action.get("type") != "roll" or not isinstance(dice, list) or len(dice) != 2
+            or not isinstance(seat, int) or not 0 <= seat < g.n):
+        return action
+    why = verdict(rules, g, action)
+    double = dice[0] == dice[1]
+    options = [[a, b] for a in range(1, 7) for b in range(1, 7) if (a == b) == double]
+    best = cov.least(d.perm(options), lambda dd: cov.count(situation(rules, g, dict(action, dice=dd), why)))
+    return dict(action, dice=best)
+
+
+def supply(rules, g: GameState) -> tuple[str, str]:
+    """The bank's supply of buildings as a rule meets it: houses ``out``, ``short`` (fewer than breaking
+    a hotel down needs) or ``some``; hotels ``out`` or ``some``."""
+    houses = "out" if g.bank_houses <= 0 else "short" if g.bank_houses < rules.hotel_back else "some"
+    return houses, "out" if g.bank_hotels <= 0 else "some"
+
+
+#: The supply situations a loaded state is steered to (``supply``), the plain one first.
+SUPPLIES = (("some", "some"), ("out", "some"), ("short", "some"), ("some", "out"))
+
+
+__all__ = ["Coverage", "situation", "verdict", "landing", "steer_dice", "deed_key", "supply", "SUPPLIES", "EDGE_CANDIDATES"]

@@ -6,7 +6,7 @@ against the engine: a violation does not stop it. Each violation is filed
 under its signature (``signature.py``): a chunk's result counts, per
 deviation, the scenarios that showed it and keeps the shortest of them (the
 fewest steps, then the smallest document, then the first) as the candidate
-to shrink. ``merge_chunks`` adds the chunks up the same way, so the counts and
+to shrink, and the cards its scenarios drew. ``merge_chunks`` adds the chunks up the same way, so the counts and
 candidates of a run depend on its seed and size alone, not on how its chunks
 were scheduled. Shrinking comes after, once per deviation (``shrink.py``).
 
@@ -16,8 +16,8 @@ chunk's size), so ``examples`` counts checked scenarios. Protocol faults are
 deviations too; the engine is restarted and the chunk goes on, unless it
 faulted on ``MAX_FAULTS`` scenarios in a row (it cannot play at all) or timed
 out (each timeout costs the full step timeout): then the chunk stops and
-says so. When merging, deviations met on several cards alike become one of
-any card (``signature.generalize``), and successor deviations that are
+says so. When merging, deviations met on several cards alike, and on half the
+cards the run drew, become one of any card (``signature.generalize``), and successor deviations that are
 simpler ones seen together (the same step breaking two rules at once) are
 folded into those (``signature.fold``).
 """
@@ -139,7 +139,7 @@ def _explore(spec: ChunkSpec) -> dict:
         result["engine"] = session.hello.engine
         faults = 0
         k = 0
-        cov = Coverage()                   # the situations this chunk has offered (coverage.py)
+        cov = Coverage(spec.index)         # the situations this chunk has offered (coverage.py)
         while result["scenarios"] < spec.examples and k < SKIP_FACTOR * spec.examples:
             seed = scenario_seed(spec.seed, k)
             sc = scenario(seed, session.ctx, lazy=True, cov=cov)      # drawn as far as it is played
@@ -165,6 +165,7 @@ def _explore(spec: ChunkSpec) -> dict:
             else:
                 faults = 0
         result["log"] = session.engine.log_tail()
+        result["drawn"] = cov.drawn()
     finally:
         session.close()
     return result
@@ -189,7 +190,8 @@ def merge_chunks(results: list[dict]) -> dict:
                 old["count"] += item["count"]
                 if _rank(item) < _rank(old):
                     old["doc"], old["size"] = item["doc"], item["size"]
-    for s, general in generalize({k: v["count"] for k, v in deviations.items()}).items():
+    drawn = sorted({c for r in results for c in r.get("drawn", ())})
+    for s, general in generalize({k: v["count"] for k, v in deviations.items()}, drawn).items():
         item = deviations.pop(s)
         old = deviations.get(general)
         if old is None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import EngineConfig
+from ..engine.actions import ACTIONS
 from ..engine.engines import rules_for
 from ..engine.state import GameState
 from ..engine.step import IllegalAction, check
@@ -197,7 +198,8 @@ class Oracle:
                                  signature=sig.make(v.invariant, kind, clause))
         if diff:
             atoms = sig.diff_atoms(evalue, gvalue, self.compare, sig.Roles(before, action, self.kinds))
-            where = sig.step_context(before, evalue, action, self.squares)
+            act = ACTIONS.get(kind)        # only a move meets a square, a card or jail (an unmortgage does not)
+            where = sig.step_context(before, evalue, action, self.squares) if act is not None and act.moves else ""
             return StepViolation("successor", step, differing(evalue, self.compare, gvalue),
                                  differing(gvalue, self.compare, evalue),
                                  f"the engine's successor differs from the ruleset's on {len(diff)} value(s)"

@@ -9,12 +9,14 @@ checking a scenario against an engine costs one run of that engine.
 
 At each step the action is drawn from a menu: a legal action (mostly the one
 that moves the game on), a decision at the edge of a guard (the refusal the
-chunk has offered least drawn first: ``coverage.py``), a management action by
+chunk has offered least drawn first, and one it has not offered yet at the
+first step whose state meets it: ``coverage.py``), a management action by
 any player on any square, a trade (built and mortgaged streets preferred), a
 bid (at the minimum, at the bidder's cash, above it) or an action by a player
 whose turn it is not. Only the action types the engine declares are offered.
 Random fields are drawn too (``fill_random`` reads its dice from the same
-source), so a scenario replays exactly; a step keeps only the optional random
+source; a roll's dice then turned towards the landing least offered), so a
+scenario replays exactly; a step keeps only the optional random
 fields it used (``oracle.used_only``).
 
 ``strategy(ctx)`` is the same generation as a hypothesis strategy, for
@@ -35,7 +37,7 @@ from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
 from .automatic import compose
-from .coverage import EDGE_CANDIDATES, Coverage, situation
+from .coverage import EDGE_CANDIDATES, Coverage, deed_key, situation, steer_dice, verdict
 from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect, used_only
 from .signature import template_key
@@ -230,31 +232,40 @@ def _edge(ctx: Context, g: GameState) -> dict[tuple[str, str], list[dict]]:
             whole = all(g.owner[t] == p for t in r.groups[r.group_of[s]])
             for k in (building if whole and r.kind[s] == "street" else ()) + other:
                 add(k, r.dispatch[k][0](g, p, s), {"type": k, "seat": p, "square": s})
+            if "trade" in ctx.allowed and g.n > 1:     # the deed alone, given to the next player
+                a = {"type": "trade", "seat": p, "with": (p + 1) % g.n, "give": {"squares": [s], "cash": 0},
+                     "take": {"squares": [], "cash": 0}}
+                why = verdict(r, g, a)
+                if why not in ("legal", "malformed"):
+                    found.setdefault(("trade", why), []).append(a)
     return found
 
 
-def _trade(d, ctx: Context, g: GameState) -> dict | None:
+def _trade(d, ctx: Context, g: GameState, cov: Coverage) -> dict | None:
     """A trade: mostly one the rules may allow (a deed without buildings in its group for cash the
-    buyer has, or deed for deed), else one at their edge (streets of built groups, mortgaged deeds,
-    more cash than a side holds, jail cards)."""
+    buyer has, or deed for deed), else one at one of their edges, the rest of it plain (so one edge's
+    refusal does not hide another's): streets of built groups or mortgaged deeds, more cash than a side
+    holds or all of it, jail cards."""
     if "trade" not in ctx.allowed or g.n < 2:
         return None
     r = ctx.rules
     seat = d.pick([g.current] + list(range(g.n)))
     other = d.pick([x for x in range(g.n) if x != seat])
-    edge = d.bool()
+    edge = d.pick(("deed", "cash", "card")) if d.bool() else None
 
     def deeds(who: int) -> list[int]:
         own = _owned(g, who, r.ownable)
         built = [s for s in own if g.mortgaged[s] or any(g.houses[t] or g.hotel[t] for t in r.groups[r.group_of[s]])]
-        return (built if edge else [s for s in own if s not in built]) or own
+        return (built if edge == "deed" else [s for s in own if s not in built]) or own
 
     def side(who: int, deed: bool) -> dict:
         pool = deeds(who)
         cash = g.cash[who]
+        if edge == "deed" and pool:   # the deed whose circumstances trades have offered least
+            pool = [cov.least(d.perm(pool), lambda s: cov.seen.get(deed_key(r, g, seat, s), 0))]
         out: dict = {"squares": [d.pick(pool)] if deed and pool else [],
-                     "cash": d.pick([0, cash + 1, cash] if edge else [0, min(cash, 10), cash // 2])}
-        if g.jail_cards[who] and (edge or not out["squares"]) and d.bool():
+                     "cash": d.pick([0, cash + 1, cash] if edge == "cash" else [0, min(cash, 10), cash // 2])}
+        if g.jail_cards[who] and (edge == "card" or edge is None and not out["squares"] and d.bool()):
             out["cards"] = [g.jail_cards[who][0]]
         return out
 
@@ -270,7 +281,7 @@ def _bid(d, ctx: Context, g: GameState) -> dict | None:
     if g.phase == AUCTION:
         seat = d.pick([actor(g)] + list(range(g.n)))
         low = ctx.rules.min_bid(g)
-        amount = d.pick([low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1])
+        amount = max(1, d.pick([low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1]))
     else:
         seat = d.int(0, g.n - 1)
         amount = d.int(1, 200)
@@ -339,8 +350,18 @@ class _Step:
         return self._edge
 
 
+def _offered(cov: Coverage, key: tuple) -> tuple:
+    """How often a situation was offered: its guard side first, then the situation at each grain."""
+    return (cov.side(*key[0][:2]),) + cov.count(key)
+
+
 def _menu(d, ctx: Context, g: GameState, now: _Step, cov: Coverage) -> dict | None:
     """One candidate action from the menu (see the module doc); None when its entry has nothing to offer."""
+    edge = now.edge()
+    unmet = [k for k in sorted(edge) if not cov.side(*k)]
+    if unmet:                      # a refusal the chunk has not offered yet, where this state meets it
+        side = d.pick(unmet)
+        return cov.least(d.perm(edge[side]), lambda a: cov.count(situation(ctx.rules, g, a, side[1])))
     menu = d.uniform(0, 9)
     action = None
     if menu <= 2:
@@ -358,17 +379,20 @@ def _menu(d, ctx: Context, g: GameState, now: _Step, cov: Coverage) -> dict | No
             kind = d.pick(sorted({a["type"] for a in now.legal()}))
             action = d.pick([a for a in now.legal() if a["type"] == kind])
     elif menu <= 6:
-        edge = now.edge()
         if edge:                   # the guard's refusal least offered, then its least offered situation
             side = cov.least(d.perm(sorted(edge)), lambda k: cov.side(*k))
-            options = d.perm(edge[side])[:EDGE_CANDIDATES]
-            action = cov.least(options, lambda a: cov.count(situation(ctx.rules, g, a)))
+            action = cov.least(d.perm(edge[side]), lambda a: cov.count(situation(ctx.rules, g, a, side[1])))
         else:
             action = _management(d, ctx, g)
     elif menu == 7:
         action = _management(d, ctx, g)
-    elif menu == 8:
-        action = _trade(d, ctx, g)
+    elif menu == 8:                # the least offered of a few trades (the deeds' group-mates, the cash)
+        options = [a for a in (_trade(d, ctx, g, cov) for _ in range(EDGE_CANDIDATES)) if a is not None]
+        action = cov.least(options, lambda a: _offered(cov, situation(ctx.rules, g, a))) if options else None
+        if action is not None:
+            for part in ("give", "take"):
+                for s in action[part]["squares"]:
+                    cov.count_deed(deed_key(ctx.rules, g, action["seat"], s))
     else:
         action = d.pick((_bid, _out_of_turn, _actor_edge))(d, ctx, g)
     return action
@@ -383,7 +407,7 @@ def next_action(d, ctx: Context, state: dict, g: GameState,
     now = _Step(ctx, g)
     action, key = _menu(d, ctx, g, now, cov), None
     if action is not None:
-        action = fill_random(ctx.config, g, action, d.dice())
+        action = steer_dice(d, cov, ctx.rules, g, fill_random(ctx.config, g, action, d.dice()))
         key = situation(ctx.rules, g, action)
     for _ in range(2):
         if action is None:
@@ -398,6 +422,8 @@ def next_action(d, ctx: Context, state: dict, g: GameState,
             action = None
             continue
         cov.add(key)
+        if outcome[0] == ACCEPT:
+            cov.drew(g, outcome[3])
         return used_only(action, outcome), outcome
     return None
 
@@ -407,7 +433,7 @@ def build(d, ctx: Context, lazy: bool = False, cov: Coverage | None = None) -> S
     action drawn when it is first asked for, ``Scenario.step``; the same actions either way). ``cov``: the
     situations met so far (a chunk's, shared by its scenarios; default this scenario's own)."""
     cov = cov if cov is not None else Coverage()
-    origin, state, setup, history = loaded_state(d, ctx)
+    origin, state, setup, history = loaded_state(d, ctx, cov)
     sc = Scenario(state, [], origin, setup=setup, history=history)
     now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps)}
 

@@ -216,19 +216,34 @@ def parse(sig: str) -> tuple[str, str, str]:
 #: Distinct cards (or named squares) a deviation must be met on to be one of every card, not of each.
 ANY_OF = 3
 _PLACE = re.compile(r"(card|square) [^,:]+")
+_CARD = re.compile(r"card ([^,:]+)")
 
 
-def generalize(counts: dict[str, int]) -> dict[str, str]:
+def generalize(counts: dict[str, int], drawn: Iterable[str] | None = None) -> dict[str, str]:
     """Deviations that differ only in the card drawn (or the named square landed on), met on ``ANY_OF`` or
     more of them, are one deviation of every card: each such signature mapped to its general form, the
-    card written ``card *`` (a card put back on top of its deck is one bug, whichever card it was)."""
+    card written ``card *`` (a card put back on top of its deck is one bug, whichever card it was).
+    ``drawn``: the cards the run drew (``chance-go``, ...); when given, a deviation is one of every card
+    only if it was also met on at least half of the cards drawn from its decks: a bug of every card shows
+    on nearly every card drawn, while cards that each pay wrongly in the same direction (a card charging
+    too little, another paying GO on the way back) stay apart."""
     groups: dict[str, list[str]] = {}
     for s in counts:
         head, _, detail = s.partition(": ")
         general = _PLACE.sub(lambda m: f"{m.group(1)} *", head)
         if general != head:
             groups.setdefault(f"{general}: {detail}", []).append(s)
-    return {s: g for g, members in groups.items() if len(members) >= ANY_OF for s in members}
+    cards = set(drawn) if drawn is not None else None
+    out: dict[str, str] = {}
+    for g, members in groups.items():
+        need = ANY_OF
+        met = {c for s in members for c in _CARD.findall(s.partition(": ")[0])}
+        if cards is not None and met:
+            decks = {c.split("-")[0] for c in met}
+            need = max(need, -(-len({c for c in cards | met if c.split("-")[0] in decks}) // 2))
+        if len(members) >= need:
+            out.update((s, g) for s in members)
+    return out
 
 
 def matches(pattern: str, sig: str) -> bool:

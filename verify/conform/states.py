@@ -11,6 +11,10 @@ reference engine (how auctions, debts and other pending decisions come to be
 in progress), using only the actions the engine under test declares and
 stopping before a phase it cannot hold. Every loaded state satisfies the
 invariants the ruleset promises (checked; a state that does not is never used).
+Given the chunk's ``coverage.Coverage``, a state built directly has on top of
+each deck the card the chunk has drawn least, and a mid-game state's stock of
+buildings is brought to the supply situation the chunk has reached least (the
+bank out of houses, short of a hotel's break-down, out of hotels).
 
 ``simplifications`` gives simpler variants of a loaded state (a group handed
 back to the bank, buildings sold back, a mortgage lifted, a player out of
@@ -28,6 +32,7 @@ from typing import Any
 from ..engine.state import GameState
 from ..engine.step import fill_random, new_game
 from ..errors import GameError
+from .coverage import SUPPLIES, Coverage
 
 #: Where loaded states come from, weighted by repetition.
 SOURCES = ("new", "midgame", "boundary", "midgame", "boundary", "smt")
@@ -137,6 +142,41 @@ def _midgame(d, ctx, g: GameState) -> None:
         if holder is not None:
             _set_jail_card(ctx, g, holder, deck)
     turn(d, g)
+
+
+def _supply(d, ctx, g: GameState, target: tuple[str, str]) -> None:
+    """Bring the bank's stock of buildings towards ``target`` (``coverage.SUPPLIES``) by building on street
+    groups owned whole (a group a single player owns partly is handed to one of its owners, one owned by
+    nobody to a player, as needed; mortgages lifted where it builds): for the houses short of a hotel's
+    break-down, a group of hotels first (what selling one meets), then houses on the other groups until
+    the bank holds ``out``: none, ``short``: fewer than a break-down needs; for hotels ``out``, hotels
+    group by group. Stops where the board can take no more (the state is then only closer)."""
+    r = ctx.rules
+    houses, hotels = target
+    if g.bank_houses >= (1 << 30) or g.bank_hotels >= (1 << 30):
+        return
+    groups = d.perm(r.street_groups)
+
+    def take(grp: int) -> None:
+        owners = [g.owner[s] for s in r.groups[grp] if g.owner[s] >= 0]
+        if len(set(owners)) != 1 or len(owners) != len(r.groups[grp]):
+            _give_group(ctx, g, grp, d.pick(owners or list(range(g.n))))
+        for s in r.groups[grp]:
+            g.mortgaged[s], g.mortgage_rounds[s] = False, 0
+
+    if houses == "short" or hotels == "out":
+        for grp in groups if hotels == "out" else groups[:1]:
+            if g.bank_hotels <= 0:
+                break
+            take(grp)
+            _build(ctx, g, grp, len(r.groups[grp]) * r.hotel_level)
+    if houses in ("out", "short"):
+        keep = 0 if houses == "out" else d.int(1, max(1, r.hotel_back - 1))
+        for grp in groups[1:] if houses == "short" else groups:
+            if g.bank_houses <= keep:
+                break
+            take(grp)
+            _build(ctx, g, grp, g.bank_houses - keep, hotels=False)
 
 
 def turn(d, g: GameState, current: int | None = None) -> None:
@@ -259,10 +299,12 @@ def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> tuple[dict, 
     return state, done
 
 
-def loaded_state(d, ctx) -> tuple[str, dict, dict | None, dict | None]:
+def loaded_state(d, ctx, cov: Coverage | None = None) -> tuple[str, dict, dict | None, dict | None]:
     """A state satisfying the promised invariants, in a phase the engine can hold, where it came from, for
     a new game as set up its setup (players, seed; else None), and for a state reached by steps from
-    another its history (``{"state", "actions"}``; else None)."""
+    another its history (``{"state", "actions"}``; else None). ``cov``: the chunk's coverage, which steers
+    a mid-game state's supply of buildings to the situation least reached (``coverage.SUPPLIES``) and
+    puts the card each deck has drawn least on top of it (a new game's decks are its setup's)."""
     source = d.pick(SOURCES)
     g, setup = fresh(d, ctx)
     fallback = out(ctx, g)
@@ -271,6 +313,10 @@ def loaded_state(d, ctx) -> tuple[str, dict, dict | None, dict | None]:
     if source == "midgame":
         _midgame(d, ctx, g)
         origin = "mid-game"
+        if cov is not None:
+            target = cov.least(SUPPLIES, cov.reached)
+            cov.reach(target)
+            _supply(d, ctx, g, target)
     elif source == "boundary":
         name, prefix = _boundary(d, ctx, g)
         origin = f"boundary: {name}"
@@ -279,6 +325,8 @@ def loaded_state(d, ctx) -> tuple[str, dict, dict | None, dict | None]:
         found = smt_state(d, ctx)
         if found is not None:
             origin, g = f"found by z3: {found[0]}", found[1]
+    if cov is not None and source != "new":
+        cov.top(g)
     state = out(ctx, g)
     if source != "new" and not valid(ctx, state):
         state, origin, prefix = fallback, "new game", []

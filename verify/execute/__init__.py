@@ -13,6 +13,7 @@ runs the chunks: this process (``--jobs 1``), local worker processes
 This layer knows chunks and results, not Monopoly: it imports nothing it runs.
 Modules: ``seeds`` (chunk seeds), ``tally`` (exact mergeable counts),
 ``backends`` (one ``concurrent.futures`` interface over processes and Dask),
+``peers`` (games on local processes: this process and forked peers pulling chunks),
 ``store`` (a campaign directory: manifest and atomically written chunk results,
 for ``--resume``), ``progress`` (a bar on a terminal, plain lines otherwise),
 ``runner`` (the loop: submit, collect, save, re-run lost chunks, stop cleanly on

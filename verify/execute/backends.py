@@ -6,7 +6,10 @@ executor for ``--scheduler``), so the runner has one code path: submit a
 chunk, wait for the first finished future, repeat. What differs is said here
 once: how many chunks to keep in flight, which exception means "the worker
 running this chunk died" (its chunk is then run again), and how to stop
-without leaving a worker behind.
+without leaving a worker behind. A campaign of short chunks that may run in
+this process (games) is played differently on local processes: this process
+and ``jobs - 1`` forked peers pull chunks from a shared counter (``peers``),
+since a pool's hand-offs would cost a large part of a short run.
 
 Local workers ignore SIGINT: Ctrl-C reaches the main process, which then
 terminates them (a terminal sends SIGINT to the whole process group, and a
@@ -18,15 +21,14 @@ worker outlives its campaign; Dask's own worker processes do the same.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import multiprocessing as mp
 import os
 from contextlib import contextmanager
 import signal
-import time
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterator
 
-from ..interrupt import worker_init
-import threading
+from .peers import available, worker_setup
 
 
 class BackendUnavailable(Exception):
@@ -38,17 +40,19 @@ class Backend(ABC):
 
     name = "backend"
     slots = 1
-    #: this process is one of the backend's workers: the runner plays chunks here between collecting results
-    here = False
 
     @property
     def running(self) -> bool:
         """Started by the caller (``with backend:``): the runner then leaves it open for the next campaign."""
         return False
 
-    def start(self, here: bool = False) -> None:  # noqa: B027 - a backend with nothing to start keeps this default
-        """Start workers (default: nothing to start). ``here``: the campaign's chunks may also run in this
-        process (a backend that counts it as a worker then starts one fewer and sets ``here``)."""
+    def start(self) -> None:  # noqa: B027 - a backend with nothing to start keeps this default
+        """Start workers (default: nothing to start)."""
+
+    def peers(self) -> int:
+        """For a campaign whose chunks may run in this process (``Campaign.here``): how many processes to
+        fork beside this one, all pulling chunks (``verify.execute.peers``); 0: submit chunks instead."""
+        return 0
 
     @abstractmethod
     def submit(self, fn: Callable[[Any], Any], arg: Any) -> cf.Future:
@@ -91,21 +95,6 @@ class InProcess(Backend):
         return f
 
 
-def _worker_init() -> None:
-    """In each local worker: the CLI's worker set-up (``verify.interrupt.worker_init``: SIGINT left to
-    the main process, SIGTERM ends it quietly, it dies with its parent on Linux), and, on any system,
-    exit when the main process is gone (killed with SIGKILL it cannot stop its workers)."""
-    worker_init()
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="verify-parent-watch", daemon=True).start()
-
-
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
     """SIGINT ignored while child processes are started (an ignored signal stays ignored across exec, and
@@ -123,9 +112,9 @@ def _sigint_ignored() -> Iterator[None]:
 
 class LocalProcesses(Backend):
     """``--jobs N``: N processes on this machine (forked: they share the imported code and the compiled
-    rules). When the campaign allows it (``start(here=True)``: short chunks that are safe to play in the
-    command's own process, such as games), this process is one of the N: N - 1 workers are forked and the
-    runner plays chunks here while they play theirs, where this process would otherwise only wait."""
+    rules). For a campaign of short chunks that are safe to play in the command's own process (games),
+    this process is one of the N and forks N - 1 peers (``peers``); other campaigns (z3 tasks) go to a pool
+    of N workers while this process waits."""
 
     def __init__(self, jobs: int):
         self.jobs = max(1, int(jobs))
@@ -139,14 +128,13 @@ class LocalProcesses(Backend):
     def running(self) -> bool:
         return self._pool is not None
 
-    def start(self, here: bool = False) -> None:
-        import multiprocessing as mp
+    def start(self) -> None:
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else methods[0])
-        self.here = here and self.jobs > 1
-        workers = self.jobs - self.here
-        self.slots = 2 * workers                 # per worker: the chunk it plays and the next, in its pipe
-        self._pool = cf.ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init)
+        self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=worker_setup)
+
+    def peers(self) -> int:
+        return self.jobs - 1 if available() else 0
 
     def submit(self, fn, arg) -> cf.Future:
         assert self._pool is not None, "start() first"
@@ -158,7 +146,7 @@ class LocalProcesses(Backend):
 
     def recover(self) -> bool:
         self._stop(kill=True)
-        self.start(self.here)
+        self.start()
         return True
 
     def worker_pids(self) -> list[int]:
@@ -224,7 +212,7 @@ class DaskBackend(Backend):
     def running(self) -> bool:
         return self._executor is not None
 
-    def start(self, here: bool = False) -> None:
+    def start(self) -> None:
         try:
             import logging
 

@@ -1,20 +1,22 @@
 """The campaign loop: keep chunks in flight, save each result as it arrives, merge in chunk order.
 
-One code path for every backend (``backends``): submit up to ``slots``
-chunks, wait for the first to finish, save its result (``store``), advance
-the progress, submit the next. When this process is one of the backend's
-workers (``Backend.here``: local processes, for a campaign whose chunks
-allow it, ``Campaign.here``), the backend's slots are filled first, then this
-process plays the next chunk itself and collects what finished meanwhile:
-``--jobs 2`` forks one worker and this process plays beside it. Results are normalised through JSON before
-they are saved or merged, so a fresh result and one loaded by ``--resume``
-are the same value and the merged result cannot depend on where a chunk ran.
+Two ways to run chunks, one way to keep their results. Pushed: submit up to
+the backend's ``slots`` chunks (``backends``), wait for the first to finish,
+submit the next. Pulled, for a campaign of short chunks that may run in this
+process (``Campaign.here``: games) on local processes: this process and
+``jobs - 1`` forked peers take chunks from a shared counter (``peers``), so
+``--jobs 2`` forks one peer and plays beside it without a pool's hand-offs.
+Either way each result is saved as it arrives (``store``) and advances the
+progress. Results are normalised through JSON before they are saved or
+merged, so a fresh result and one loaded by ``--resume`` are the same value
+and the merged result cannot depend on where a chunk ran.
 
 * A chunk whose worker died is run again (up to ``max_attempts`` times):
   a broken local pool is rebuilt and every chunk it held is resubmitted; on
   Dask the scheduler re-runs a lost worker's tasks itself and only a task that
-  killed too many workers comes back here. A chunk that was running when a
-  worker died runs alone afterwards, so a chunk that kills its worker every
+  killed too many workers comes back here; a lost peer's chunks run again in
+  new peers. A chunk that was running when a worker died runs alone
+  afterwards (never in this process), so a chunk that kills its worker every
   time is the one named when the campaign gives up.
 * A campaign may stop early (``Campaign.stops``: a checked run stops at the
   first invariant violation): chunks after the stopping one are cancelled,
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from .backends import Backend, InProcess
+from .peers import PeerLost, play
 from .progress import Progress
 from ..interrupt import Interrupted
 from .store import CampaignStore
@@ -88,6 +91,29 @@ def _normal(result: Any) -> Any:
     return json.loads(json.dumps(result))
 
 
+class _Results:
+    """The results gathered so far: each saved as it arrives (``store``), counted in the progress, and an
+    early stop lowering ``need`` (chunks 0..need-1 make the result)."""
+
+    def __init__(self, campaign: Campaign, store: CampaignStore | None, progress: Progress, results: dict,
+                 need: int, outcome: Outcome):
+        self.campaign, self.store, self.progress, self.results = campaign, store, progress, results
+        self.need, self.outcome = need, outcome
+        self.stops = campaign.stops or (lambda r: False)
+
+    def accept(self, i: int, r: Any) -> bool:
+        """Keep chunk ``i``'s result (JSON-normal); True when the campaign stops after it."""
+        self.results[i] = r
+        self.outcome.ran += 1
+        if self.store is not None:
+            self.store.save(i, r)
+        self.progress.advance(self.campaign.weight(i))
+        if self.stops(r) and i + 1 < self.need:
+            self.need = i + 1
+            return True
+        return False
+
+
 def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore | None = None,
         progress: Progress | None = None, max_attempts: int = 4) -> Outcome:
     """Run every chunk not already saved in ``store`` on ``backend`` and merge (see the module docstring)."""
@@ -102,26 +128,72 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
     resumed = len([i for i in results if i < need])
     progress = progress or Progress(sum(campaign.weight(i) for i in range(n)), campaign.unit, campaign.kind,
                                     mode="off")
-    queue = deque(i for i in range(need) if i not in results)
+    outcome = Outcome(None, 0, resumed=resumed, backend=backend.name)
+    got = _Results(campaign, store, progress, results, need, outcome)
+    todo = [i for i in range(need) if i not in results]
+    peers = backend.peers() if campaign.here and todo else 0
+    t0 = time.perf_counter()
+    try:
+        progress.start(sum(campaign.weight(i) for i in results if i < need))
+        if peers:
+            _pull(campaign, todo, peers, got, max_attempts)
+        else:
+            t0 = _push(campaign, todo, backend, got, max_attempts, t0)
+    except BaseException as exc:
+        progress.close()
+        if isinstance(exc, (KeyboardInterrupt, Interrupted)):
+            note = _keep(campaign, store, results, n)
+            if isinstance(exc, Interrupted):
+                exc.detail = note          # the command line prints it as its one line
+            elif note:
+                print(note, file=sys.stderr)
+        raise
+    progress.close()
+    outcome.chunks = got.need
+    outcome.result = campaign.merge([results[i] for i in range(got.need)])
+    outcome.elapsed_s = time.perf_counter() - t0
+    if store is not None and _jsonable(outcome.result):
+        store.finish(outcome.result)
+    return outcome
+
+
+def _pull(campaign: Campaign, todo: list[int], peers: int, got: _Results, max_attempts: int) -> None:
+    """This process and ``peers`` forked peers take the chunks in ``todo`` from a shared counter."""
+    got.outcome.backend = f"{peers + 1} local processes (this one and {peers} forked)"
+    stops = campaign.stops or (lambda r: False)
+    try:
+        got.outcome.rerun = play([campaign.chunks[i] for i in todo], campaign.run_chunk, stops, peers,
+                                 lambda p, text: got.accept(todo[p], json.loads(text)), max_attempts)
+    except PeerLost as lost:
+        raise WorkerLost(_gave_up(campaign, todo[lost.position], lost.attempts)) from None
+
+
+def _gave_up(campaign: Campaign, i: int, attempts: int) -> str:
+    return (f"chunk {i} of the {campaign.kind} campaign lost its worker {attempts} times; giving up "
+            "(is the chunk itself killing it?)")
+
+
+def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, max_attempts: int,
+          t0: float) -> float:
+    """Submit the chunks in ``todo`` to ``backend``, up to its slots at a time; returns when the chunks
+    started (after the backend's start-up)."""
+    queue = deque(todo)
     inflight: dict[cf.Future, int] = {}
     attempts: dict[int, int] = {}
-    outcome = Outcome(None, 0, resumed=resumed, backend=backend.name)
-    t0 = time.perf_counter()
+    outcome = got.outcome
     started = False
     try:
         if queue and not backend.running:      # a backend the caller started stays open for it
-            backend.start(here=campaign.here)
+            backend.start()
             started = True
             outcome.startup_s = time.perf_counter() - t0
             t0 = time.perf_counter()
-        here = InProcess() if backend.here and campaign.here else None      # this process plays too
-        progress.start(sum(campaign.weight(i) for i in results if i < need))
         while queue or inflight:
             lost: list[int] = []
             broken = False
             while queue and len(inflight) < max(1, backend.slots):
                 i = queue[0]
-                if i >= need:
+                if i >= got.need:
                     queue.popleft()
                     continue
                 if attempts.get(i) and inflight:
@@ -137,19 +209,12 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
                     break
                 if attempts.get(i):
                     break
-            while here is not None and queue and not broken and queue[0] >= need:
-                queue.popleft()
-            if here is not None and queue and not broken and not attempts.get(queue[0]):
-                i = queue.popleft()              # played now, in this process (never a chunk that lost a worker)
-                if started and not queue:
-                    backend.drain()              # the workers' exit overlaps this last chunk
-                inflight[here.submit(campaign.run_chunk, campaign.chunks[i])] = i
-            elif started and not queue and not broken:
-                backend.drain()
+            if started and not queue and not broken:
+                backend.drain()                  # the workers' exit overlaps the last chunks
             if inflight and not broken:
                 done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
                 for i, f in sorted((inflight.pop(f), f) for f in done):
-                    if f.cancelled() or i >= need:
+                    if f.cancelled() or i >= got.need:
                         continue
                     exc = f.exception()
                     if exc is not None:
@@ -157,55 +222,34 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
                             raise exc
                         lost.append(i)
                         continue
-                    r = _normal(f.result())
-                    results[i] = r
-                    outcome.ran += 1
-                    if store is not None:
-                        store.save(i, r)
-                    progress.advance(campaign.weight(i))
-                    if stops(r) and i + 1 < need:
-                        need = i + 1
+                    if got.accept(i, _normal(f.result())):
                         for g, j in list(inflight.items()):
-                            if j >= need:
+                            if j >= got.need:
                                 g.cancel()
                                 del inflight[g]
             if lost or broken:
                 if backend.recover():            # the whole pool went down with the worker
-                    lost += [j for j in inflight.values() if j < need]
+                    lost += [j for j in inflight.values() if j < got.need]
                     inflight.clear()
                 lost = sorted(set(lost))
                 for i in lost:
                     attempts[i] = attempts.get(i, 0) + 1
                 worst = [i for i in lost if attempts[i] >= max_attempts]
                 if worst:
-                    raise WorkerLost(f"chunk {worst[0]} of the {campaign.kind} campaign lost its worker "
-                                     f"{attempts[worst[0]]} times; giving up (is the chunk itself killing it?)")
+                    raise WorkerLost(_gave_up(campaign, worst[0], attempts[worst[0]]))
                 queue.extendleft(reversed(lost))
                 outcome.rerun += len(lost)
                 if lost:
-                    progress.note(f"a worker was lost; re-running {len(lost)} chunk(s)")
-    except BaseException as exc:
+                    got.progress.note(f"a worker was lost; re-running {len(lost)} chunk(s)")
+    except BaseException:
         if started:
             backend.close(interrupted=True)
             started = False
-        progress.close()
-        if isinstance(exc, (KeyboardInterrupt, Interrupted)):
-            note = _keep(campaign, store, results, n)
-            if isinstance(exc, Interrupted):
-                exc.detail = note          # the command line prints it as its one line
-            elif note:
-                print(note, file=sys.stderr)
         raise
     finally:
         if started:
             backend.close()
-    progress.close()
-    outcome.chunks = need
-    outcome.result = campaign.merge([results[i] for i in range(need)])
-    outcome.elapsed_s = time.perf_counter() - t0
-    if store is not None and _jsonable(outcome.result):
-        store.finish(outcome.result)
-    return outcome
+    return t0
 
 
 def _jsonable(x: Any) -> bool:
