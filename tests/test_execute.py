@@ -131,11 +131,21 @@ def test_this_process_plays_beside_one_peer_when_the_campaign_allows_it(here):
     assert run(toy(chunks=40), InProcess()).result == toy_merge(out.result)
 
 
-def test_an_early_stop_is_the_lowest_stopping_chunk_whatever_the_scheduling():
+def slow_chunk(c: Toy) -> dict:
+    time.sleep(0.005)                    # long enough that a forked peer takes some chunks
+    return toy_chunk(c)
+
+
+@pytest.mark.parametrize("here", [False, True])
+def test_an_early_stop_is_the_lowest_stopping_chunk_whatever_the_scheduling(here):
+    """Pushed to a pool, or pulled by this process and a peer (which may take chunks after the stop)."""
     one = run(toy(stop_at=4), InProcess())
-    two = run(toy(stop_at=4), LocalProcesses(2))
+    base = toy(chunks=30, stop_at=4)
+    two = run(Campaign(base.kind, base.identity, base.chunks, slow_chunk, toy_merge, weights=base.weights,
+                       stops=base.stops, here=here), LocalProcesses(2))
     assert one.result == two.result and one.result["chunks"] == [0, 1, 2, 3, 4]
     assert one.ran == 5                      # in one process nothing after the stop runs
+    assert two.ran < 30                      # the chunks after the stop are not all played
 
 
 class Interrupting(InProcess):
