@@ -65,6 +65,8 @@ class GameSlicer:
         last = self._out
         if last is None:
             return self.first(g)
+        # one branch per column, not a loop over CHANGING: compiled, each reads a typed field directly
+        # (a getattr by name would be generic); the bits follow CHANGING's order
         bits = 0
         squares = 0
         if g.cash != self.cash:

@@ -194,9 +194,9 @@ def play(chunks: Sequence[Any], run_chunk: Callable[[Any], Any], stops: Callable
         ready = wait([x.conn for x in live.values()] + [x.process.sentinel for x in live.values()], timeout)
         for peer in list(live.values()):
             if peer.conn in ready or peer.process.sentinel in ready:
-                _drain(peer)
+                drain(peer)
 
-    def _drain(peer: _Peer) -> None:
+    def drain(peer: _Peer) -> None:
         while peer.conn.poll():
             try:
                 kind, p, payload = peer.conn.recv()

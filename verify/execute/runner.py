@@ -138,7 +138,7 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
         if peers:
             _pull(campaign, todo, peers, got, max_attempts)
         else:
-            t0 = _push(campaign, todo, backend, got, max_attempts, t0)
+            _push(campaign, todo, backend, got, max_attempts)
     except BaseException as exc:
         progress.close()
         if isinstance(exc, (KeyboardInterrupt, Interrupted)):
@@ -151,7 +151,7 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
     progress.close()
     outcome.chunks = got.need
     outcome.result = campaign.merge([results[i] for i in range(got.need)])
-    outcome.elapsed_s = time.perf_counter() - t0
+    outcome.elapsed_s = time.perf_counter() - t0 - outcome.startup_s
     if store is not None and _jsonable(outcome.result):
         store.finish(outcome.result)
     return outcome
@@ -160,9 +160,8 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
 def _pull(campaign: Campaign, todo: list[int], peers: int, got: _Results, max_attempts: int) -> None:
     """This process and ``peers`` forked peers take the chunks in ``todo`` from a shared counter."""
     got.outcome.backend = f"{peers + 1} local processes (this one and {peers} forked)"
-    stops = campaign.stops or (lambda r: False)
     try:
-        got.outcome.rerun = play([campaign.chunks[i] for i in todo], campaign.run_chunk, stops, peers,
+        got.outcome.rerun = play([campaign.chunks[i] for i in todo], campaign.run_chunk, got.stops, peers,
                                  lambda p, text: got.accept(todo[p], json.loads(text)), max_attempts)
     except PeerLost as lost:
         raise WorkerLost(_gave_up(campaign, todo[lost.position], lost.attempts)) from None
@@ -173,10 +172,9 @@ def _gave_up(campaign: Campaign, i: int, attempts: int) -> str:
             "(is the chunk itself killing it?)")
 
 
-def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, max_attempts: int,
-          t0: float) -> float:
-    """Submit the chunks in ``todo`` to ``backend``, up to its slots at a time; returns when the chunks
-    started (after the backend's start-up)."""
+def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, max_attempts: int) -> None:
+    """Submit the chunks in ``todo`` to ``backend``, up to its slots at a time (starting it first, its
+    start-up time kept in ``outcome.startup_s``, unless the caller started it)."""
     queue = deque(todo)
     inflight: dict[cf.Future, int] = {}
     attempts: dict[int, int] = {}
@@ -184,10 +182,10 @@ def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, 
     started = False
     try:
         if queue and not backend.running:      # a backend the caller started stays open for it
+            t0 = time.perf_counter()
             backend.start()
             started = True
             outcome.startup_s = time.perf_counter() - t0
-            t0 = time.perf_counter()
         while queue or inflight:
             lost: list[int] = []
             broken = False
@@ -249,7 +247,6 @@ def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, 
     finally:
         if started:
             backend.close()
-    return t0
 
 
 def _jsonable(x: Any) -> bool:
