@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import z3
 
+from . import terms as T
 from ..invariants import NOBODY
 from .model import Model
 from .state import SymState
@@ -42,7 +43,7 @@ def ite(c: Any, a: Any, b: Any) -> Any:
     """z3.If that folds a Python condition (the acting seat is a Python int, see Args)."""
     if isinstance(c, bool):
         return a if c else b
-    return z3.If(c, a, b)
+    return T.ite(c, a, b)
 
 
 def pick(idx: Any, values: list) -> Any:
@@ -51,7 +52,7 @@ def pick(idx: Any, values: list) -> Any:
         return values[idx]
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
-        out = z3.If(idx == i, values[i], out)
+        out = T.ite(T.eq(idx, i), values[i], out)
     return out
 
 
@@ -61,12 +62,12 @@ def _b(x) -> Any:
 
 def _all(xs) -> Any:
     xs = [_b(x) for x in xs]
-    return z3.And(xs) if xs else z3.BoolVal(True)
+    return T.and_(xs) if xs else T.TRUE
 
 
 def _any(xs) -> Any:
     xs = [_b(x) for x in xs]
-    return z3.Or(xs) if xs else z3.BoolVal(False)
+    return T.or_(xs) if xs else T.FALSE
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class Action:
 def seat_ok(m: Model, x) -> Any:
     if isinstance(x, int):
         return z3.BoolVal(0 <= x < m.players)
-    return z3.And(x >= 0, x < m.players)
+    return T.and_([T.ge(x, 0), T.lt(x, m.players)])
 
 
 def pf(s: SymState, seat, field: str) -> Any:
@@ -121,13 +122,13 @@ def pf(s: SymState, seat, field: str) -> Any:
 
 
 def active(s: SymState, seat) -> Any:
-    return z3.Not(pf(s, seat, "bankrupt"))
+    return T.not_(pf(s, seat, "bankrupt"))
 
 
 def add_cash(s: SymState, seat, delta) -> SymState:
     ps = s
     for p in s.players:
-        ps = ps.with_player(p.seat, cash=p.cash + ite(seat == p.seat, delta, 0))
+        ps = ps.with_player(p.seat, cash=T.add(p.cash, ite(T.eq(seat, p.seat), delta, 0)))
     return ps
 
 
@@ -141,7 +142,7 @@ def level(m: Model, p) -> Any:
 
 
 def no_buildings(p) -> Any:
-    return z3.And(p.houses == 0, z3.Not(p.hotel))
+    return T.and_([T.eq(p.houses, 0), T.not_(p.hotel)])
 
 
 def streets(m: Model) -> list[int]:
@@ -298,7 +299,7 @@ def _set_prop(s: SymState, sq, **fields) -> SymState:
         kw = {}
         for f, v in fields.items():
             new = v(p) if callable(v) else v
-            kw[f] = ite(sq == p.index, new, getattr(p, f))
+            kw[f] = ite(T.eq(sq, p.index), new, getattr(p, f))
         out = out.with_prop(p.index, **kw)
     return out
 
@@ -339,7 +340,7 @@ def _group_ok(m: Model, s: SymState, i: int, a) -> list:
 
 
 def _on_street(m: Model, x: Args, per_street: Callable[[int], list]) -> Any:
-    return _any([z3.And(x.sq == i, _all(per_street(i))) for i in streets(m)])
+    return _any([T.and_([T.eq(x.sq, i), _all(per_street(i))]) for i in streets(m)])
 
 
 def _bank_stock(s: SymState, field: str, delta) -> SymState:

@@ -15,6 +15,7 @@ from typing import Any
 
 import z3
 
+from . import terms as T
 from ..invariants import NOBODY
 from .model import Model
 
@@ -45,7 +46,7 @@ class SymProp:
 
     @property
     def hotel(self) -> Any:
-        return self.hotels >= 1
+        return T.ge(self.hotels, 1)
 
 
 @dataclass(frozen=True)

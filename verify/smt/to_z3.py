@@ -14,6 +14,7 @@ from typing import Any
 
 import z3
 
+from . import terms as T
 from ..errors import ExprError
 from ..expr import (
     Aggregate, BinOp, BoolOp, Call, Compare, Const, IfExp, Name, Neg, Not, TupleLit, _lookup, _CMP_PY, _BIN_PY)
@@ -23,11 +24,16 @@ def _is_z3(x: Any) -> bool:
     return isinstance(x, z3.ExprRef)
 
 
+def _is_bool(x: Any) -> bool:
+    """A z3 Boolean (z3 gives every Boolean-sorted term this class; asking its sort costs two C calls)."""
+    return isinstance(x, z3.BoolRef)
+
+
 def _bool(x: Any) -> Any:
     if _is_z3(x):
-        if z3.is_bool(x):
+        if _is_bool(x):
             return x
-        return x != 0
+        return T.ne(x, 0)
     return bool(x)
 
 
@@ -42,7 +48,7 @@ def _and(vals: list) -> Any:
         terms.append(v)
     if not terms:
         return True
-    return terms[0] if len(terms) == 1 else z3.And(terms)
+    return terms[0] if len(terms) == 1 else T.and_(terms)
 
 
 def _or(vals: list) -> Any:
@@ -56,12 +62,12 @@ def _or(vals: list) -> Any:
         terms.append(v)
     if not terms:
         return False
-    return terms[0] if len(terms) == 1 else z3.Or(terms)
+    return terms[0] if len(terms) == 1 else T.or_(terms)
 
 
 def _not(v: Any) -> Any:
     v = _bool(v)
-    return (not v) if isinstance(v, bool) else z3.Not(v)
+    return (not v) if isinstance(v, bool) else T.not_(v)
 
 
 def _ite(c: Any, a: Any, b: Any) -> Any:
@@ -69,20 +75,20 @@ def _ite(c: Any, a: Any, b: Any) -> Any:
     if isinstance(c, bool):
         return a if c else b
     if isinstance(a, bool) and isinstance(b, bool):
-        return c if a and not b else (z3.Not(c) if b and not a else a)
+        return c if a and not b else (T.not_(c) if b and not a else a)
     if isinstance(a, bool) or isinstance(b, bool):
         a, b = _as_z3_bool(a), _as_z3_bool(b)
-    return z3.If(c, a, b)
+    return T.ite(c, a, b)
 
 
 def _as_z3_bool(x):
-    return z3.BoolVal(x) if isinstance(x, bool) else x
+    return T.bool_val(x) if isinstance(x, bool) else x
 
 
 def _num(x: Any) -> Any:
     """Booleans count as 0/1 in sums and comparisons with numbers (as in Python)."""
-    if _is_z3(x) and z3.is_bool(x):
-        return z3.If(x, 1, 0)
+    if _is_bool(x):
+        return T.ite(x, 1, 0)
     return x
 
 
@@ -98,18 +104,20 @@ def _cmp(op: str, a: Any, b: Any) -> Any:
         return op == "!="
     if isinstance(a, str) or isinstance(b, str):
         return op == "!="
-    if _is_z3(a) and _is_z3(b) and z3.is_bool(a) != z3.is_bool(b):
+    if _is_z3(a) and _is_z3(b) and _is_bool(a) != _is_bool(b):
         a, b = _num(a), _num(b)
-    elif _is_z3(a) and z3.is_bool(a) and isinstance(b, (int, float)) and not isinstance(b, bool):
+    elif _is_bool(a) and isinstance(b, (int, float)) and not isinstance(b, bool):
         a = _num(a)
-    elif _is_z3(b) and z3.is_bool(b) and isinstance(a, (int, float)) and not isinstance(a, bool):
+    elif _is_bool(b) and isinstance(a, (int, float)) and not isinstance(a, bool):
         b = _num(b)
-    if _is_z3(a) and z3.is_bool(a) and isinstance(b, bool):
-        b = z3.BoolVal(b)
-    if _is_z3(b) and z3.is_bool(b) and isinstance(a, bool):
-        a = z3.BoolVal(a)
-    return {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
-            ">": lambda: a > b, ">=": lambda: a >= b}[op]()
+    if _is_bool(a) and isinstance(b, bool):
+        b = T.bool_val(b)
+    if _is_bool(b) and isinstance(a, bool):
+        a = T.bool_val(a)
+    return _COMPARE[op](a, b)
+
+
+_COMPARE = {"==": T.eq, "!=": T.ne, "<": T.lt, "<=": T.le, ">": T.gt, ">=": T.ge}
 
 
 def _arith(op: str, a: Any, b: Any) -> Any:
@@ -117,11 +125,11 @@ def _arith(op: str, a: Any, b: Any) -> Any:
     if not _is_z3(a) and not _is_z3(b):
         return _BIN_PY[op](a, b)
     if op == "+":
-        return a + b
+        return T.add(a, b)
     if op == "-":
-        return a - b
+        return T.sub(a, b)
     if op == "*":
-        return a * b
+        return T.mul(a, b)
     if op in ("//", "/"):
         if op == "/" and not (isinstance(b, int) and not _is_z3(a)):
             raise ExprError("'/' on symbolic values is not supported; use '//'")
@@ -140,7 +148,7 @@ def _minmax(vals: list, is_max: bool) -> Any:
         if not _is_z3(best) and not _is_z3(v):
             best = max(best, v) if is_max else min(best, v)
         else:
-            best = z3.If(v > best, v, best) if is_max else z3.If(v < best, v, best)
+            best = T.ite(T.gt(v, best), v, best) if is_max else T.ite(T.lt(v, best), v, best)
     return best
 
 
@@ -155,8 +163,8 @@ def _sum(vals: list) -> Any:
             total += v
     if not terms:
         return total
-    s = terms[0] if len(terms) == 1 else z3.Sum(terms)
-    return s + total if total else s
+    s = terms[0] if len(terms) == 1 else T.sum_(terms)
+    return T.add(s, total) if total else s
 
 
 def formula(e: Any, env: dict, old_env: dict | None = None) -> Any:
@@ -203,7 +211,7 @@ def formula(e: Any, env: dict, old_env: dict | None = None) -> Any:
             return _or([_not(args[0]), args[1]])
         if e.func == "abs":
             v = _num(args[0])
-            return abs(v) if not _is_z3(v) else z3.If(v < 0, -v, v)
+            return abs(v) if not _is_z3(v) else T.ite(T.lt(v, 0), -v, v)
         if e.func in ("min", "max"):
             vals = list(args[0]) if len(args) == 1 else args
             return _minmax(vals, e.func == "max")
@@ -244,4 +252,4 @@ def _gen(agg: Aggregate, depth: int, env: dict, old_env, out: list) -> None:
 def as_bool(x: Any) -> z3.BoolRef:
     """A formula result as a z3 Boolean (Python True/False become constants)."""
     x = _bool(x)
-    return z3.BoolVal(x) if isinstance(x, bool) else x
+    return T.bool_val(x) if isinstance(x, bool) else x
