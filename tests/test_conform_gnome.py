@@ -222,3 +222,31 @@ def test_the_conformance_page_states_the_recorded_run():
     page = (EVIDENCE.parent.parent / "conformance.md").read_text(encoding="utf-8")
     assert (f"{RECORDED['scenarios']} scenarios, {RECORDED['steps']:,} steps, {len(RECORDED['violations'])} distinct "
             "deviations") in page
+
+
+@needs_gnome
+def test_each_game_gets_its_own_copy_of_the_board_gnome_makes():
+    """The adapter copies the board GNOME makes instead of making one per game: a copy holds what GNOME's
+    own ``initialize_board`` holds, with the agents given, and shares nothing with another game's."""
+    from verify.conform.adapters.gnome_board import game_schema, gnome, new_board
+
+    def facts(gb):
+        return ([(p.player_name, p.current_cash, p.current_position, p.agent) for p in gb["players"]],
+                [(loc.name, type(loc).__name__, getattr(loc, "price", None)) for loc in gb["location_sequence"]],
+                sorted(c.name for c in gb["chance_cards"]), sorted(c.name for c in gb["community_chest_cards"]),
+                gb["bank"].total_cash_with_bank, sorted(gb["location_objects"]))
+
+    schema = json.loads(json.dumps(game_schema()))
+    schema["players"]["player_states"]["player_name"] = ["player_1", "player_2", "player_3"]
+    schema["players"]["player_count"] = 3
+    agents = ["a0", "a1", "a2"]
+    made = gnome().init.initialize_board(schema, dict(zip(schema["players"]["player_states"]["player_name"], agents)))
+    one, two = new_board(3, lambda i: agents[i]), new_board(3, lambda i: f"other{i}")
+    assert facts(one) == facts(made)
+    assert [p.agent for p in two["players"]] == ["other0", "other1", "other2"]
+    one["players"][0].current_cash = 1
+    one["location_sequence"][1].owned_by = one["players"][0]
+    next(iter(one["chance_cards"])).name = "changed"
+    assert two["players"][0].current_cash == made["players"][0].current_cash
+    assert two["location_sequence"][1].owned_by is two["bank"]
+    assert "changed" not in {c.name for c in two["chance_cards"]}
