@@ -148,6 +148,33 @@ def test_an_early_stop_is_the_lowest_stopping_chunk_whatever_the_scheduling(here
     assert two.ran < 30                      # the chunks after the stop are not all played
 
 
+class Batching(InProcess):
+    """This process, taking several short chunks per task as a Dask cluster does (``task_units``)."""
+
+    slots = 2
+    task_units = 200
+
+    def __init__(self):
+        self.tasks: list = []
+
+    def submit(self, fn, arg):
+        self.tasks.append([c.index for c in arg] if isinstance(arg, list) else [arg.index])
+        return super().submit(fn, arg)
+
+
+def test_short_chunks_go_several_to_a_task_and_the_last_tasks_alone():
+    whole = run(toy(chunks=40), InProcess())
+    backend = Batching()
+    out = run(toy(chunks=40), backend)
+    assert out.result == whole.result and out.ran == 40
+    assert sum(backend.tasks, []) == list(range(40))         # every chunk once, in order
+    assert len(backend.tasks[0]) == 4                          # 40+41+42+43 numbers fit in 200, a fifth not
+    assert len(backend.tasks) < 25 and backend.tasks[-3:] == [[37], [38], [39]]
+    stopped = run(toy(chunks=40, stop_at=5), Batching())
+    assert stopped.result == run(toy(chunks=40, stop_at=5), InProcess()).result
+    assert stopped.result["chunks"] == [0, 1, 2, 3, 4, 5]
+
+
 class Interrupting(InProcess):
     """This process, with Ctrl-C arriving at the n-th submission."""
 

@@ -40,6 +40,10 @@ class Backend(ABC):
 
     name = "backend"
     slots = 1
+    #: how many units of work (a campaign's weights: games, rulesets) one task may hold: several short
+    #: chunks go in one task where a task costs more than a short chunk (Dask: about 10 ms of scheduling,
+    #: messages and hand-offs); 0: one chunk per task
+    task_units = 0
 
     @property
     def running(self) -> bool:
@@ -240,6 +244,7 @@ class DaskBackend(Backend):
             raise BackendUnavailable(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         threads = sum(self.client.nthreads().values()) or 1
         self.slots = 2 * threads
+        self.task_units = 200
         self._executor = self.client.get_executor(pure=False)
 
     def submit(self, fn, arg) -> cf.Future:

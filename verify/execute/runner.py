@@ -1,8 +1,10 @@
 """The campaign loop: keep chunks in flight, save each result as it arrives, merge in chunk order.
 
 Two ways to run chunks, one way to keep their results. Pushed: submit up to
-the backend's ``slots`` chunks (``backends``), wait for the first to finish,
-submit the next. Pulled, for a campaign of short chunks that may run in this
+the backend's ``slots`` tasks (``backends``), wait for the first to finish,
+submit the next; a task is one chunk, or several consecutive short ones where
+the backend says a task costs more than a short chunk (``task_units``: Dask),
+as many as hold a share of the work left that still keeps every slot busy. Pulled, for a campaign of short chunks that may run in this
 process (``Campaign.here``: games) on local processes: this process and
 ``jobs - 1`` forked peers take chunks from a shared counter (``peers``), so
 ``--jobs 2`` forks one peer and plays beside it without a pool's hand-offs.
@@ -37,6 +39,7 @@ import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Sequence
 
 from .backends import Backend, InProcess
@@ -172,11 +175,34 @@ def _gave_up(campaign: Campaign, i: int, attempts: int) -> str:
             "(is the chunk itself killing it?)")
 
 
+def run_chunks(run_chunk: Callable[[Any], Any], chunks: list) -> list:
+    """One task of several chunks: their results in order."""
+    return [run_chunk(c) for c in chunks]
+
+
+def _task(campaign: Campaign, queue: deque, got: _Results, backend: Backend, attempts: dict) -> list[int]:
+    """The chunks of the next task, taken from the front of ``queue``: the first, and after it as many as
+    fit in the backend's ``task_units`` and in a share of the work left that keeps every slot busy to the
+    end (so the last tasks are single chunks); a chunk run again after a lost worker runs alone."""
+    first = queue.popleft()
+    out = [first]
+    if not backend.task_units or attempts.get(first):
+        return out
+    left = campaign.weight(first) + sum(campaign.weight(j) for j in queue if j < got.need)
+    cap = min(backend.task_units, -(-left // (2 * max(1, backend.slots))))
+    units = campaign.weight(first)
+    while queue and queue[0] < got.need and not attempts.get(queue[0]) \
+            and units + campaign.weight(queue[0]) <= cap:
+        units += campaign.weight(queue[0])
+        out.append(queue.popleft())
+    return out
+
+
 def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, max_attempts: int) -> None:
-    """Submit the chunks in ``todo`` to ``backend``, up to its slots at a time (starting it first, its
-    start-up time kept in ``outcome.startup_s``, unless the caller started it)."""
+    """Submit the chunks in ``todo`` to ``backend``, up to its slots of tasks at a time (starting it first,
+    its start-up time kept in ``outcome.startup_s``, unless the caller started it)."""
     queue = deque(todo)
-    inflight: dict[cf.Future, int] = {}
+    inflight: dict[cf.Future, list[int]] = {}
     attempts: dict[int, int] = {}
     outcome = got.outcome
     started = False
@@ -196,13 +222,18 @@ def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, 
                     continue
                 if attempts.get(i) and inflight:
                     break                        # a chunk that was running when a worker died runs alone
-                queue.popleft()
+                task = _task(campaign, queue, got, backend, attempts)
                 try:
-                    inflight[backend.submit(campaign.run_chunk, campaign.chunks[i])] = i
+                    if len(task) == 1:
+                        future = backend.submit(campaign.run_chunk, campaign.chunks[i])
+                    else:
+                        future = backend.submit(partial(run_chunks, campaign.run_chunk),
+                                                [campaign.chunks[j] for j in task])
+                    inflight[future] = task
                 except Exception as exc:         # a local pool found broken on submission
                     if not backend.is_lost(exc):
                         raise
-                    queue.appendleft(i)
+                    queue.extendleft(reversed(task))
                     broken = True
                     break
                 if attempts.get(i):
@@ -211,23 +242,25 @@ def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, 
                 backend.drain()                  # the workers' exit overlaps the last chunks
             if inflight and not broken:
                 done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
-                for i, f in sorted((inflight.pop(f), f) for f in done):
-                    if f.cancelled() or i >= got.need:
+                for task, f in sorted(((inflight.pop(f), f) for f in done), key=lambda tf: tf[0][0]):
+                    if f.cancelled() or task[0] >= got.need:
                         continue
                     exc = f.exception()
                     if exc is not None:
                         if not backend.is_lost(exc):
                             raise exc
-                        lost.append(i)
+                        lost += [j for j in task if j < got.need]
                         continue
-                    if got.accept(i, _normal(f.result())):
-                        for g, j in list(inflight.items()):
-                            if j >= got.need:
-                                g.cancel()
-                                del inflight[g]
+                    results = [f.result()] if len(task) == 1 else f.result()
+                    for j, r in zip(task, results):
+                        if j < got.need and got.accept(j, _normal(r)):
+                            for g, t in list(inflight.items()):
+                                if t[0] >= got.need:
+                                    g.cancel()
+                                    del inflight[g]
             if lost or broken:
                 if backend.recover():            # the whole pool went down with the worker
-                    lost += [j for j in inflight.values() if j < got.need]
+                    lost += [j for t in inflight.values() for j in t if j < got.need]
                     inflight.clear()
                 lost = sorted(set(lost))
                 for i in lost:
