@@ -49,7 +49,6 @@ def test_connectives_are_z3s(xs):
     assert same(T.and_(xs), z3.And(xs))
     assert same(T.or_(xs), z3.Or(xs))
     assert same(T.not_(xs[0]), z3.Not(xs[0]))
-    assert same(T.implies(xs[0], xs[-1]), z3.Implies(xs[0], xs[-1]))
     assert same(T.eq(xs[0], xs[-1]), xs[0] == xs[-1])
 
 
@@ -63,10 +62,12 @@ def test_numerals_are_kept_and_equal_to_z3s():
     assert T.int_val(7) is T.int_val(7)
     assert same(T.int_val(7), z3.IntVal(7))
     assert same(T.bool_val(False), z3.BoolVal(False))
+    assert same(T.as_term(True), z3.BoolVal(True)) and T.as_term(X) is X and T.as_term(3) == 3
 
 
 def test_a_query_outside_linear_arithmetic_is_answered_by_the_general_solver():
-    """The linear solver gives up on a product of two unknowns; the step's second solver answers it."""
+    """The linear solver gives up on a product of two unknowns; the step's second solver answers it, and
+    the step's later queries go to that solver directly. A linear step never builds the second one."""
     made = []
 
     def make(_step, logic):
@@ -79,8 +80,16 @@ def test_a_query_outside_linear_arithmetic_is_answered_by_the_general_solver():
     assert status == "sat", status          # 17 * 23
     assert made == ["QF_LIA", None]
     assert solver.model().eval(X).as_long() == 17
+    general = solver
     solver.pop()
-    # a linear query stays with the first solver, and no third solver is made
     solver, status = lazy.ask(z3.Implies(lit, X + Y == 3), [lit])
-    assert status == "sat" and made == ["QF_LIA", None]
+    assert status == "sat" and solver is general and made == ["QF_LIA", None]
     solver.pop()
+
+    made.clear()
+    linear = _LazySolver(make, None)
+    for goal in (X + Y == 3, X - Y == 7):
+        solver, status = linear.ask(z3.Implies(lit, goal), [lit])
+        assert status == "sat"
+        solver.pop()
+    assert made == ["QF_LIA"]

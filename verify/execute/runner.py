@@ -180,16 +180,17 @@ def run_chunks(run_chunk: Callable[[Any], Any], chunks: list) -> list:
     return [run_chunk(c) for c in chunks]
 
 
-def _task(campaign: Campaign, queue: deque, got: _Results, backend: Backend, attempts: dict) -> list[int]:
+def _task(campaign: Campaign, queue: deque, got: _Results, backend: Backend, attempts: dict,
+          rest: dict[int, int]) -> list[int]:
     """The chunks of the next task, taken from the front of ``queue``: the first, and after it as many as
     fit in the backend's ``task_units`` and in a share of the work left that keeps every slot busy to the
-    end (so the last tasks are single chunks); a chunk run again after a lost worker runs alone."""
+    end (so the last tasks are single chunks); a chunk run again after a lost worker runs alone.
+    ``rest[i]``: the units of chunk ``i`` and of every chunk after it in the campaign's order."""
     first = queue.popleft()
     out = [first]
     if not backend.task_units or attempts.get(first):
         return out
-    left = campaign.weight(first) + sum(campaign.weight(j) for j in queue if j < got.need)
-    cap = min(backend.task_units, -(-left // (2 * max(1, backend.slots))))
+    cap = min(backend.task_units, -(-rest[first] // (2 * max(1, backend.slots))))
     units = campaign.weight(first)
     while queue and queue[0] < got.need and not attempts.get(queue[0]) \
             and units + campaign.weight(queue[0]) <= cap:
@@ -203,6 +204,11 @@ def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, 
     its start-up time kept in ``outcome.startup_s``, unless the caller started it)."""
     queue = deque(todo)
     inflight: dict[cf.Future, list[int]] = {}
+    rest: dict[int, int] = {}                  # the work left from each chunk on, for sizing tasks
+    units = 0
+    for i in reversed(todo):
+        units += campaign.weight(i)
+        rest[i] = units
     attempts: dict[int, int] = {}
     outcome = got.outcome
     started = False
@@ -222,7 +228,7 @@ def _push(campaign: Campaign, todo: list[int], backend: Backend, got: _Results, 
                     continue
                 if attempts.get(i) and inflight:
                     break                        # a chunk that was running when a worker died runs alone
-                task = _task(campaign, queue, got, backend, attempts)
+                task = _task(campaign, queue, got, backend, attempts, rest)
                 try:
                     if len(task) == 1:
                         future = backend.submit(campaign.run_chunk, campaign.chunks[i])

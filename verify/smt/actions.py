@@ -56,17 +56,13 @@ def pick(idx: Any, values: list) -> Any:
     return out
 
 
-def _b(x) -> Any:
-    return z3.BoolVal(x) if isinstance(x, bool) else x
-
-
 def _all(xs) -> Any:
-    xs = [_b(x) for x in xs]
+    xs = [T.as_term(x) for x in xs]
     return T.and_(xs) if xs else T.TRUE
 
 
 def _any(xs) -> Any:
-    xs = [_b(x) for x in xs]
+    xs = [T.as_term(x) for x in xs]
     return T.or_(xs) if xs else T.FALSE
 
 

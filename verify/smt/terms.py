@@ -36,6 +36,11 @@ def bool_val(v: bool) -> z3.BoolRef:
     return TRUE if v else FALSE
 
 
+def as_term(x: Any) -> Any:
+    """``x`` as z3 takes it beside other terms: a Python bool becomes z3's constant, anything else stays."""
+    return bool_val(x) if isinstance(x, bool) else x
+
+
 def _is_int(t: z3.ArithRef) -> bool:
     """``t`` is an integer term (beside a real one, z3 makes a Python integer a real number)."""
     return _c.Z3_get_sort_kind(_REF, _c.Z3_get_sort(_REF, t.ast)) == z3.Z3_INT_SORT
@@ -80,12 +85,6 @@ def not_(t: Any) -> z3.BoolRef:
     if isinstance(t, _BoolRef):
         return _BoolRef(_c.Z3_mk_not(_REF, t.ast), _CTX)
     return z3.Not(t)
-
-
-def implies(a: Any, b: Any) -> z3.BoolRef:
-    if isinstance(a, _BoolRef) and isinstance(b, _BoolRef):
-        return _BoolRef(_c.Z3_mk_implies(_REF, a.ast, b.ast), _CTX)
-    return z3.Implies(a, b)
 
 
 def ite(c: Any, a: Any, b: Any) -> Any:
@@ -176,5 +175,5 @@ def sum_(terms: list) -> Any:
     return z3.Sum(terms)
 
 
-__all__ = ["TRUE", "FALSE", "int_val", "bool_val", "and_", "or_", "not_", "implies", "ite", "le", "lt", "ge", "gt",
+__all__ = ["TRUE", "FALSE", "int_val", "bool_val", "as_term", "and_", "or_", "not_", "ite", "le", "lt", "ge", "gt",
            "eq", "ne", "add", "sub", "mul", "sum_"]

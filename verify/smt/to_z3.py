@@ -77,12 +77,8 @@ def _ite(c: Any, a: Any, b: Any) -> Any:
     if isinstance(a, bool) and isinstance(b, bool):
         return c if a and not b else (T.not_(c) if b and not a else a)
     if isinstance(a, bool) or isinstance(b, bool):
-        a, b = _as_z3_bool(a), _as_z3_bool(b)
+        a, b = T.as_term(a), T.as_term(b)
     return T.ite(c, a, b)
-
-
-def _as_z3_bool(x):
-    return T.bool_val(x) if isinstance(x, bool) else x
 
 
 def _num(x: Any) -> Any:
