@@ -152,6 +152,10 @@ def test_a_default_run_reports_gnomes_deviations_each_once(default_run):
     auction = next(d for d in result.deviations if DEFAULT_RUN_FINDS["auction in rotation"] in d["signature"])
     assert auction["unstated"]["param"] == "auction.bidding_order"      # official is silent on the order
     assert result.status(auction) == "unstated"
+    # GNOME refuses a trade of a mortgaged deed, which official cites as allowed: a deviation, even where the
+    # trade comes after the roll and a variant allowing trades only before it would refuse it too
+    mortgaged = _found(result, "no mortgaged deed asked for")
+    assert result.status(mortgaged) == "new" and mortgaged["unstated"] is None
 
 
 def _found(result, name: str) -> dict:

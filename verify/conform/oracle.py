@@ -258,7 +258,7 @@ def _diff(a: Any, b: Any, path: tuple, out: list, limit: int, left: str = "rules
         return out
     if isinstance(a, dict) and isinstance(b, dict):
         top = path[0]
-        for k in a.keys() | b.keys():
+        for k in [*a, *(k for k in b if k not in a)]:      # in the states' order: the same lines every run
             if k not in b and (top, k) in OPTIONAL_FIELDS:
                 continue
             _diff(a.get(k, "(missing)"), b.get(k, "(missing)"), path + (k,), out, limit, left, right)

@@ -170,31 +170,40 @@ def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
     return state
 
 
-def _probes(action: dict, seats: int) -> list[dict]:
-    """The same decision by every other seat, and for a bid other amounts: what a refusal is checked on."""
-    out = [dict(action, seat=q) for q in range(seats) if q != action.get("seat")]
-    if action.get("type") == "bid" and isinstance(action.get("amount"), int):
-        out += [dict(action, amount=action["amount"] + 1), dict(action, amount=max(1, action["amount"] - 1))]
-    return out[:PROBES]
-
-
 def _agrees_nearby(session, sc: Scenario, step: int, cfg, ref: dict) -> bool:
     """A refusal is weak evidence: both may refuse for different reasons (a bid out of the engine's turn
-    order, and a bid off the variant's fixed step). The variant explains the engine's refusal only if it
-    also accepts and refuses as the engine does the same decision by the other seats (and, for a bid,
-    at other amounts) in the same state."""
-    for probe in _probes(sc.actions[step - 1], len(ref.get("players", []))):
-        seen = _engine_step(session, Scenario(sc.state, sc.actions[:step - 1] + [probe], sc.origin,
-                                              setup=sc.setup), step)
+    order, and a bid off the variant's fixed step; a trade after the roll, and a trade of a mortgaged
+    deed). The variant explains the engine's refusal only if the engine accepts and refuses as the variant
+    does the same decision by the other seats (for a bid, at other amounts; for a first step, also by the
+    acting seat at the start of its own turn), and the variant accepts at least one of them: where the
+    variant refuses them all, agreeing says nothing about why."""
+    discriminating = False
+    for state, actions in _probes(sc, step, ref):
+        seen = _engine_step(session, Scenario(state, actions, sc.origin, setup=sc.setup), step)
         if seen is None:
             return False
         try:
-            theirs = automatic.compose(session.ctx.automatic, _variant_expect, cfg, ref, probe)[0]
+            theirs = automatic.compose(session.ctx.automatic, _variant_expect, cfg,
+                                       ref if state is sc.state else state, actions[-1])[0]
         except GameError:
             return False
         if theirs != seen[2][0]:
             return False
-    return True
+        discriminating = discriminating or theirs == ACCEPT
+    return discriminating
+
+
+def _probes(sc: Scenario, step: int, ref: dict) -> list[tuple[dict, list]]:
+    """The states and actions a refusal is checked on (see ``_agrees_nearby``)."""
+    action = sc.actions[step - 1]
+    before = sc.actions[:step - 1]
+    same = [dict(action, seat=q) for q in range(len(ref.get("players", []))) if q != action.get("seat")]
+    if action.get("type") == "bid" and isinstance(action.get("amount"), int):
+        same += [dict(action, amount=action["amount"] + 1), dict(action, amount=max(1, action["amount"] - 1))]
+    out = [(sc.state, before + [a]) for a in same[:PROBES]]
+    if step == 1 and isinstance(action.get("seat"), int) and sc.state.get("phase") != "pre_roll":
+        out.append((dict(sc.state, phase="pre_roll", current=action["seat"]), [action]))
+    return out
 
 
 #: Neighbouring decisions a refusal's explanation is checked on.
