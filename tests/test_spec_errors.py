@@ -89,3 +89,17 @@ def test_promising_an_unknown_invariant_is_e013(tmp_path):
     assert result.exit_code == 1
     assert re.search(r"t\.yaml:6: \[E013\] fx-promise promises unknown invariant 'even-buildings'", result.output), \
         result.output
+
+
+def test_an_unknown_parameter_of_a_known_family_says_where_to_look():
+    """A house rule written as a user would (``auction.enabled: false``): no parameter of that name is
+    close, so the hint names the family's listing and the parameter that has an ``auction`` value; a
+    longer name of a parameter (``jail.fine_amount``) points to it."""
+    from verify.spec import load_ruleset
+    cat = load_ruleset("official").catalogue
+    hint = cat.suggest("auction.enabled")
+    assert "verify params auction" in hint and "purchase.on_decline" in hint and "did you mean" not in hint
+    assert cat.suggest("jail.fine_amount") == " (did you mean 'jail.fine'?)"
+    assert cat.suggest("building.max_housess") == " (did you mean 'building.max_houses'?)"
+    assert cat.suggest("goo.salary") == " (did you mean 'go.salary'?)"
+    assert cat.suggest("nothing.like.this") == ""

@@ -157,8 +157,22 @@ class Catalogue:
         return self.parameters[pid]
 
     def suggest(self, pid: str) -> str:
-        close = difflib.get_close_matches(pid, list(self.parameters), n=1, cutoff=0.6)
-        return f" (did you mean {close[0]!r}?)" if close else ""
+        """A hint for an unknown parameter: the family's own parameter closest to it, else the closest of
+        all; for a family without a close one (``auction.enabled``), where to look: its parameters, and
+        the parameters having a value named after it (``purchase.on_decline``: auction or stays_unowned)."""
+        family, _, name = pid.partition(".")
+        own = {q.partition(".")[2]: q for q in self.parameters if q.partition(".")[0] == family}
+        near = difflib.get_close_matches(name, list(own), n=1, cutoff=0.6) or \
+            sorted(n for n in own if name and (n.startswith(name) or name.startswith(n)))   # fine_amount: fine
+        close = [own[near[0]]] if near else \
+            ([] if own else difflib.get_close_matches(pid, list(self.parameters), n=1, cutoff=0.6))
+        if close:
+            return f" (did you mean {close[0]!r}?)"
+        if not own:
+            return ""
+        valued = [q for q, p in self.parameters.items() if q.split(".", 1)[0] != family and family in p.values]
+        also = f"; a value {family!r} of {', '.join(valued)}" if valued else ""
+        return f" (the {family} parameters: verify params {family}{also})"
 
     def by_area(self) -> dict[str, list[Parameter]]:
         out: dict[str, list[Parameter]] = {a.id: [] for a in self.areas}
