@@ -28,6 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from ..vocabulary import ACTIONS as ACTION_NAMES
 from .rules import auctions, building, debts, extras, flow, mortgages, movement, trades
 from .rules.flow import awaited
 from .static import refusals_reached
@@ -297,6 +298,8 @@ _DECLARED = (
 
 #: every action, by name, in the order declared (legal_actions lists them in this order)
 ACTIONS: dict[str, Action] = {a.name: a for a in _DECLARED}
+if set(ACTIONS) != set(ACTION_NAMES):     # the one vocabulary of actions (verify.vocabulary)
+    raise AssertionError(f"actions outside verify.vocabulary.ACTIONS: {sorted(set(ACTIONS) ^ set(ACTION_NAMES))}")
 ACTION_TYPES = tuple(ACTIONS)
 
 
