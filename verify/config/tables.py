@@ -1,10 +1,13 @@
-"""The per-config tables every rule reads: one frozen value, built once from an EngineConfig.
+"""The per-config tables every reading of the rules reads: one frozen value, built once from an EngineConfig.
 
-The rules (``verify.engine.rules``) are plain functions of two values, ``t`` (this
-``Tables``: the config and the flat board tables derived from it, never changed
-during play) and ``g`` (the mutable ``GameState``). Nothing else is shared between
-rule families. Every field is annotated, so the compiled engine
-(``verify.engine.native``) reads them as native attributes.
+Prices, rents, refunds, interest and the other numbers a config's rules play by are
+derived here once, beside the compiled config, below both readings of the rules: the
+engine's rules (``verify.engine.rules``) are plain functions of ``t`` (this ``Tables``:
+the config and the flat board tables derived from it, never changed during play) and
+``g`` (the mutable ``GameState``); the SMT model (``verify.smt.model.Model.tables``)
+builds its transitions from the same ``Tables``. Money is rounded by one function,
+``round_money`` (``verify.config.model``). Every field is annotated, so the compiled
+engine (``verify.engine.native``) reads them as native attributes.
 
 Tables hold what the config says in the shape a rule reads it: per-square tuples of
 40 (prices, rents, group of each square...), the groups, the nearest station or
@@ -19,16 +22,11 @@ from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Mapping
 
-from ..config.model import EngineConfig
-from ..config.board import Card
+from .board import Card
+from .model import EngineConfig, round_money
 
 #: What goes into the Free Parking pot (free_parking.pot: "taxes and fines"); card payments go to the bank.
 POT_KINDS = frozenset(("tax", "fine"))
-
-
-def round_money(x: float) -> int:
-    """Money is whole; half rounds up (classic: 10 % of 35 = 3.5 -> 4)."""
-    return int(x + 0.5 + 1e-9)
 
 
 @dataclass(frozen=True, eq=False)
