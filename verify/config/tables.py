@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Callable, Final, Mapping
 
 from .board import Card
 from .model import EngineConfig, round_money
@@ -77,59 +77,95 @@ class Tables:
 
     @classmethod
     def of(cls, cfg: EngineConfig) -> "Tables":
-        b = cfg.board
-        kind = list(b.squares)
-        is_ownable, price, house_cost, mortgage = [False] * 40, [0] * 40, [0] * 40, [0] * 40
-        rents: list[tuple[int, ...]] = [()] * 40
-        group_of = [-1] * 40
-        for d in b.deeds:
-            s = d.square
-            is_ownable[s] = True
-            price[s], rents[s], house_cost[s], mortgage[s], group_of[s] = (d.price, d.rents, d.house_cost,
-                                                                           d.mortgage, d.group)
-        groups = tuple(grp.squares for grp in b.groups)
-        group_kind = tuple(grp.kind for grp in b.groups)
-        street_groups = tuple(i for i, k in enumerate(group_kind) if k == "street")
-        stations = tuple(d.square for d in b.deeds if d.kind == "station")
-        utilities = tuple(d.square for d in b.deeds if d.kind == "utility")
-        mo, bu, rc, sd, m = cfg.mortgage, cfg.building, cfg.rent, cfg.speed_die, cfg.movement
+        return cls(cfg=cfg, **{name: derive(cfg) for name, derive in DERIVED.items()})
 
-        def rate_of(base: str) -> tuple[int, ...]:
-            return tuple(round_money((price[s] if base == "price" else mortgage[s]) * mo.interest_rate)
-                         for s in range(40))
 
-        decks = {"chance": cfg.cards.chance, "chest": cfg.cards.chest}
-        speed_on = sd.enabled
-        return cls(
-            cfg=cfg, kind=tuple(kind), is_ownable=tuple(is_ownable), price=tuple(price), rents=tuple(rents),
-            house_cost=tuple(house_cost), mortgage_value=tuple(mortgage), group_of=tuple(group_of),
-            interest=rate_of(mo.interest_base), transfer_interest=rate_of(cfg.debt.transfer_interest_base),
-            sell_house_value=tuple(round_money(c * bu.sell_ratio) for c in house_cost),
-            next_station=_nearest(stations), next_utility=_nearest(utilities),
-            ownable=b.ownable, groups=groups, group_kind=group_kind,
-            street_squares=tuple(d.square for d in b.deeds if d.kind == "street"),
-            street_groups=street_groups, street_group_squares=tuple(groups[i] for i in street_groups),
-            stations=stations, utilities=utilities,
-            cards=MappingProxyType({deck: MappingProxyType({c.id: c for c in cards})
-                                    for deck, cards in decks.items()}),
-            jail_card=MappingProxyType({deck: c.id for deck, cards in decks.items() for c in cards
-                                        if c.effect == "jail_free"}),
-            hotel_level=bu.hotel_threshold + 1,
-            hotel_back=bu.hotel_threshold if bu.hotel_returns_houses else 0,
-            pot_kinds=POT_KINDS | {"card"} if cfg.taxes.pot_card_payments else POT_KINDS,
-            minutes_per_turn=cfg.clock.seconds_per_turn / 60.0,
-            minutes_per_timeout=(cfg.clock.turn_seconds or cfg.clock.seconds_per_turn) / 60.0,
-            must_claim=rc.owner_must_claim and rc.claim_deadline != "automatic",
-            claim_turns={"before_second_next_roll": 2, "before_second_after_owner_rolls": 0}.get(
-                rc.claim_deadline, 1),
-            white=m.dice_count - 1 if speed_on and m.dice_count >= 3 else m.dice_count,
-            mr_faces_top=sd.pip_faces + sd.mr_monopoly_faces,
-            lift_at_once=mo.transfer_interest and mo.transfer_lift_at_once == "principal_only",
-            limit_end=cfg.end.condition in ("time_limit", "round_limit"),
-            sold_vanish=bu.supply_accounting == "sold_buildings_vanish",
-            builds_free=bu.supply_accounting == "builds_not_taken_from_stock",
-            shortage_auction=bu.shortage_auction and (bu.house_supply is not None or bu.hotel_supply is not None),
-        )
+# ---------------------------------------------------------------------------- each table, from the config
+# One function per field: ``Tables.of`` calls them all; a reader that records which config values it reads
+# (the SMT model, ``verify.smt.reads``) calls only the ones it needs, on its recording view of the config.
+def _per_square(cfg: EngineConfig, what: str) -> tuple:
+    """A deed attribute per square (0, () or -1 where a square is no deed)."""
+    empty: object = () if what == "rents" else -1 if what == "group" else 0
+    out = [empty] * 40
+    for d in cfg.board.deeds:
+        out[d.square] = getattr(d, what)
+    return tuple(out)
+
+
+def _is_ownable(cfg: EngineConfig) -> tuple[bool, ...]:
+    out = [False] * 40
+    for d in cfg.board.deeds:
+        out[d.square] = True
+    return tuple(out)
+
+
+def _interest(cfg: EngineConfig, base: str) -> tuple[int, ...]:
+    """A mortgage's interest per square: mortgage.interest_rate of its price or of its mortgage value."""
+    rate = cfg.mortgage.interest_rate
+    price, mortgage = _per_square(cfg, "price"), _per_square(cfg, "mortgage")
+    return tuple(round_money((price[s] if base == "price" else mortgage[s]) * rate) for s in range(40))
+
+
+def _kind_squares(cfg: EngineConfig, kind: str) -> tuple[int, ...]:
+    return tuple(d.square for d in cfg.board.deeds if d.kind == kind)
+
+
+def _street_groups(cfg: EngineConfig) -> tuple[int, ...]:
+    return tuple(i for i, grp in enumerate(cfg.board.groups) if grp.kind == "street")
+
+
+def _decks(cfg: EngineConfig) -> dict:
+    return {"chance": cfg.cards.chance, "chest": cfg.cards.chest}
+
+
+def _white(cfg: EngineConfig) -> int:
+    n = cfg.movement.dice_count
+    return n - 1 if cfg.speed_die.enabled and n >= 3 else n
+
+
+#: every field of ``Tables`` but ``cfg``, with the function of the config that derives it
+DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
+    "kind": lambda c: tuple(c.board.squares),
+    "is_ownable": _is_ownable,
+    "price": lambda c: _per_square(c, "price"),
+    "rents": lambda c: _per_square(c, "rents"),
+    "house_cost": lambda c: _per_square(c, "house_cost"),
+    "mortgage_value": lambda c: _per_square(c, "mortgage"),
+    "group_of": lambda c: _per_square(c, "group"),
+    "interest": lambda c: _interest(c, c.mortgage.interest_base),
+    "transfer_interest": lambda c: _interest(c, c.debt.transfer_interest_base),
+    "sell_house_value": lambda c: tuple(round_money(x * c.building.sell_ratio) for x in _per_square(c, "house_cost")),
+    "next_station": lambda c: _nearest(_kind_squares(c, "station")),
+    "next_utility": lambda c: _nearest(_kind_squares(c, "utility")),
+    "ownable": lambda c: c.board.ownable,
+    "groups": lambda c: tuple(grp.squares for grp in c.board.groups),
+    "group_kind": lambda c: tuple(grp.kind for grp in c.board.groups),
+    "street_squares": lambda c: _kind_squares(c, "street"),
+    "street_groups": _street_groups,
+    "street_group_squares": lambda c: tuple(c.board.groups[i].squares for i in _street_groups(c)),
+    "stations": lambda c: _kind_squares(c, "station"),
+    "utilities": lambda c: _kind_squares(c, "utility"),
+    "cards": lambda c: MappingProxyType({deck: MappingProxyType({card.id: card for card in cards})
+                                         for deck, cards in _decks(c).items()}),
+    "jail_card": lambda c: MappingProxyType({deck: card.id for deck, cards in _decks(c).items() for card in cards
+                                             if card.effect == "jail_free"}),
+    "hotel_level": lambda c: c.building.hotel_threshold + 1,
+    "hotel_back": lambda c: c.building.hotel_threshold if c.building.hotel_returns_houses else 0,
+    "pot_kinds": lambda c: POT_KINDS | {"card"} if c.taxes.pot_card_payments else POT_KINDS,
+    "minutes_per_turn": lambda c: c.clock.seconds_per_turn / 60.0,
+    "minutes_per_timeout": lambda c: (c.clock.turn_seconds or c.clock.seconds_per_turn) / 60.0,
+    "must_claim": lambda c: c.rent.owner_must_claim and c.rent.claim_deadline != "automatic",
+    "claim_turns": lambda c: {"before_second_next_roll": 2, "before_second_after_owner_rolls": 0}.get(
+        c.rent.claim_deadline, 1),
+    "white": _white,
+    "mr_faces_top": lambda c: c.speed_die.pip_faces + c.speed_die.mr_monopoly_faces,
+    "lift_at_once": lambda c: c.mortgage.transfer_interest and c.mortgage.transfer_lift_at_once == "principal_only",
+    "limit_end": lambda c: c.end.condition in ("time_limit", "round_limit"),
+    "sold_vanish": lambda c: c.building.supply_accounting == "sold_buildings_vanish",
+    "builds_free": lambda c: c.building.supply_accounting == "builds_not_taken_from_stock",
+    "shortage_auction": lambda c: c.building.shortage_auction and (c.building.house_supply is not None
+                                                                   or c.building.hotel_supply is not None),
+}
 
 
 def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
@@ -142,4 +178,4 @@ def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
 
 TABLE_FIELDS = tuple(f.name for f in fields(Tables))
 
-__all__ = ["Tables", "TABLE_FIELDS", "POT_KINDS", "round_money"]
+__all__ = ["Tables", "TABLE_FIELDS", "DERIVED", "POT_KINDS", "round_money"]
