@@ -11,7 +11,6 @@ import difflib
 import json
 import sys
 import time
-
 from pathlib import Path
 
 import click
@@ -24,8 +23,8 @@ from ..report.terminal import print_check
 from ..config import EngineConfig
 from ..runs import traces
 from ..runs.check import check
-from ..smt.actions import ACTIONS
 from ..smt.reach import DEFAULT_DEPTH
+from ..smt.transitions import ALIASES, TRANSITIONS
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import supply
 from ..spec.played import announce
@@ -66,10 +65,11 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     shortage and a bankruptcy are reachable, no building from nothing).
     """
     if "help" in actions:
-        for a in ACTIONS:
-            click.echo(f"{a.name:24s} {a.title}")
+        for a in TRANSITIONS:
+            click.echo(f"{a.name:24s} {a.title}  [{a.link}]")
         return
-    _known("--action", actions, [a.name for a in ACTIONS])
+    actions = tuple(_current(a) for a in actions)
+    _known("--action", actions, [a.name for a in TRANSITIONS])
     if invariants:
         _known("--invariant", invariants, [i.id for i in load_invariants()])
     named = _named(rulesets, settings)
@@ -118,6 +118,15 @@ def _write_runs(results: list[dict], folder: Path, names, settings: dict, quiet:
     if not quiet:
         for path in written:
             click.echo(f"run written: {path}  (verify replay {path})")
+
+
+def _current(name: str) -> str:
+    """A transition's name now, for one it had before (said on stderr: the old name still works)."""
+    new = ALIASES.get(name)
+    if new is None:
+        return name
+    click.echo(f"verify: --action {name} is deprecated: the action is called {new} now", err=True)
+    return new
 
 
 def _known(option: str, given, known: list[str]) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from ..engine.step import new_game
 from ..invariants import Invariant, load_invariants
 from ..smt import reach
-from ..smt.actions import ACTIONS, BY_NAME, Action
+from ..smt.transitions import BY_NAME, TRANSITIONS, Transition
 from ..smt.lemmas import Strengthening, candidates, strengthen
 from ..smt.model import Model
 from ..smt.oracle import sym_from_state
@@ -53,12 +53,12 @@ LIVE_RLIMIT = 20_000_000
 LIVE = "(enabled)"
 
 #: moves of the first, small searches: building up, mortgages, trades, the GO salary, rounds
-_CORE = ("buy", "build-house", "build-hotel", "sell-house", "break-down-hotel", "mortgage", "unmortgage", "trade",
-         "salary", "new-round", "mortgage-expiry")
+_CORE = ("buy", "build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage", "unmortgage", "trade",
+         "salary", "new_round", "mortgage_expired")
 #: moves of the quick search for a witness that an action can fire
-_BUILD = ("buy", "auction-settle", "build-house", "build-hotel", "mortgage", "sell-house", "salary")
+_BUILD = ("buy", "auction_won", "build_house", "build_hotel", "mortgage", "sell_house", "salary")
 #: transitions a run cannot steer on the engine yet (a card drawn, the casino's die)
-_UNSTEERED = ("card-repairs", "card-each-player", "card-destroy-building", "casino-bet")
+_UNSTEERED = ("card_repairs", "card_each_player", "card_destroy_building", "casino_bet")
 
 
 @dataclass
@@ -92,8 +92,8 @@ class _Ruleset:
         return self._lemmas
 
 
-def _all_actions(m: Model) -> list[Action]:
-    return [a for a in ACTIONS if not a.disabled(m)] + [reach.SALARY, reach.NEW_ROUND]
+def _all_actions(m: Model) -> list[Transition]:
+    return [a for a in TRANSITIONS if not a.disabled(m)] + [reach.SALARY, reach.NEW_ROUND]
 
 
 def judge(target, rows: list[CheckResult], timeout_s: float = 10.0, depth: int = reach.DEFAULT_DEPTH,
@@ -109,9 +109,9 @@ def judge(target, rows: list[CheckResult], timeout_s: float = 10.0, depth: int =
     live = [k for k, r in enumerate(rows) if r.invariant == LIVE and r.promised and r.verdict is Verdict.PROVED]
     if not cells and not live:
         return rows
-    m = Model.from_config(target.config, target.extras)
+    m = Model.from_config(target.config)
     j = _Ruleset(target, m, new_game(target.config, m.players, RUN_SEED), invs, inductive,
-                 actions or tuple(a.name for a in ACTIONS), timeout_s, depth)
+                 actions or tuple(a.name for a in TRANSITIONS), timeout_s, depth)
     out = list(rows)
     pending = []
     for k in cells:
@@ -170,7 +170,7 @@ class _Outcome:
         return replace(r, verdict=Verdict.VIOLATED, counterexample=cex, reason=reason)
 
 
-def _slices(j: _Ruleset, r: CheckResult) -> list[tuple[list[Action], list[int], str]]:
+def _slices(j: _Ruleset, r: CheckResult) -> list[tuple[list[Transition], list[int], str]]:
     """(alphabet, deeds, words) of the searches for a run, smallest first: the moves that build up a board
     (buy, build, sell, mortgage, trade, rounds) on the cheapest colour group; on the groups the
     counterexample shows; then every move the engine can steer, on both and a station."""
@@ -224,7 +224,7 @@ def _reach(j: _Ruleset, r: CheckResult) -> _Outcome:
     return _Outcome("none", searched=searched, seconds=time.perf_counter() - t0)
 
 
-def _attempt(j: _Ruleset, inv: Invariant, action: Action, alphabet, deeds, clean) -> tuple[_Outcome | None, str | None]:
+def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, clean) -> tuple[_Outcome | None, str | None]:
     """Plan a run over the transitions, play it on the engine, plan again from where the game stands."""
     table = Table(j.target.config, j.m.players, RUN_SEED, j.promised)
     avoid: list = []
@@ -283,7 +283,7 @@ def _run_story(j: _Ruleset, r: CheckResult, o: _Outcome) -> dict:
         lines.insert(0, f"Consequence: {o.cause[0]} broke first (by {o.cause[1]}); in that game {r.action} "
                         f"then breaks {r.invariant}")
     involved = {goal.args.get("a", 0)}
-    if r.action in ("trade", "bankrupt-to-player", "auction-mortgaged") or r.action.startswith("rent-"):
+    if r.action in ("trade", "bankrupt_to_player", "auction_mortgaged") or r.action.startswith("rent_"):
         involved.add(goal.args.get("b", 1))
     story_lines, small = story(m, before, after, describe(m, goal.action, goal.args), involved)
     lines += [f"At step {hit.step} of the game:"] + story_lines
@@ -349,16 +349,16 @@ def _liveness(j: _Ruleset, out: list[CheckResult], live: list[int]) -> None:
 _LIVE: list[tuple[tuple, dict, reach.Found]] = []
 
 
-def _live_search(j: _Ruleset, action: Action, moves: tuple[str, ...], depth: int, deeds: list[int]) -> reach.Found:
+def _live_search(j: _Ruleset, action: Transition, moves: tuple[str, ...], depth: int, deeds: list[int]) -> reach.Found:
     """A run from the game's start after which ``action`` is allowed, over ``moves`` on ``deeds``."""
     start = {k: j.start[k] for k in ("players", "properties", "bank", "pot", "jackpot")}
     key = (action.name, moves, tuple(deeds), depth, json.dumps(start, sort_keys=True, default=str),
-           tuple(sorted(j.target.extras.items())), j.timeout_s)
+           j.timeout_s)
     for k, reads, found in _LIVE:
         if k == key and same_reads(j.target.config, reads):
             return found
     log = Log()
-    m = Model.from_config(Recorder(j.target.config, log), j.target.extras)
+    m = Model.from_config(Recorder(j.target.config, log))
     alphabet = [a for a in _all_actions(m) if a.name in moves or a.name == action.name]
     found = reach.search(m, sym_from_state(m, j.start), alphabet, BY_NAME[action.name], None, depth,
                          timeout_s=j.backstop, deeds=deeds, budget=LIVE_RLIMIT)

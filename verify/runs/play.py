@@ -19,10 +19,9 @@ from ..config import EngineConfig
 from ..smt.reach import Move
 from .table import Stuck, Table
 
-#: the engine action of each SMT transition that is one action of a player on a deed
-_MANAGE = {"build-house": "build_house", "build-hotel": "build_hotel", "sell-house": "sell_house",
-           "break-down-hotel": "sell_hotel", "mortgage": "mortgage", "unmortgage": "unmortgage"}
-_RENT = ("rent-street", "rent-station", "rent-utility")
+#: transitions that are one engine action of a player on a deed (the action of the same name), at any time
+_ON_A_DEED = ("build_house", "build_hotel", "sell_house", "sell_hotel", "mortgage", "unmortgage")
+_RENT = ("rent_street", "rent_station", "rent_utility")
 
 
 @dataclass
@@ -65,7 +64,7 @@ def _move(t: Table, mv: Move) -> None:
             raise Stuck(f"player {a} landed on square {square} but may not buy it (phase {t.phase})")
         t.do({"type": "buy", "seat": a})
         t.settle(None)
-    elif name == "auction-settle":
+    elif name == "auction_won":
         t.roll_to(b, square)
         t.settle(b)
         if t.phase != "buy":
@@ -76,16 +75,16 @@ def _move(t: Table, mv: Move) -> None:
     elif name in _RENT:
         t.roll_to(a, square)
         t.settle(None)
-    elif name in _MANAGE:
-        t.manage({"type": _MANAGE[name], "seat": a, "square": square})
-    elif name == "sell-group":
+    elif name in _ON_A_DEED:
+        t.manage({"type": name, "seat": a, "square": square})
+    elif name == "sell_group":
         group = t.config.board.deeds[x["sq"]].group
         t.manage({"type": "sell_group", "seat": a, "group": group})
     elif name == "trade":
         t.manage(_trade(x))
     elif name == "surrender":
         t.manage({"type": "surrender", "seat": a})
-    elif name == "auction-mortgaged":
+    elif name == "auction_mortgaged":
         t.manage({"type": "auction_mortgaged", "seat": a, "square": square})
         t.auction(None if x["f1"] else b, x["amt"])
     elif name == "tax":
@@ -93,8 +92,8 @@ def _move(t: Table, mv: Move) -> None:
         t.roll_to(a, _square_of(t, "luxury_tax" if x["amt"] == tx.luxury and x["amt"] != tx.income
                                 else "income_tax"))
         t.settle(None)
-    elif name in ("bankrupt-to-player", "bankrupt-to-bank"):
-        target = square if name == "bankrupt-to-player" else _square_of(
+    elif name in ("bankrupt_to_player", "bankrupt_to_bank"):
+        target = square if name == "bankrupt_to_player" else _square_of(
             t, "luxury_tax" if x["amt"] == t.config.taxes.luxury else "income_tax")
         t.roll_to(a, target)
         t.settle(None)
@@ -112,7 +111,7 @@ def _move(t: Table, mv: Move) -> None:
             if any(e.get("event") == "salary" and e.get("player") == a for _, ev, _ in t.steps[-6:] for e in ev):
                 return
         raise Stuck(f"player {a} never passed GO (cash {before})")
-    elif name == "new-round":
+    elif name == "new_round":
         start = t.state["round"]
         for _ in range(4 * t.players + 4):
             if t.state["round"] > start:
@@ -124,9 +123,9 @@ def _move(t: Table, mv: Move) -> None:
                 t.leave_jail(t.current)
                 t.wander(t.current)
         raise Stuck("the round never ended")
-    elif name == "mortgage-expiry":
+    elif name == "mortgage_expired":
         _expiry(t, mv)
-    elif name == "free-parking":
+    elif name == "free_parking":
         t.roll_to(a, _square_of(t, "free_parking"))
         t.settle(None)
     else:

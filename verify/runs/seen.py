@@ -2,8 +2,8 @@
 
 An action is live when some game reaches a state that allows it. The cheapest evidence is a game
 that shows it: a few seeded games of the engine's own bots, each action's events read as the SMT
-transitions they are (a ``built`` hotel is ``build-hotel``, a ``bankrupt`` event owed to a player
-``bankrupt-to-player``...), and, for the few moves bots seldom make (selling a whole group,
+transitions they are (the transition that models the action whole, ``build_hotel``; the steps its
+events show: a ``bankrupt`` event owed to a player is ``bankrupt_to_player``...), and, for the few moves bots seldom make (selling a whole group,
 auctioning one's own mortgaged deed, giving up), the engine's legal actions in the
 states the games pass through. A sighting names the game's seed and step, so ``verify simulate``
 of that seed plays it again. An action no game showed is not dead for that: the check then looks
@@ -19,6 +19,7 @@ from ..engine.engines import rules_for
 from ..engine.policies import make_policies
 from ..engine.simulate import Recorder, game_seed, play_game
 from ..engine.step import apply_state, legal_actions
+from ..smt.transitions import TRANSITIONS
 
 #: bot games played per ruleset, the most player-turns of each, and how often (in steps) a game's legal
 #: actions are read while a move is still unseen
@@ -26,12 +27,12 @@ GAMES = 8
 MAX_TURNS = 400
 SAMPLE = 8
 
-#: the SMT transition of each sale, by the engine action that made it
-_SOLD = {"sell_house": "sell-house", "sell_hotel": "break-down-hotel", "sell_group": "sell-group"}
+#: the SMT transition that models an engine action whole, by the action (``verify.smt.transitions``)
+_WHOLE = {t.models[0]: t.name for t in TRANSITIONS if t.step is None and len(t.models) == 1}
 #: the SMT transition of a card, by its effect
-_CARDS = {"repairs": "card-repairs", "each_player": "card-each-player"}
+_CARDS = {t.effect: t.name for t in TRANSITIONS if t.step == "card"}
 #: transitions read from the legal actions (what stays allowed for a while once allowed), by engine action
-_LEGAL = {"sell-group": "sell_group", "auction-mortgaged": "auction_mortgaged", "surrender": "surrender"}
+_LEGAL = {"sell_group": "sell_group", "auction_mortgaged": "auction_mortgaged", "surrender": "surrender"}
 
 
 @dataclass(frozen=True)
@@ -51,39 +52,30 @@ class Sighting:
 
 
 def transitions(config: EngineConfig, action: dict, events: list[dict]) -> set[str]:
-    """The SMT transitions one engine action made, read from its events."""
+    """The SMT transitions one engine action made: the one that models the action whole, and the steps its
+    events show (a rent, a card, a tax, an auction won, a forfeited mortgage, a bankruptcy...)."""
     kind = action.get("type")
     kinds = config.board.squares
     effects = {c.id: c.effect for c in tuple(config.cards.chance) + tuple(config.cards.chest)}
-    out: set[str] = set()
+    out = {_WHOLE[kind]} if kind in _WHOLE else set()
     for e in events:
         ev = e.get("event")
-        if ev == "bought":
-            out.add("buy")
-        elif ev == "auction_won" and e.get("item") == "deed":
-            out.add("auction-mortgaged" if kind == "auction_mortgaged" else "auction-settle")
+        if ev == "auction_won" and e.get("item") == "deed" and kind != "auction_mortgaged":
+            out.add("auction_won")
         elif ev in ("rent_due", "rent_claimed") and kinds[e["square"]] in ("street", "station", "utility"):
-            out.add("rent-" + kinds[e["square"]])
-        elif ev == "built":
-            out.add("build-hotel" if e.get("item") == "hotel" else "build-house")
-        elif ev == "sold" and kind in _SOLD:
-            out.add(_SOLD[kind])
-        elif ev in ("mortgaged", "unmortgaged", "mortgage_expired", "traded"):
-            out.add({"mortgaged": "mortgage", "unmortgaged": "unmortgage", "mortgage_expired": "mortgage-expiry",
-                     "traded": "trade"}[ev])
+            out.add("rent_" + kinds[e["square"]])
         elif ev == "card" and effects.get(e.get("card")) in _CARDS:
             out.add(_CARDS[effects[e["card"]]])
         elif ev == "building_destroyed":
-            out.add("card-destroy-building")
+            out.add("card_destroy_building")
         elif ev == "paid" and e.get("kind") == "tax":
             out.add("tax")
         elif ev == "pot":
-            out.add("free-parking")
-        elif ev == "casino":
-            out.add("casino-bet")
-        elif ev == "bankrupt":
-            out.add("surrender" if kind == "surrender" else
-                    "bankrupt-to-player" if e.get("creditor", -1) >= 0 else "bankrupt-to-bank")
+            out.add("free_parking")
+        elif ev == "mortgage_expired":
+            out.add("mortgage_expired")
+        elif ev == "bankrupt" and kind != "surrender":
+            out.add("bankrupt_to_player" if e.get("creditor", -1) >= 0 else "bankrupt_to_bank")
     return out
 
 
@@ -118,7 +110,7 @@ class _Watch(Recorder):
                 state = state or g.to_json(rules.ownable)
                 kind = kinds[state["players"][e["debtor"]]["position"]]
                 if kind in ("street", "station", "utility"):
-                    out.add("rent-" + kind)
+                    out.add("rent_" + kind)
         return out
 
 

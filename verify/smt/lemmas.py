@@ -25,7 +25,8 @@ import z3
 
 from ..invariants import NOBODY, Invariant
 from . import terms as T
-from .actions import Action, no_buildings
+from .transitions import Transition
+from .transitions.common import no_buildings
 from .model import Model
 from .proofs import Step, _LazySolver, _same, _untouched, instantiate, invariant_after, invariant_before, new_solver
 from .state import SymState, domain, fresh
@@ -119,12 +120,12 @@ class Strengthening:
             s.add(z3.Implies(self.lits[lemma.id], self.before[lemma.id]))
         return s
 
-    def step(self, action: Action) -> Step:
+    def step(self, action: Transition) -> Step:
         if action.name not in self.steps:
             self.steps[action.name] = instantiate(self.m, action, _TAG)
         return self.steps[action.name]
 
-    def proves(self, action: Action, inv: Invariant, also: Iterable[str] = ()) -> tuple[str, list[Lemma]]:
+    def proves(self, action: Transition, inv: Invariant, also: Iterable[str] = ()) -> tuple[str, list[Lemma]]:
         """Is the step of ``action`` from every state of the kept lemmas safe for ``inv``? ("unsat": proved,
         with the lemmas its proof used; "sat"; "unknown"). ``also``: candidates assumed besides (kept or
         not), e.g. every promise, to ask whether the step breaks ``inv`` from a state that keeps them all."""
@@ -133,7 +134,7 @@ class Strengthening:
         extra = [self.before[i] for i in also if i in self.before]
         return self._ask(step, z3.And([z3.Not(goal)] + extra))
 
-    def enables(self, action: Action) -> tuple[str, list[Lemma]]:
+    def enables(self, action: Transition) -> tuple[str, list[Lemma]]:
         """Does some state of the kept lemmas allow ``action``? ("unsat": dead, with the lemmas used)"""
         return self._ask(self.step(action), None)
 
@@ -149,7 +150,7 @@ class Strengthening:
         return res, used
 
 
-def strengthen(m: Model, start: SymState, actions: Iterable[Action], pool: list[Lemma],
+def strengthen(m: Model, start: SymState, actions: Iterable[Transition], pool: list[Lemma],
                timeout_s: float = 10.0, inductive: Iterable[str] = (), over: Iterable[str] = ()) -> Strengthening:
     """The largest subset of ``pool`` true in ``start`` and kept by every one of ``actions`` (Houdini).
 

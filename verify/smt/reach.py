@@ -3,7 +3,7 @@
 An inductive step refuted by ``verify check`` starts from any state that satisfies the invariants,
 which a game may never reach. This module searches for a run that does reach it: from the SMT
 encoding of a game's start (the engine's own start state, read as constants), ``k`` steps of the
-transitions of ``verify.smt.actions``, then the refuted step itself, for ``k = 0, 1, ...`` up to a
+transitions of ``verify.smt.transitions``, then the refuted step itself, for ``k = 0, 1, ...`` up to a
 bound. A run found is a sequence of moves (an action with its arguments: buy this deed, build
 here...), which the layer above plays on the engine (``verify.runs``); no run within the bound says
 only that: no run of that length.
@@ -27,8 +27,9 @@ import z3
 
 from ..invariants import Invariant
 from . import terms as T
-from .actions import (Action, Args, active, add_cash, bank_gets, ite, liquidation, pf, seat_ok, station_rent,
-                      street_rent)
+from .transitions import Args, Transition
+from .transitions.common import active, add_cash, bank_gets, ite, liquidation, pf, seat_ok
+from .transitions.movement import station_rent, street_rent
 from .model import Model
 from .proofs import Step, invariant_after, invariant_before, new_solver
 from .state import SymState, domain
@@ -64,17 +65,18 @@ def new_round(m: Model, s: SymState, x: Args):
 
 
 #: steps of a game the transitions leave out, which runs need
-SALARY = Action("salary", "a player passes GO and collects the salary", salary)
-NEW_ROUND = Action("new-round", "a round passes: every mortgage ages by a round", new_round,
-                   lambda m: None if m.expiry_rounds is not None else "mortgages never expire")
-EXPIRY = "mortgage-expiry"
+SALARY = Transition("salary", "a player passes GO and collects the salary", salary, ("roll",), step="salary")
+NEW_ROUND = Transition("new_round", "a round passes: every mortgage ages by a round", new_round, ("end_turn",),
+                       step="turn_ended",
+                       disabled=lambda m: None if m.expiry_rounds is not None else "mortgages never expire")
+EXPIRY = "mortgage_expired"
 
 
 def debt_source(m: Model, s: SymState, action: str, x: Args) -> Any:
     """What a debt that ends in bankruptcy may be in a run: the rent of a deed of the creditor (to a
     player), a tax (to the bank). The transitions take any amount the debtor cannot raise; a run needs a
     debt a game can make."""
-    if action == "bankrupt-to-player":
+    if action == "bankrupt_to_player":
         cases = []
         for p in s.props:
             if p.kind == "street":
@@ -85,7 +87,7 @@ def debt_source(m: Model, s: SymState, action: str, x: Args) -> Any:
                 continue
             cases.append(T.and_([T.eq(x.sq, p.index), T.eq(p.owner, x.b), T.eq(x.amt, due)]))
         return T.or_(cases)
-    if action == "bankrupt-to-bank":
+    if action == "bankrupt_to_bank":
         tx = m.config.taxes
         return T.or_([T.eq(x.amt, tx.income), T.eq(x.amt, tx.luxury)])
     return T.TRUE
@@ -128,13 +130,13 @@ class _Layer:
 
 #: the arguments each transition reads besides the acting seat (the others stay at a fixed value); a name
 #: not listed takes both a deed and another seat
-_USES = {"buy": ("sq",), "auction-settle": ("b", "sq"), "rent-street": ("sq",), "rent-station": ("sq",),
-         "rent-utility": ("sq",), "build-house": ("sq",), "build-hotel": ("sq",), "sell-house": ("sq",),
-         "sell-group": ("sq",), "break-down-hotel": ("sq",), "mortgage": ("sq",), "unmortgage": ("sq",),
-         "mortgage-expiry": ("sq",), "trade": ("b", "sq", "sq2"), "card-repairs": (), "card-each-player": (),
-         "card-destroy-building": ("sq",), "tax": (), "casino-bet": (), "free-parking": (),
-         "auction-mortgaged": ("b", "sq"), "bankrupt-to-player": ("b", "sq"), "bankrupt-to-bank": (),
-         "surrender": (), "salary": (), "new-round": ()}
+_USES = {"buy": ("sq",), "auction_won": ("b", "sq"), "rent_street": ("sq",), "rent_station": ("sq",),
+         "rent_utility": ("sq",), "build_house": ("sq",), "build_hotel": ("sq",), "sell_house": ("sq",),
+         "sell_group": ("sq",), "sell_hotel": ("sq",), "mortgage": ("sq",), "unmortgage": ("sq",),
+         "mortgage_expired": ("sq",), "trade": ("b", "sq", "sq2"), "card_repairs": (), "card_each_player": (),
+         "card_destroy_building": ("sq",), "tax": (), "casino_bet": (), "free_parking": (),
+         "auction_mortgaged": ("b", "sq"), "bankrupt_to_player": ("b", "sq"), "bankrupt_to_bank": (),
+         "surrender": (), "salary": (), "new_round": ()}
 
 
 def _symbolic(tag: str) -> Args:
@@ -144,15 +146,15 @@ def _symbolic(tag: str) -> Args:
                 b("f1"), b("f2"), b("f3"), b("f4"), b("f5"), b("f6"))
 
 
-def _cases(m: Model, action: Action, deeds: list[int]) -> list[tuple[int, int, int, int]]:
+def _cases(m: Model, action: Transition, deeds: list[int]) -> list[tuple[int, int, int, int]]:
     """The action's instances as (a, b, sq, sq2) numbers: the seats and deeds it reads, each given (its
     amounts and flags stay unknowns)."""
     uses = _USES.get(action.name, ("b", "sq"))
-    seats = range(m.players) if action.name != "new-round" else (0,)
+    seats = range(m.players) if action.name != "new_round" else (0,)
     out = []
     for a in seats:
         for other in (range(m.players) if "b" in uses else ((a + 1) % m.players,)):
-            if "b" in uses and other == a and action.name in ("trade", "bankrupt-to-player"):
+            if "b" in uses and other == a and action.name in ("trade", "bankrupt_to_player"):
                 continue
             for sq in (deeds if "sq" in uses else (deeds[0],)):
                 for sq2 in (deeds if "sq2" in uses else (sq,)):
@@ -199,7 +201,7 @@ class Unrolling:
     and restricted to ``deeds`` when given; a field that every instance leaves as it was (or sets to one
     value) needs no variable of its own."""
 
-    def __init__(self, m: Model, start: SymState, alphabet: Iterable[Action], clean: Iterable[Invariant] = (),
+    def __init__(self, m: Model, start: SymState, alphabet: Iterable[Transition], clean: Iterable[Invariant] = (),
                  timeout_ms: int = 10_000, deeds: Iterable[int] | None = None):
         self.m = m
         self.alphabet = [a for a in alphabet if not a.disabled(m)]
@@ -296,7 +298,7 @@ def _values(m: Model, model: z3.ModelRef, args: Args) -> dict:
     return out
 
 
-def goal_step(m: Model, s: SymState, action: Action, tag: str = "goal", slack: bool = False) -> Step:
+def goal_step(m: Model, s: SymState, action: Transition, tag: str = "goal", slack: bool = False) -> Step:
     """The refuted step from ``s``: the acting player is seat 0 and the other party seat 1, as in the
     inductive check (the seats are symmetric; the layer above plays a run from any seat). ``slack``: a
     debt that ends in bankruptcy exceeds what the debtor can raise by a GO salary more (the moves a game
@@ -304,7 +306,7 @@ def goal_step(m: Model, s: SymState, action: Action, tag: str = "goal", slack: b
     args = Args.fresh(f"{tag}.{action.name}", m)
     guard, after = action.build(m, s, args)
     extra = debt_source(m, s, action.name, args)
-    if slack and action.name in ("bankrupt-to-player", "bankrupt-to-bank"):
+    if slack and action.name in ("bankrupt_to_player", "bankrupt_to_bank"):
         raisable = pf(s, args.a, "cash")
         if m.config.debt.raise_cash_first:
             raisable = raisable + liquidation(m, s, args.a)
@@ -314,7 +316,7 @@ def goal_step(m: Model, s: SymState, action: Action, tag: str = "goal", slack: b
     return Step(action, s, args, T.and_([guard, extra]), after)
 
 
-def search(m: Model, start: SymState, alphabet: Iterable[Action], action: Action, invariant: Invariant | None,
+def search(m: Model, start: SymState, alphabet: Iterable[Transition], action: Transition, invariant: Invariant | None,
            depth: int = DEFAULT_DEPTH, clean: Iterable[Invariant] = (), timeout_s: float = 10.0,
            avoid: Iterable[list[Move]] = (), deeds: Iterable[int] | None = None, slack: bool = False,
            budget: int = SEARCH_RLIMIT) -> Found:
