@@ -40,7 +40,7 @@ from ..smt.reads import Log, Recorder, same_reads
 from ..smt.scenario import describe, story
 from ..smt.verdict import CheckResult, Verdict
 from .play import play_on
-from .seen import seen
+from .seen import seen, transitions
 from .table import Table
 
 #: the seed of every run's game (it fixes the decks' order and who starts)
@@ -126,6 +126,12 @@ def judge(target, rows: list[CheckResult], timeout_s: float = 10.0, depth: int =
     reached = {k: _reach(j, rows[k]) for k in pending}
     for k, outcome in reached.items():
         out[k] = outcome.result(rows[k], j)
+    # "broken by another action" stays said only of an invariant some check still finds broken
+    broken = {r.invariant for r in out if r.verdict is not Verdict.PROVED}
+    for k in cells:
+        r = out[k]
+        if r.verdict is Verdict.PROVED and r.invariant not in broken and (r.reason or "").endswith("another action"):
+            out[k] = replace(r, reason=None)
     if live:
         _liveness(j, out, live)
     return out
@@ -150,6 +156,7 @@ class _Outcome:
 
     kind: str                               # root | consequence | none
     table: Table | None = None
+    step: int = 0                           # the game's step that breaks the promise
     cause: tuple[str, str] | None = None    # (invariant, move) broken first, for a consequence
     searched: str = ""
     seconds: float = 0.0
@@ -162,8 +169,8 @@ class _Outcome:
                                    "counterexample to induction the lemmas do not exclude; not a break"))
         cex = _run_story(j, r, self)
         if self.kind == "root":
-            reason = (f"{r.action} breaks {r.invariant} in a game from its start: a run of "
-                      f"{len(self.table.moves)} moves, every promise kept until its last")
+            reason = (f"{r.action} breaks {r.invariant} in a game from its start (a run of {self.step} engine "
+                      "steps, every promise kept until its last)")
         else:
             reason = (f"{r.action} breaks {r.invariant} only after {self.cause[0]} broke "
                       f"(by {self.cause[1]}): a consequence")
@@ -225,7 +232,9 @@ def _reach(j: _Ruleset, r: CheckResult) -> _Outcome:
 
 
 def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, clean) -> tuple[_Outcome | None, str | None]:
-    """Plan a run over the transitions, play it on the engine, plan again from where the game stands."""
+    """Plan a run over the transitions, play it on the engine, plan again from where the game stands, until
+    the engine's checker reports ``inv`` broken by a step that is ``action`` (the engine's own reading of
+    the step: ``verify.runs.seen.transitions``)."""
     table = Table(j.target.config, j.m.players, RUN_SEED, j.promised)
     avoid: list = []
     why = None
@@ -240,62 +249,79 @@ def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, c
         if found.status != "found":
             return None, why
         played = play_on(table, list(found.moves))
-        if played.done == len(found.moves):
-            goal_from = table.ends[-2] if len(table.ends) > 1 else 0
-            hit = [b for b in table.breaks if inv.id in b.invariants and b.step > goal_from]
-            if hit:
-                first = table.breaks[0]
-                if first.step > goal_from and inv.id in first.invariants:
-                    return _Outcome("root", table), None
-                return _Outcome("consequence", table, cause=(first.invariants[0], _move_at(table, first.step))), None
-            why = f"a run the engine played without the break ({len(found.moves)} moves)"
-        else:
-            why = f"a run the engine could not play ({played.stuck})"
+        step = _breaking_step(j, table, inv.id, action.name)
+        if step is not None:
+            first = table.breaks[0]
+            if first.step == step:
+                return _Outcome("root", table, step=step), None
+            return _Outcome("consequence", table, step=step,
+                            cause=(first.invariants[0], _made_at(j, table, first.step))), None
+        why = (f"a run the engine could not play ({played.stuck})" if played.stuck else
+               f"a run the engine played without the break ({len(found.moves)} moves)")
         if table.breaks and clean:
             return None, why     # the engine broke another promise on the way: not a root of this check
         avoid.append(list(found.moves))
     return None, why
 
 
-def _move_at(table: Table, step: int) -> str:
-    i = table.move_of_step(step)
-    return table.moves[i].action if i is not None else "the game's own moves"
+def _breaking_step(j: _Ruleset, table: Table, inv: str, action: str) -> int | None:
+    """The first step of the game that broke ``inv`` and that the engine played as ``action``."""
+    for b in table.breaks:
+        if inv in b.invariants:
+            act, events, _ = table.steps[b.step - 1]
+            if action in transitions(j.target.config, act, events):
+                return b.step
+    return None
+
+
+def _made_at(j: _Ruleset, table: Table, step: int) -> str:
+    """What the game's ``step`` was, as a transition (the engine's action when it models none)."""
+    act, events, _ = table.steps[step - 1]
+    made = sorted(transitions(j.target.config, act, events))
+    return made[0] if made else act["type"]
 
 
 def _run_story(j: _Ruleset, r: CheckResult, o: _Outcome) -> dict:
-    """The run as a counterexample: its moves in words, then the board before and after the breaking step."""
-    table = o.table
-    m = j.m
-    hit = next(b for b in table.breaks if r.invariant in b.invariants)
+    """The run as a counterexample: its moves in words (to the one that breaks the promise), then the board
+    before and after the breaking step of the game."""
+    table, m, k = o.table, j.m, o.step
     states = [table.first] + [s for _, _, s in table.steps]
-    before, after = _canonical(states[hit.step - 1]), _canonical(states[hit.step])
-    goal = table.moves[-1]
-    lines = [f"Run: {len(table.moves)} moves from a game's start ({j.m.players} players, seed {RUN_SEED}; "
-             f"{len(table.steps)} engine steps, `--runs DIR` writes them for `verify replay`):"]
-    for i, mv in enumerate(table.moves, 1):
-        mark = ""
-        for b in table.breaks:
-            if table.move_of_step(b.step) == i - 1:
-                mark = f"   ← breaks {', '.join(b.invariants)}"
-                break
-        lines.append(f"  {i}. {describe(m, mv.action, mv.args)}{mark}")
+    before, after = _canonical(states[k - 1]), _canonical(states[k])
+    last = table.move_of_step(k)
+    moves = table.moves[:last + 1] if last is not None else list(table.moves)
+    act, events, _ = table.steps[k - 1]
+    lines = [f"Run: {len(moves)} moves from a game's start ({m.players} players, seed {RUN_SEED}; "
+             f"{k} engine steps, `--runs DIR` writes them for `verify replay`):"]
+    for i, mv in enumerate(moves):
+        broke = [inv for b in table.breaks if b.step <= k and table.move_of_step(b.step) == i for inv in b.invariants]
+        mark = f"   ← breaks {', '.join(broke)}" if broke else ""
+        lines.append(f"  {i + 1}. {describe(m, mv.action, mv.args)}{mark}")
     if o.kind == "consequence":
         lines.insert(0, f"Consequence: {o.cause[0]} broke first (by {o.cause[1]}); in that game {r.action} "
                         f"then breaks {r.invariant}")
-    involved = {goal.args.get("a", 0)}
-    if r.action in ("trade", "bankrupt_to_player", "auction_mortgaged") or r.action.startswith("rent_"):
-        involved.add(goal.args.get("b", 1))
-    story_lines, small = story(m, before, after, describe(m, goal.action, goal.args), involved)
-    lines += [f"At step {hit.step} of the game:"] + story_lines
+    goal = moves[-1] if moves and moves[-1].action == r.action else None
+    text = describe(m, goal.action, goal.args) if goal else _step_text(m, r.action, act, events)
+    involved = {act.get("seat", 0)} | ({goal.args.get("a", 0), goal.args.get("b", 1)} if goal else set())
+    story_lines, small = story(m, before, after, text, involved)
+    lines += [f"At step {k} of the game:"] + story_lines
     lines.append(f"Broken: {r.invariant} — {j.invariants[r.invariant].title}")
-    run = {"seed": RUN_SEED, "players": j.m.players, "moves": [mv.to_json() for mv in table.moves],
-           "actions": [a for a, _, _ in table.steps], "steps": len(table.steps), "breaks_at": hit.step,
-           "kind": o.kind}
-    out = {"invariant": r.invariant, "action": r.action, "args": dict(goal.args), "before": small(before),
-           "after": small(after), "scenario": lines, "run": run}
+    run = {"seed": RUN_SEED, "players": m.players, "moves": [mv.to_json() for mv in moves],
+           "actions": [a for a, _, _ in table.steps[:k]], "steps": k, "breaks_at": k, "kind": o.kind}
+    out = {"invariant": r.invariant, "action": r.action, "args": dict(goal.args) if goal else {},
+           "before": small(before), "after": small(after), "scenario": lines, "run": run}
     if o.kind == "consequence":
         out["cause"] = {"invariant": o.cause[0], "action": o.cause[1]}
     return out
+
+
+def _step_text(m: Model, name: str, action: dict, events: list[dict]) -> str:
+    """A step of the game that the plan did not name (the game made it on the way), in words."""
+    squares = [e["square"] for e in events if "square" in e]
+    index = {d.square: i for i, d in enumerate(m.deeds)}
+    deed = m.deeds[index[squares[0]]].name if squares and squares[0] in index else "a deed"
+    if name == "mortgage_expired":
+        return f"a round ends: the unlifted mortgage on {deed} is forfeited to the bank, which auctions it"
+    return f"{action.get('type')} by player {action.get('seat', '?')} ({name} on {deed})"
 
 
 def _canonical(state: dict) -> dict:

@@ -44,7 +44,7 @@ def play_on(table: Table, moves: list[Move]) -> Played:
     out = Played(table)
     for i, move in enumerate(moves):
         try:
-            _move(table, move)
+            _move(table, move, moves[i + 1] if i + 1 < len(moves) else None)
         except Stuck as exc:
             out.stuck = f"move {len(table.moves) + 1} ({move.action}): {exc}"
             return out
@@ -54,7 +54,7 @@ def play_on(table: Table, moves: list[Move]) -> Played:
     return out
 
 
-def _move(t: Table, mv: Move) -> None:
+def _move(t: Table, mv: Move, following: Move | None) -> None:
     x, name = mv.args, mv.action
     a, b, square = x.get("a", 0), x.get("b", 1), x.get("square")
     if name == "buy":
@@ -112,17 +112,13 @@ def _move(t: Table, mv: Move) -> None:
                 return
         raise Stuck(f"player {a} never passed GO (cash {before})")
     elif name == "new_round":
-        start = t.state["round"]
-        for _ in range(4 * t.players + 4):
-            if t.state["round"] > start:
-                return
-            t.settle(None)
-            if t.phase == "post_roll":
-                t.end_turn()
-            else:
-                t.leave_jail(t.current)
-                t.wander(t.current)
-        raise Stuck("the round never ended")
+        # the turn that ends the round ages every mortgage and forfeits those due at once: when the plan's
+        # next move is that forfeiture, the turn is left for it
+        if _round_end(t):
+            t.end_turn()
+        _to_round_end(t)
+        if following is None or following.action != "mortgage_expired":
+            t.end_turn()
     elif name == "mortgage_expired":
         _expiry(t, mv)
     elif name == "free_parking":
@@ -132,9 +128,32 @@ def _move(t: Table, mv: Move) -> None:
         raise Stuck(f"a run cannot steer {name} yet (a card, the casino)")
 
 
+def _round_end(t: Table) -> bool:
+    """The next ``end_turn`` ends the round: the last player still in the game has moved."""
+    live = [p["seat"] for p in t.state["players"] if not p["bankrupt"]]
+    return t.phase == "post_roll" and t.current == max(live)
+
+
+def _to_round_end(t: Table) -> None:
+    """Play harmless turns until the round's last turn is about to end."""
+    for _ in range(4 * t.players + 4):
+        t.settle(None)
+        if _round_end(t):
+            return
+        if t.phase == "post_roll":
+            t.end_turn()
+        else:
+            t.leave_jail(t.current)
+            t.wander_keep(t.current) if t.current == max(
+                p["seat"] for p in t.state["players"] if not p["bankrupt"]) else t.wander(t.current)
+    raise Stuck("the round never came to its end")
+
+
 def _expiry(t: Table, mv: Move) -> None:
     """The engine forfeits a due mortgage as a round begins and auctions the deed: play to it."""
     x, square = mv.args, mv.args.get("square")
+    if _round_end(t):
+        t.end_turn()
     for _ in range(4 * t.players + 4):
         if t.phase == "auction" and (t.state.get("pending") or {}).get("square") == square:
             t.auction(None if x["f1"] else x["a"], x["amt"])

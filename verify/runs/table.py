@@ -31,7 +31,7 @@ class Stuck(Exception):
 
 @dataclass(frozen=True)
 class Broken:
-    """A step after which the engine's checker found invariants broken."""
+    """A step that broke invariants: the engine's checker found them violated after it, not before."""
 
     step: int
     invariants: tuple[str, ...]
@@ -49,7 +49,8 @@ class Table:
         self.judged = sorted(set(judged))
         self._checker = InvariantChecker(config, self.judged, check_state=inv.check_state,
                                          check_step=inv.check_step)
-        self.breaks: list[Broken] = []      # every step after which some invariant was broken, in order
+        self.breaks: list[Broken] = []      # every step that broke an invariant, in order
+        self._violated: set[str] = set()    # the invariants violated after the last step
         self.moves: list = []               # the moves of a run made so far (verify.runs.play)
         self.ends: list[int] = []           # per move made: the game's step count after it
         self._judge(None, self.state, None, [])
@@ -79,10 +80,15 @@ class Table:
         return self.breaks[0] if self.breaks else None
 
     def _judge(self, before, after, action, events) -> None:
+        """Note the invariants this step broke: violated now, and not already before it (a broken state
+        invariant stays broken on the steps that follow)."""
         bad = self._checker(before, after, _action_for_check(action, events) if action else None)
-        if bad:
-            self.breaks.append(Broken(len(self.steps), tuple(dict.fromkeys(v.invariant for v in bad)),
-                                      tuple(str(v) for v in bad)))
+        now = {v.invariant for v in bad}
+        new = [v for v in bad if v.invariant not in self._violated]
+        self._violated = now
+        if new:
+            self.breaks.append(Broken(len(self.steps), tuple(dict.fromkeys(v.invariant for v in new)),
+                                      tuple(str(v) for v in new)))
 
     def try_do(self, action: dict) -> str | None:
         """Apply ``action``; the rules' reason when they refuse it (nothing applied), else None."""
