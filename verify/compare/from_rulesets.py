@@ -27,7 +27,7 @@ with its reason, and only values z3 proves alike are listed as ``equivalent``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +42,7 @@ from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
 from .credit import by_chain as _by_chain, stated_by
+from .evidence import ORDER, Point, point, weaker
 from .model import KINDS, Comparison, Finding, Side, Witness, primary_source
 from .probes import BY_PARAM
 from .proofs import prove
@@ -308,10 +309,6 @@ def _rep(rs: list[Ruleset], sides: list[Side]) -> list[Ruleset]:
     return out
 
 
-#: What a difference that rests on an unstated side is, by the parameter's medium.
-UNSTATED_KIND = {None: "assumed", "online": "medium", "board": "medium"}
-
-
 def _pool(ctx: _Ctx, pid: str, rs: list[Ruleset], kind: str, modes: list[Ruleset] | None):
     """(the rulesets compared on ``pid``, the not-applicable sides shown beside them), or None to skip.
 
@@ -360,32 +357,22 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
         silent = [s for s in sides if s.kind in ("silent", "undecided")]
         opened = [s for s in sides if s.kind == "open"]
         values = {key(s.normalized) for _, s in deciders}
-        if len(values) > 1 and cited:
-            stated = [(r, s) for r, s in deciders if s.kind in answers]
-            # a difference between stated rulings first; else one that rests on an unstated side. A
-            # witness that is UNKNOWN (differs None) is reported with its reason, never taken for
-            # agreement; only a proof that no situation separates the values makes them equivalent.
-            found = None
-            if kind != "variant" and len({key(s.normalized) for _, s in stated}) > 1:
-                reps = _rep([r for r, _ in stated], [s for _, s in stated])
-                w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in stated])
-                if differs is not False:
-                    found = (kind, w)
-            if found is None or (found[1] is not None and found[1].verdict == "UNKNOWN"
-                                 and len(stated) < len(deciders)):
-                reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
-                w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
-                if differs is True or (differs is None and found is None):
-                    found = (kind if kind == "variant" else UNSTATED_KIND[p.medium], w)
+        if len(values) > 1 and (cited or _states_a_difference(p, deciders, answers)):
+            # the strongest kind whose sides the engine plays differently; a witness that is UNKNOWN
+            # (differs None) is reported with its reason, never taken for agreement; only a proof that no
+            # situation separates the values makes them equivalent
+            found = _kind_and_witness(ctx, pid, p, kind, deciders, answers)
             if found is None:
                 equivalent.append(f"{id_prefix}{pid}")
             else:
                 k, w = found
+                shown = _with_points(p, k, deciders, answers) if kind != "variant" else [s for _, s in deciders]
+                reason = _reason(p, k, shown)
                 out.append(Finding(f"{k}:{id_prefix}{pid}", p.area, k,
-                                   f"{p.question} {_summary_values([s for _, s in deciders])}"
+                                   f"{p.question} {_summary_values(shown)}"
                                    + (f"; not applicable in {', '.join(s.ruleset for s in na_sides)}"
-                                      if na_sides else ""),
-                                   tuple(s for _, s in deciders) + tuple(na_sides), w, (pid,)))
+                                      if na_sides else "") + (f". {reason}" if reason else ""),
+                                   tuple(shown) + tuple(na_sides), w, (pid,), reason=reason))
         if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind in answers:
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
                                f"{p.question} {rs_p[0].id} is silent; {rs_p[1].id} adds a ruling: "
@@ -403,6 +390,91 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                                f"fixed elsewhere ({_summary_values([s for _, s in deciders])}).",
                                tuple([s for _, s in deciders] + opened), None, (pid,)))
     return out
+
+
+def _pair_kinds(p, deciders: list[tuple[Ruleset, Side]], answers) -> dict[tuple[int, int], str]:
+    """The kind of each pair of deciding sides whose values differ: the weaker of the two sides' evidence
+    where they part (``verify.compare.evidence``)."""
+    out = {}
+    for i, (ra, sa) in enumerate(deciders):
+        for j in range(i + 1, len(deciders)):
+            rb, sb = deciders[j]
+            if key(sa.normalized) == key(sb.normalized):
+                continue
+            out[(i, j)] = weaker(point(ra, p.id, rb, answers).kind(p.medium),
+                                 point(rb, p.id, ra, answers).kind(p.medium))
+    return out
+
+
+def _states_a_difference(p, deciders, answers) -> bool:
+    """Whether a side whose entry is not its own ruling (an assumed value) states, by a claim, the very
+    point where it parts from another side (the official board states that Community Chest squares
+    exist, though their positions are assumed)."""
+    return any(point(ra, p.id, rb, answers).evidence == "stated"
+               for ra, sa in deciders for rb, sb in deciders if key(sa.normalized) != key(sb.normalized))
+
+
+def _kind_and_witness(ctx, pid: str, p, kind: str, deciders, answers):
+    """(kind, witness) of a difference among ``deciders``, or None when z3 proves the values alike.
+
+    Between base games the kinds are tried strongest first (``evidence.ORDER``), each among the sides
+    of the pairs at least that strong: the first the engine plays differently wins; failing that, the
+    first whose search is UNKNOWN. A variant is a variant whatever its sides rest on."""
+    if kind == "variant":
+        reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
+        w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
+        return None if differs is False else (kind, w)
+    pairs = _pair_kinds(p, deciders, answers)
+    found, tried = None, set()
+    for cls in ORDER:
+        members = sorted({i for pair, k in pairs.items() if ORDER.index(k) <= ORDER.index(cls) for i in pair})
+        chosen = [deciders[i] for i in members]
+        reps = _rep([r for r, _ in chosen], [s for _, s in chosen])
+        memo = tuple(r.id for r in reps)
+        if len(reps) < 2 or memo in tried:
+            continue
+        tried.add(memo)
+        w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in chosen])
+        if differs is True:
+            return cls, w
+        if differs is None and found is None:
+            found = (cls, w)
+    return found
+
+
+def _with_points(p, k: str, deciders, answers) -> list[Side]:
+    """Each deciding side with what it rests on where it parts from the others (``Side.point``): against
+    a side of another value in a pair of the finding's kind where there is one, else its strongest."""
+    out = []
+    for i, (r, s) in enumerate(deciders):
+        best = None
+        for j, (o, so) in enumerate(deciders):
+            if i == j or key(so.normalized) == key(s.normalized):
+                continue
+            mine, theirs = point(r, p.id, o, answers), point(o, p.id, r, answers)
+            pair = weaker(mine.kind(p.medium), theirs.kind(p.medium))
+            rank = (pair != k, ORDER.index(mine.kind(p.medium)))
+            if best is None or rank < best[0]:
+                best = (rank, mine)
+        out.append(replace(s, point=best[1].to_json()) if best else s)
+    return out
+
+
+def _reason(p, k: str, sides: list[Side]) -> str | None:
+    """Why a difference between base games is of kind ``k`` when it is not a contradiction: what the
+    weaker sides rest on at the point where they differ (a claim of theirs, or an assumption)."""
+    if k == "contradiction" or k not in ORDER:
+        return None
+    weak = [s for s in sides if s.point and s.point["evidence"] != "stated"
+            and Point(s.point["evidence"]).kind(p.medium) == k]
+    if not weak:
+        return None
+    parts = []
+    for s in weak:
+        what = s.point.get("says") or "its value"
+        why = f" ({s.point['why']})" if s.point.get("why") else ""
+        parts.append(f"{s.ruleset}: {what} — {s.point['meaning']}{why}")
+    return "Rests on " + "; ".join(parts)
 
 
 def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("contradiction", "internal", "ambiguous", "assumed", "medium", "silent", "variant", "redundancy")
+KINDS = ("contradiction", "internal", "inferred", "ambiguous", "assumed", "medium", "silent", "variant",
+         "redundancy")
 #: Kinds whose disagreement is between stated rules (every side that differs cites its source).
 STATED = ("contradiction", "internal")
 #: The evidence a side rests on.
@@ -38,6 +39,10 @@ class Side:
     #: what the side rests on: cited | assumed | silent | open | not_applicable (the catalogue's
     #: condition for the parameter does not hold in this ruleset: the value means nothing there)
     evidence: str = "cited"
+    #: what the side rests on exactly where its value and another side's part (a finding between base
+    #: games): {"evidence": stated | inferred | absence | generic | medium | borrowed | assumed, "meaning",
+    #: and the claim that decided it: "says", "settles"?, "quote"?, "gloss"?, "why"?, "from"?}
+    point: dict | None = None
 
     @property
     def stated(self) -> bool:
@@ -50,6 +55,8 @@ class Side:
                "param": self.param, "origin": self.origin}
         if self.reading:
             out["reading"] = self.reading
+        if self.point:
+            out["point"] = dict(self.point)
         return out
 
 
@@ -121,6 +128,8 @@ class Finding:
     params: tuple[str, ...] = ()
     #: what the other rulebooks say on the same question (for ``ambiguous``: one side per other source)
     related: tuple[Side, ...] = ()
+    #: why a difference between base games is not a contradiction: what its weaker sides rest on there
+    reason: str | None = None
 
     def to_json(self) -> dict:
         out = {"id": self.id, "topic": self.topic, "kind": self.kind, "summary": self.summary,
@@ -128,6 +137,8 @@ class Finding:
                "witness": self.witness.to_json() if self.witness else None}
         if self.related:
             out["related"] = [s.to_json() for s in self.related]
+        if self.reason:
+            out["reason"] = self.reason
         return out
 
 
