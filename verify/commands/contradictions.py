@@ -21,7 +21,7 @@ from ..report.terminal import echo_side, echo_witness
 from ..compare.from_rulesets import load_registry
 from ..compare.table import compare_table
 
-_COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
+_COLOUR = {"contradiction": "red", "internal": "magenta", "inferred": "bright_blue", "silent": "yellow", "variant": "cyan",
            "ambiguous": "blue", "assumed": "bright_black", "medium": "bright_black"}
 
 
@@ -75,6 +75,8 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], wi
         for s in f.related:
             click.echo(f"    elsewhere, {s.ruleset}: {show(s.value) if s.kind in ('cited', 'assumed') else s.kind}")
         echo_witness(f.witness)
+        for c in f.consequences:
+            click.echo(f"  consequence {c.id}: {c.summary}")
     counts = {k: sum(1 for f in findings if f.kind == k) for k in KINDS}
     click.echo("\n" + ", ".join(f"{v} {k}" for k, v in counts.items())
                + f" across {len(result.rulesets)} ruleset(s)")
