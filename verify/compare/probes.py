@@ -1112,6 +1112,20 @@ def _timed_out(t: Table, pl: Played, v: dict) -> str:
     return "the turn is skipped"
 
 
+def first_lap_landing(t: Table, v: dict):
+    """ACTOR, who has not yet passed GO, lands on an unowned street."""
+    d = _deed(t, v)
+    s = t.neutral()
+    s["players"][ACTOR]["passed_go"] = False
+    return s, [t.roll_to(s, ACTOR, d.square)]
+
+
+def _may_buy(t: Table, pl: Played, v: dict) -> bool | None:
+    if not allowed(pl):
+        return None
+    return pl.last.get("phase") == "buy"
+
+
 GROUP = Var("group", "the colour group", RANKS, show=_show_group)
 
 PROBES: tuple[Probe, ...] = (
@@ -1345,6 +1359,8 @@ PROBES: tuple[Probe, ...] = (
     Probe("mr_monopoly_target", "Mister Monopoly is rolled when every deed is owned, the next one mortgaged: "
           "where does the player move on to?", ("speed_die.mr_monopoly",), (), mr_monopoly_all_owned, _mr_went,
           unit="value"),
+    Probe("first_lap_buy", "May a player buy an unowned street before first passing GO?",
+          ("purchase.first_round",), (PRICE,), first_lap_landing, _may_buy, unit="bool"),
     Probe("turn_timeout", "A player's turn timer runs out before the roll: what happens?", ("timer.on_timeout",),
           (), turn_timeout, _timed_out, unit="value"),
 )
