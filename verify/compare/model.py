@@ -71,13 +71,14 @@ class Outcome:
     classic: Any                # in classic amounts
     text: str
     #: False where the side's own game cannot hold the situation (a card it does not have): ``text`` says
-    #: "does not arise in this game" and why
+    #: "does not arise in this game", ``why`` why not
     arises: bool = True
+    why: str | None = None
 
     def to_json(self) -> dict:
         out = {"ruleset": self.ruleset, "outcome": self.outcome, "classic": self.classic, "text": self.text}
         if not self.arises:
-            out["arises"] = False
+            out.update(arises=False, why=self.why)
         return out
 
 

@@ -68,7 +68,7 @@ def outcomes(probe: Probe, parties: list[Party], found: Found) -> tuple[Outcome,
     absent = found.absent or (None,) * len(parties)
     for p, o, pl, why in zip(parties, found.outcomes, found.plays, absent):
         if pl is None:
-            out.append(Outcome(p.label, None, None, f"{ABSENT}: {why}" if why else ABSENT, arises=False))
+            out.append(Outcome(p.label, None, None, ABSENT, arises=False, why=why))
             continue
         scale = p.scale or p.cfg.setup.scale
         own = o

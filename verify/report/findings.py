@@ -24,7 +24,7 @@ from .site import anchor, finding_href, topic_file
 #: Kinds that set stated rules of rulebooks (or a table and the rulebooks) against each other.
 DISPUTES = STATED
 #: Kinds of difference that do not rest on two stated rules (shown apart from the disputes).
-APART = ("assumed", "medium")
+APART = ("inferred", "assumed", "medium")
 
 
 def side_rulesets(f: Finding) -> list[str]:

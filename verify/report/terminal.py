@@ -65,8 +65,9 @@ def echo_witness(w, indent: str = "  ") -> None:
             click.echo(f"{indent}  ({w.detail})")
         click.echo(f"{indent}  situation: {w.situation_text}")
         for o in w.outcomes:
-            click.echo(f"{indent}  {o.ruleset} (its own game): {o.text}" if w.method != "direct"
-                       else f"{indent}  {o.ruleset}: {o.text}")
+            text = f"{o.text}: {o.why}" if getattr(o, "why", None) else o.text
+            click.echo(f"{indent}  {o.ruleset} (its own game): {text}" if w.method != "direct"
+                       else f"{indent}  {o.ruleset}: {text}")
         one = getattr(w, "one_value", None)
         if one is not None:
             click.echo(f"{indent}  one value only: {one.why}")
