@@ -144,3 +144,25 @@ def test_a_witness_lists_what_it_reads_that_no_quote_states():
 def test_every_witness_of_the_bundled_comparison_is_the_sides_own_game():
     reg = load_registry()
     assert own_game_problems(reg, _Ctx(reg), compare(reg=reg).findings) == []
+
+
+@pytest.mark.parametrize("rid, probe, situation, expected, not_read", [
+    ("official", "jail_last_try", {"failed": 3}, {"jail.max_tries", "jail.after_last_try", "jail.fine"},
+     {"mortgage.interest_rate", "auction.opening_bid"}),
+    ("platform-classic", "unmortgage_cost", {"deed": "median"},
+     {"mortgage.interest_rate", "mortgage.interest_base", "mortgage.value", "mortgage.timing"}, {"jail.fine"}),
+    ("online-vn", "go_salary", {"exact": False, "minute": 46},
+     {"go.salary", "go.salary_stop_minute", "rent.tax_start_minute"}, {"jail.fine"}),   # tax_start reads it
+])
+def test_what_a_situation_reads_is_recorded_from_the_engine(rid, probe, situation, expected, not_read):
+    from verify.compare.probes import BY_ID
+    from verify.compare.reads import fields_read, params_read
+    from verify.compare.situations import Table, play
+    ctx = _Ctx(load_registry())
+    r = ctx.reg.resolve(rid)
+    p = ctx.party(r)
+    t = Table(p.cfg, players=BY_ID[probe].players)
+    state, actions = BY_ID[probe].build(t, situation)
+    pl = play(p.cfg, state, actions)
+    read = params_read(fields_read(p.cfg, pl.first, list(pl.applied)), r)
+    assert expected <= read and not read & not_read, sorted(read)

@@ -250,8 +250,7 @@ class _Ctx:
                 parties = [self.party(base, {pid: _in_scale(self.cat[pid], r.value(pid), r.money_scale,
                                                             base.money_scale)}, r.id, r.money_scale, (pid,))
                            for r in reps]
-                for p in parties:
-                    p.cfg                 # compiled here: a value that breaks this game's board is no play
+                _compile(parties)         # here: a value that breaks this game's board is no play
             except VerifyError:
                 continue                  # the value breaks a constraint of this ruleset
             out.append((base, (pid,), parties))
@@ -262,8 +261,7 @@ class _Ctx:
                 parties = [self.party(first, {q: _in_scale(self.cat[q], r.value(q), r.money_scale,
                                                            first.money_scale) for q in (pid, *deps)}, r.id,
                                       r.money_scale, (pid, *deps)) for r in (everyone or reps)]
-                for p in parties:
-                    p.cfg
+                _compile(parties)
             except VerifyError:
                 parties = None
             if parties:
@@ -335,7 +333,13 @@ def _one(base: Ruleset, params: tuple[str, ...], parties, one_found, own_found, 
     return base.id, params, why, parties, one_found
 
 
-def _nowhere(found, own) -> "Found":
+def _compile(parties) -> None:
+    """Compile each party's config now (a SpecError where a value breaks its game)."""
+    for p in parties:
+        _ = p.cfg
+
+
+def _nowhere(found, own):
     """The sides' own games when the value-alone situation cannot be set up in them at all: each side
     'does not arise'."""
     return replace(found, plays=(None,) * len(own), outcomes=(ABSENT,) * len(own),

@@ -203,7 +203,7 @@ def write(findings, folder: Path) -> list[Path]:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for f in [x for f in findings for x in (f, *f.consequences)]:
+    for f in [x for each in findings for x in (each, *each.consequences)]:
         w = f.witness
         if w is None or not w.games:
             continue
