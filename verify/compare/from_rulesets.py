@@ -5,9 +5,12 @@ how the rulesets relate:
 
 * each source's **base game** (``specs/comparison.yaml`` names the preferred
   one; otherwise its root ruleset) is compared with the other sources' base
-  games: a difference between stated (cited) rulings is a ``contradiction``
-  (they present the same game); one that rests on an assumed side is
-  ``assumed``, or ``medium`` for a feature of one medium (board or online);
+  games; a difference takes its kind from what each side rests on exactly where
+  the values part (``verify.compare.evidence``: an entry's claims, else its
+  label): both stated is a ``contradiction``; an inference, an absence, a
+  general clause or a borrowed number is ``inferred``; an on-screen step is
+  ``medium``; an assumed value is ``assumed`` (``medium`` for a feature of one
+  medium);
 * a ruleset that extends another, an overlay stacked on the default ruleset,
   and any further mode of the same source are compared with their nearest
   ancestor (or their source's base game): a difference is a ``variant``;
@@ -20,9 +23,11 @@ how the rulesets relate:
 A side where the catalogue's condition for the parameter does not hold is
 not applicable: shown, never compared (``verify.spec.applicability``).
 Values are compared in proportion to each ruleset's ``money.scale``; a
-difference counts when the reference engine plays the sides differently in
-some situation (``verify.compare.witness``), an UNKNOWN search is reported
-with its reason, and only values z3 proves alike are listed as ``equivalent``.
+difference counts when the reference engine plays the values differently in
+some situation, an UNKNOWN search is reported with its reason, and only values
+z3 proves alike are listed as ``equivalent``. Each side of a witness is its own
+game (``_Ctx.witness``). Findings one statement decides are merged into one
+(``verify.compare.merge``).
 """
 
 from __future__ import annotations

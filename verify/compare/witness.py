@@ -1,12 +1,16 @@
-"""Witnesses: a situation and what the reference engine plays in it, side by side.
+"""Witnesses: a situation and what the reference engine plays in it, each side in its own game.
 
 A witness answers one probe's question (``verify.compare.probes``) for two or
 more sides of a finding. Its situation is found by the SMT layer where that
 models the action, else among the probe's situations (``verify.compare.search``);
-each side's outcome is what the engine did from that side's compiled config.
-Each side is also a game of a ``verify.trace/2`` file (the situation's state,
-then every action applied, an action the rules refused recorded as refused), so
-``verify replay WITNESS.jsonl`` plays the witness again and checks every step.
+each side's outcome is what the engine did from that side's own compiled config
+(a side whose game cannot hold the situation "does not arise"). Beside them a
+witness may carry the one-value play (the situation in one game with only the
+finding's values changed, ``OneValue``) and lists what the actions read that no
+quote of that side states (``verify.compare.reads``). Each game played is also a
+game of a ``verify.trace/2`` file (the situation's state, then every action
+applied, an action the rules refused recorded as refused), so ``verify replay
+WITNESS.jsonl`` plays the witness again and checks every step.
 
 The outcome of a search is three-valued: a witness (the sides play
 differently), proved alike (z3: no state separates them), or UNKNOWN with the
