@@ -52,7 +52,7 @@ from .merge import merge
 from .model import KINDS, Comparison, Finding, Side, Witness, primary_source
 from .probes import BY_PARAM
 from .proofs import prove
-from .search import ABSENT, Party, outcome_key
+from .search import ABSENT, NOT_SET_UP, Party, outcome_key
 from .values import key, normalize, same, show
 
 DECIDED = ("cited", "assumed")
@@ -345,10 +345,9 @@ def _compile(parties) -> None:
 
 
 def _nowhere(found, own):
-    """The sides' own games when the value-alone situation cannot be set up in them at all: each side
-    'does not arise'."""
+    """The sides' own games when the value-alone situation cannot be set up in them at all (said so)."""
     return replace(found, plays=(None,) * len(own), outcomes=(ABSENT,) * len(own),
-                   absent=("the situation cannot be set up in this game",) * len(own), replay=None)
+                   absent=(NOT_SET_UP,) * len(own), replay=None)
 
 
 def _in_scale(p, value: Any, scale: int, target: int) -> Any:

@@ -763,10 +763,15 @@ def _start_cash(t: Table, pl: Played, v: dict):
 NO_SPEED_DIE = Absent("the game has no speed die")
 
 
+#: A round late enough that a speed die is in play whenever it comes in at a round (the player has passed GO).
+LATE_ROUND = 20
+
+
 def speed_face(t: Table, v: dict):
     if not t.cfg.speed_die.enabled:
         return NO_SPEED_DIE
     s = t.neutral()
+    s["round"] = LATE_ROUND
     t.at(s, ACTOR, _visit(t) - 3)
     return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 2, v["face"]]}]
 
@@ -930,6 +935,7 @@ def triples(t: Table, v: dict):
     if not t.cfg.speed_die.enabled:
         return NO_SPEED_DIE
     s = t.neutral()
+    s["round"] = LATE_ROUND
     t.at(s, ACTOR, _visit(t) - 3)
     return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 1, 1]},
                {"type": "move_to", "seat": ACTOR, "square": _visit(t), "optional": True}]
@@ -1082,7 +1088,7 @@ def mr_monopoly_all_owned(t: Table, v: dict):
     after = next(q for q in ahead if q > land)
     for q in (land, after):
         _prop(s, q)["mortgaged"] = True
-    s["round"] = 20
+    s["round"] = LATE_ROUND
     t.at(s, ACTOR, land - 3)
     return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 2, sd.pip_faces + 1]}]
 

@@ -32,6 +32,8 @@ from .smt_search import smt_situation
 MAX_SITUATIONS = 96
 #: The outcome of a side whose game cannot hold the situation.
 ABSENT = "does not arise in this game"
+#: The outcome of a side where a situation found in another game could not be set up.
+NOT_SET_UP = "the situation could not be set up in this game"
 
 
 def _choices(var, parties: list[Party]) -> tuple:
@@ -74,8 +76,12 @@ def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, 
             outs.append(probe.observe(t, pl, values))
         except (GameError, VerifyError, StopIteration, IndexError, KeyError, ValueError, TypeError):
             return None
-        if broken_promise(p, pl):
-            return None
+        broken = broken_promise(p, pl)
+        if broken:                       # a state no game of this ruleset reaches: not this side's situation
+            plays.append(None)
+            outs.append(ABSENT)
+            absent.append(f"no game of it reaches this situation (it breaks a promise: {broken})")
+            continue
         plays.append(pl)
         absent.append(None)
     if all(pl is None for pl in plays):
@@ -84,8 +90,8 @@ def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, 
 
 
 def differ(outs) -> bool:
-    """Whether two sides where the situation arises have different outcomes."""
-    return len({repr(outcome_key(o)) for o in outs if o != ABSENT}) > 1
+    """Whether two sides where the situation arises, and the question with it, have different outcomes."""
+    return len({repr(outcome_key(o)) for o in outs if o != ABSENT and o is not None}) > 1
 
 
 def by_situations(probe: Probe, parties: list[Party]) -> Found:
@@ -116,7 +122,7 @@ def _found(probe: Probe, parties: list[Party], values: dict, got: tuple, tried: 
 def _replayed(probe: Probe, parties: list[Party], values: dict) -> Found | None:
     """The same situation played for ``parties`` (None when it cannot be set up for them)."""
     got = _play_all(probe, parties, values)
-    if got is None or any(o is None for o in got[1]):
+    if got is None:
         return None
     found = _found(probe, parties, values, got)
     return found if differ(got[1]) else Found("same", "engine", found.values, found.situation, found.plays,
@@ -146,4 +152,4 @@ def find(probe: Probe, parties: list[Party]) -> Found:
 
 
 __all__ = ["Party", "Found", "find", "by_situations", "situation_text", "outcome_key", "broken_promise", "ACTOR",
-           "ABSENT", "differ"]
+           "ABSENT", "NOT_SET_UP", "differ"]

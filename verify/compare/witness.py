@@ -30,7 +30,7 @@ from ..output import file_stem, write_text
 from .model import OneValue, Outcome, Witness
 from .probes import Probe
 from .reads import fields_read, params_read
-from .search import ABSENT, Found, Party, find
+from .search import ABSENT, NOT_SET_UP, Found, Party, find
 from .values import number, show
 
 TRACE_SCHEMA = "verify.trace/2"
@@ -72,7 +72,8 @@ def outcomes(probe: Probe, parties: list[Party], found: Found) -> tuple[Outcome,
     absent = found.absent or (None,) * len(parties)
     for p, o, pl, why in zip(parties, found.outcomes, found.plays, absent):
         if pl is None:
-            out.append(Outcome(p.label, None, None, ABSENT, arises=False, why=why))
+            out.append(Outcome(p.label, None, None, NOT_SET_UP, arises=False) if why == NOT_SET_UP else
+                       Outcome(p.label, None, None, ABSENT, arises=False, why=why))
             continue
         scale = p.scale or p.cfg.setup.scale
         own = o
