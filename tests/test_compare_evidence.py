@@ -299,3 +299,39 @@ def test_claims_are_shown_with_the_entry():
     import json
     claims = json.loads(res.output)["rules"]["jail.card_exit"]["claims"]
     assert claims[0]["evidence"] == "absence" and claims[0]["why"]
+
+
+def test_each_declared_rule_is_quoted_by_the_entries_it_rules():
+    """A `statements` declaration says one rule of a rulebook answers several questions: each entry it names,
+    in that rulebook's base game, quotes the rule (or a claim of it does)."""
+    from verify.compare.declared import load_declared
+    from verify.compare.merge import _shares
+    from verify.spec import load_ruleset
+    from verify.spec.sources import fold
+    games = {"002_bb6c4fccb69c2474.txt": "online-vn"}
+    declared = load_declared().statements
+    assert declared
+    for st in declared:
+        r = load_ruleset(games[st.source])
+        for pid in st.params:
+            e = r.entries[pid]
+            quotes = tuple(fold(q) for q in (*e.quotes, *(q for c in e.claims for q in c.quotes)))
+            assert _shares(quotes, fold(st.quote)), (st.id, pid)
+
+
+@pytest.mark.parametrize("item, code", [
+    ("{id: x, source: 002_bb6c4fccb69c2474.txt, quote: \"nowhere at all here\", params: [jail.fine, go.salary]}",
+     "E007"),
+    ("{id: x, source: 002_bb6c4fccb69c2474.txt, quote: \"hai ô thuế, và các ô Cơ hội.\", params: [jail.fine]}",
+     "E030"),
+    ("{id: x, source: 002_bb6c4fccb69c2474.txt, quote: \"hai ô thuế, và các ô Cơ hội.\", params: [jail.fin, go.salary]}",
+     "E002"),
+])
+def test_a_malformed_statement_declaration_is_refused(tmp_path, item, code):
+    from verify.compare.declared import load_declared
+    from verify.errors import SpecError
+    path = tmp_path / "comparison.yaml"
+    path.write_text(f"base_games: []\nstatements:\n  - {item}\n", encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_declared(path)
+    assert err.value.code == code

@@ -11,7 +11,7 @@ in both at the finding's own strength (both stated, for a contradiction) and
 * both of them quote the same words in both findings (a quote of one holds or
   is held by a quote of the other), or
 * one of them quotes, in both, one statement ``specs/comparison.yaml`` declares
-  to rule both parameters (``statements``: where one rulebook's single rule
+  to rule both parameters (six of its words in a row, or all of them) (``statements``: where one rulebook's single rule
   answers several questions, while the other rulebooks answer each apart).
 
 The first finding (in the comparison's order: topic, kind, id) keeps its id, its
@@ -41,6 +41,17 @@ def _quotes(side: Side) -> tuple[str, ...]:
 
 def _overlap(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return any(x in y or y in x for x in a for y in b)
+
+
+#: A quote shares a declared rule's words when it holds this many of them in a row (it may quote the rule
+#: and go on past it).
+RUN = 6
+
+
+def _shares(quotes: tuple[str, ...], rule: str) -> bool:
+    words = rule.split()
+    runs = {" ".join(words[i:i + RUN]) for i in range(max(1, len(words) - RUN + 1))}
+    return _overlap(quotes, (rule,)) or any(r in q for q in quotes for r in runs)
 
 
 def _group(f: Finding) -> str:
@@ -82,9 +93,9 @@ def merge(findings: list[Finding], catalogue, statements=()) -> list[Finding]:
 
     def declared(fi: Finding, fj: Finding, side_i: Side, side_j: Side) -> bool:
         for st in statements:
-            q = (fold(st.quote),)
+            q = fold(st.quote)
             if (fi.params[0] in st.params and fj.params[0] in st.params and side_i.source == st.source
-                    and _overlap(_quotes(side_i), q) and _overlap(_quotes(side_j), q)):
+                    and _shares(_quotes(side_i), q) and _shares(_quotes(side_j), q)):
                 return True
         return False
 
