@@ -144,6 +144,7 @@ class _Ctx:
         self.declared = declared
         self._envs: dict[str, dict] = {}
         self._parties: dict[tuple, Party] = {}      # one compiled side per ruleset and values set
+        self._by_id: dict[str, Ruleset] = {}          # the sides a one-value play may stand for
 
     def applies(self, r: Ruleset, pid: str) -> bool:
         """Whether ``pid`` means anything in ``r`` (the catalogue's ``applies_when``)."""
@@ -218,6 +219,7 @@ class _Ctx:
         if probe is None:
             return wit.direct(question, [(r.id, r.value(pid)) for r in reps], pid), True
         own = [self.party(r) for r in reps]
+        self._by_id.update({r.id: r for r in (everyone or reps)})
         tries = self._value_parties(pid, reps, everyone)
         own_found = wit.find(probe, own)
         if own_found.status == "differs":
@@ -303,6 +305,11 @@ class _Ctx:
                 except VerifyError:
                     continue
         played = supply(r, values) if values else r
+        side = self._by_id.get(label) if one_value else None
+        if side is not None:
+            # a one-value play keeps only the promises the side it stands for makes too: its value may
+            # reach states the game it is played in rules out (a deed traded out of a built group)
+            played = replace(played, promises={k: v and bool(side.promises.get(k)) for k, v in played.promises.items()})
         return Party(label or r.id, played, runnable(self.reg, r.id), tuple(sorted(values.items())),
                      tuple(opened), scale, one_value)
 
