@@ -12,7 +12,8 @@ from ..state import SymState
 from .common import (Args, active, add_cash, all_, any_, bank_gets, bank_stock, building_sale, ite, level, may_manage,
                      no_buildings, on_street, per_deed, pf, pick, seat_ok, sell_refund, set_prop, stock_back,
                      stock_out)
-from .registry import transition
+from .plays import deed_action, random_state
+from .registry import Example, transition
 
 
 def group_ok(m: Model, s: SymState, i: int, a) -> list:
@@ -150,3 +151,15 @@ def sell_hotel(m: Model, s: SymState, x: Args):
         guard.append(ok)
     after = bank_gets(add_cash(after, x.a, refund), -refund)
     return all_(guard), after
+
+
+def _deed_example(kind: str):
+    def example(cfg, base, rnd):
+        s = random_state(cfg, base, rnd)
+        return Example(s, (deed_action(cfg, s, rnd, kind),), None)
+    example.__name__ = f"_{kind}_example"
+    return example
+
+
+for _tr in (build_house, build_hotel, sell_house, sell_group, sell_hotel):
+    _tr.examples(_deed_example(_tr.name))
