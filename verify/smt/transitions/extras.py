@@ -33,11 +33,12 @@ def tax(m: Model, s: SymState, x: Args):
             disabled=lambda m: None if m.config.casino.enabled else "there is no casino", aliases=("casino-bet",))
 def casino_bet(m: Model, s: SymState, x: Args):
     """A casino bet on ``amt`` numbers: the stake to the bank, the bank's contribution to the jackpot;
-    f1: the die shows a chosen number (the bank pays stake x N / numbers); f2: the jackpot is won."""
+    f1: the die shows a chosen number (the bank pays ``tables.casino_payout``: stake x N / numbers); f2: the
+    jackpot is won."""
     c = m.config.casino
     k = x.amt
     guard = [seat_ok(m, x.a), active(s, x.a), k >= 1, k <= c.max_numbers, pf(s, x.a, "cash") >= c.stake]
-    payout = pick(k - 1, [c.stake * c.payout_numerator // n for n in range(1, c.max_numbers + 1)])
+    payout = pick(k - 1, list(m.tables.casino_payout))
     won = ite(x.f1, payout, 0)
     jackpot = s.jackpot + c.jackpot_contribution
     take = ite(z3.And(x.f2, jackpot > 0), jackpot, 0)
