@@ -6,7 +6,7 @@ from ...invariants import NOBODY
 from ..model import Model
 from ..state import SymState
 from .common import Args, active, add_cash, all_, bank_gets, deed_ok, per_deed, pf, pick, seat_ok, set_prop
-from .plays import at_rest, auction, deeds_of, index_of, prop, random_state, roll_onto
+from .plays import auction, deeds_of, index_of, prop, roll_onto, someone
 from .registry import Example, transition
 
 
@@ -46,9 +46,7 @@ def auction_won(m: Model, s: SymState, x: Args):
 
 def _landing_on_unowned(cfg, base, rnd):
     """A state, a seat and the roll that lands it on an unowned deed (None: no such roll)."""
-    s = random_state(cfg, base, rnd)
-    a = rnd.randrange(len(s["players"]))
-    at_rest(s, a)
+    s, a = someone(cfg, base, rnd)
     free = [q for q in deeds_of(cfg) if prop(s, q)["owner"] is None]
     if not free:
         return None

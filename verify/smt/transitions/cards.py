@@ -9,7 +9,7 @@ from ..state import SymState
 from .common import (Args, active, add_cash, all_, any_, bank_gets, deck_cards, ite, level, on_street, pf, pick,
                      seat_ok, stock_back, stock_out, streets, team_of, to_pot_or_bank)
 from .movement import LANDING
-from .plays import at_rest, card_on_top, prop, random_state, roll_onto, settle, squares_of
+from .plays import card_on_top, prop, roll_onto, settle, someone, squares_of
 from .registry import Example, transition
 
 
@@ -149,10 +149,7 @@ def _drawn(cfg, s, rnd, a, effect):
 
 def _card_example(effect: str, amount_arg: bool):
     def example(cfg, base, rnd):
-        s = random_state(cfg, base, rnd)
-        n = len(s["players"])
-        a = rnd.randrange(n)
-        at_rest(s, a)
+        s, a = someone(cfg, base, rnd)
         drawn = _drawn(cfg, s, rnd, a, effect)
         if drawn is None:
             return None
@@ -171,9 +168,7 @@ def _destroy_example(cfg, base, rnd):
     """The card drawn where the target (the drawer, or an opponent) has built on two groups, in one of the
     cases the card must tell apart: a tie between its most developed streets, no tie, a hotel to break down,
     a hotel the bank is too short of houses to break down (where the supply is limited), nothing built."""
-    s = random_state(cfg, base, rnd)
-    a = rnd.randrange(len(s["players"]))
-    at_rest(s, a)
+    s, a = someone(cfg, base, rnd)
     case = _build_for_the_card(cfg, s, rnd, a)
     if case is None:
         return None

@@ -11,7 +11,7 @@ from ..model import Model
 from ..state import SymState
 from .common import (Args, active, add_cash, all_, any_, bank_gets, building_sale, ite, liquidation, pf, pick,
                      seat_ok, stock_back, worth)
-from .plays import at_rest, gone, open_debt, random_state
+from .plays import gone, open_debt, random_state, someone
 from .registry import Example, transition
 
 
@@ -182,9 +182,7 @@ bankrupt_to_bank.examples(_bankrupt_example(False))
 @surrender.examples
 def _surrender_example(cfg, base, rnd):
     """A player gives up; now and then one already out of the game tries to."""
-    s = random_state(cfg, base, rnd)
-    who = rnd.randrange(len(s["players"]))
-    at_rest(s, who)
+    s, who = someone(cfg, base, rnd)
     if rnd.random() < 0.25:
         gone(s, who)
     return Example(s, ({"type": "surrender", "seat": who},), None, note="out already" if s["players"][who]["bankrupt"]

@@ -10,7 +10,7 @@ from ..model import Model
 from ..state import SymState
 from .common import Args, active, add_cash, all_, any_, bank_gets, ite, pf, pick, seat_ok, tax_worth, to_pot_or_bank
 from .movement import LANDING
-from .plays import at_rest, settle, random_state, roll_onto, squares_of
+from .plays import roll_onto, settle, someone, squares_of
 from .registry import Example, transition
 
 
@@ -63,9 +63,7 @@ def _tax_charged(events: list, after: dict) -> dict:
 def _tax_example(cfg, base, rnd):
     """A player rolls onto the income tax (choosing the fixed sum or the share of worth where there is a
     choice) or the luxury tax."""
-    s = random_state(cfg, base, rnd)
-    a = rnd.randrange(len(s["players"]))
-    at_rest(s, a)
+    s, a = someone(cfg, base, rnd)
     squares = squares_of(cfg, "income_tax") + squares_of(cfg, "luxury_tax")
     if not squares:
         return None
@@ -83,9 +81,7 @@ def _tax_example(cfg, base, rnd):
 @casino_bet.examples
 def _casino_example(cfg, base, rnd):
     """A player rolls onto the casino and bets on some numbers (one too many now and then)."""
-    s = random_state(cfg, base, rnd)
-    a = rnd.randrange(len(s["players"]))
-    at_rest(s, a)
+    s, a = someone(cfg, base, rnd)
     s["jackpot"] = cfg.setup.scale * rnd.choice([0, 100, 1000])
     squares = squares_of(cfg, "casino")
     roll = roll_onto(cfg, s, a, squares[0], rnd) if squares else None

@@ -13,7 +13,7 @@ from ..state import SymState
 from .common import (Args, active, add_cash, all_, any_, bank_gets, ite, no_buildings, owned_count, pf, pick,
                      seat_ok, team_of)
 from ...config.tables import DERIVED
-from .plays import at_rest, deeds_of, index_of, settle, prop, random_state, roll_onto, squares_of
+from .plays import deeds_of, index_of, prop, roll_onto, settle, someone, squares_of
 from .registry import Example, transition
 
 #: the engine actions whose move lands a token, as the model takes them: the steps of a landing happen inside
@@ -112,11 +112,8 @@ def _rent_example(kind: str):
         """A player rolls onto a deed of this kind, mostly another player's (the owner in jail now and then),
         at some minute of the game (the late-game rent tax); where rent is owed only on a claim, the owner
         claims it; where a debt is paid by an action of its own, the payer pays."""
-        s = random_state(cfg, base, rnd)
+        s, a = someone(cfg, base, rnd)
         s["minute"] = float(rnd.choice([0, 30, 60, 90, 150, 240]))
-        n = len(s["players"])
-        a = rnd.randrange(n)
-        at_rest(s, a)
         targets = deeds_of(cfg, kind)
         theirs = [q for q in targets if prop(s, q)["owner"] not in (None, a)]
         sq = rnd.choice(theirs if theirs and rnd.random() < 0.85 else targets)
@@ -142,9 +139,7 @@ rent_utility.examples(_rent_example("utility"))
 
 @free_parking.examples
 def _free_parking_example(cfg, base, rnd):
-    s = random_state(cfg, base, rnd)
-    a = rnd.randrange(len(s["players"]))
-    at_rest(s, a)
+    s, a = someone(cfg, base, rnd)
     s["pot"] = cfg.setup.scale * rnd.choice([0, 50, 500])
     roll = roll_onto(cfg, s, a, squares_of(cfg, "free_parking")[0], rnd)
     return None if roll is None else Example(s, (roll,), dict(a=a))

@@ -103,6 +103,13 @@ def random_state(cfg: Any, base: dict, rnd: random.Random) -> dict:
     return at_rest(s, 0)
 
 
+def someone(cfg: Any, base: dict, rnd: random.Random) -> tuple[dict, int]:
+    """A generated state (``random_state``) and a player drawn at random, at rest in their turn."""
+    state = random_state(cfg, base, rnd)
+    seat = rnd.randrange(len(state["players"]))
+    return at_rest(state, seat), seat
+
+
 def at_rest(state: dict, seat: int) -> dict:
     """``seat``'s turn, before the roll, with nothing pending: out of jail, past GO (deeds may be bought),
     no doubles thrown, no debt, auction or rent claim open."""
