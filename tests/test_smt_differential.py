@@ -138,9 +138,16 @@ def test_a_changed_transition_fails_the_check(mutation):
     assert missed == [], f"{mutation}: not caught for {missed}"
 
 
+NEGATIVE = Path(__file__).parent / "fixtures" / "negative"
+#: the tables of custom accounting that promise what they keep (hotel-at-three-houses promises an invariant its
+#: own building rule breaks, so its generated states are not states of its game)
+ODD = ("sold-buildings-vanish.yaml", "supply-never-decremented.yaml", "bankruptcy-drops-mortgaged.yaml")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rid", default_names() + [str(TABLES / "destroy-opponent-short.yaml"),
-                                                   str(TABLES / "odd-accounting.yaml")])
+                                                   str(TABLES / "odd-accounting.yaml")]
+                         + [str(NEGATIVE / name) for name in ODD])
 def test_every_bundled_ruleset_agrees_on_every_transition(rid):
     found = []
     for t in TRANSITIONS:

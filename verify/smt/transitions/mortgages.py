@@ -10,7 +10,7 @@ from ..model import Model
 from ..state import SymState
 from .common import (DEEDS, Args, active, add_cash, all_, any_, bank_gets, deed_ok, ite, may_manage, no_buildings,
                      per_deed, pf, pick, seat_ok, set_prop)
-from .building import _deed_example
+from .building import deed_example
 from .plays import at_rest, auction, deeds_of, index_of, prop, random_state
 from .registry import Example, transition
 
@@ -83,7 +83,7 @@ def auction_mortgaged(m: Model, s: SymState, x: Args):
 
 
 for _tr in (mortgage, unmortgage):
-    _tr.examples(_deed_example(_tr.name))
+    _tr.examples(deed_example(_tr.name))
 
 
 @auction_mortgaged.examples
