@@ -6,6 +6,11 @@ build exists: each such run would start a background build of its own (minutes o
 the test). The cache is pinned here, before any test changes ``$HOME``; a test that wants an empty
 cache sets ``VERIFY_CACHE_DIR`` itself.
 
+A test process may start with SIGINT ignored (a background job of a non-interactive shell inherits
+it so, and passes it on to every command a test starts): the Ctrl-C tests would then see no signal at
+all. The session restores what a terminal gives a program, Python's ``KeyboardInterrupt`` handler
+(children started by tests then get the default action, as from a terminal).
+
 ``one_bundled_comparison`` lets the report tests share one comparison of the bundled rulesets.
 """
 
@@ -13,12 +18,15 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 
 import pytest
 
 from verify.engine.native import cache_root
 
 os.environ.setdefault("VERIFY_CACHE_DIR", str(cache_root()))
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _BUNDLED_COMPARISON: list = []
 
