@@ -113,7 +113,7 @@ def profile(ruleset: str, games: int) -> list[tuple[str, float]]:
     from verify.spec import load_ruleset
     # the readable modules: cProfile sees their functions (the compiled ones are one C call to it)
     engine = rules_for(EngineConfig.from_ruleset(load_ruleset(ruleset)), "readable")
-    family = {name: fn.__module__.rsplit(".", 1)[-1] for name, fn in rule_functions().items()}
+    family = {key.split(".")[1]: key.split(".")[0] for key in rule_functions()}
     prof = cProfile.Profile()
     prof.enable()
     for i in range(games):

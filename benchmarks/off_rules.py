@@ -37,7 +37,7 @@ CUTS = (
     ("verify/engine/rules/movement.py", 'k == "casino" and t.cfg.casino.enabled'),    # the casino square
     ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and shortage(t, g, "house")'),
     ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and shortage(t, g, "hotel")'),
-    ("verify/engine/policies.py", "building.shortage_possible(t, g)"),                 # the bots' bound
+    ("verify/engine/policies.py", "construction.shortage_possible(t, g)"),                 # the bots' bound
     ("verify/engine/rules/movement.py", "t.must_claim"),                               # rent claims
 )
 

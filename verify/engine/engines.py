@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import EngineConfig
 from ..errors import VerifyError
-from .bound import Code, Engine, readable, readable_code, rule_functions, takes_tables
+from .bound import Code, Engine, Rules, readable, readable_code, rule_functions
 
 #: ``VERIFY_ENGINE=readable`` makes ``rules_for`` build the readable engine; ``compiled`` insists on the
 #: compiled one (an error when it cannot be loaded); unset (or ``auto``): compiled when it can be loaded.
@@ -125,4 +125,4 @@ def compiled(config: EngineConfig) -> Engine:
 
 
 __all__ = ["Engine", "Code", "readable", "readable_code", "compiled", "compiled_code", "rules_for",
-           "rule_functions", "takes_tables", "check_playable", "engine_path", "ENGINE_ENV", "PATHS"]
+           "rule_functions", "Rules", "check_playable", "engine_path", "ENGINE_ENV", "PATHS"]

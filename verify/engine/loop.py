@@ -3,7 +3,7 @@
 ``verify.engine.simulate.play_game`` (the public entry) runs this loop of the engine it is given:
 the readable one (this module as written) or the compiled one (this module compiled with the
 rules, the state and the bots by ``verify.engine.native``), so the loop calls the rule functions
-by name with the config's tables (``movement.roll(t, g, seat, dice)``), which the compiled code
+by name with the config's tables (``turns.roll(t, g, seat, dice)``), which the compiled code
 turns into direct calls.
 
 Without a recorder the loop takes a fast path: the frequent actions (roll, buy/decline, end of
@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from .actions import ACTIONS
 from .policies import HeuristicPolicy, adopt
-from .rules import auctions, base, debts, flow, movement
+from .rules import auctions, base, debts, flow, turns
 from .simulate import GameResult
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
 from .step import enumerate_actions
@@ -134,7 +134,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             if tracing:
                 recorder.step(e, g, {"type": "roll", "seat": p, "dice": list(dice)})
             else:
-                movement.roll(t, g, p, dice)
+                turns.roll(t, g, p, dice)
                 # the common case: the move ended with nothing left to decide or claim
                 if g.phase == POST_ROLL and not g.claims and not post_manage[p]:
                     flow.next_turn(t, g)

@@ -45,10 +45,10 @@ from typing import Any
 #: config's model (so that the rules read the config's values as native attributes), and what a checked
 #: game runs after every action (the state's slices, the invariants' incremental bookkeeping)
 MODULES = ("config.board", "config.model", "engine.state", "engine.tables", "engine.rules.common",
-           "engine.rules.base", "engine.rules.flow", "engine.rules.movement", "engine.rules.cards",
-           "engine.rules.auctions", "engine.rules.building", "engine.rules.mortgages", "engine.rules.trades",
-           "engine.rules.debts", "engine.rules.extras", "engine.rules", "engine.policies", "engine.loop",
-           "incremental", "engine.slices")
+           "engine.rules.base", "engine.rules.cards", "engine.rules.construction", "engine.rules.movement",
+           "engine.rules.flow", "engine.rules.auctions", "engine.rules.building", "engine.rules.mortgages",
+           "engine.rules.trades", "engine.rules.debts", "engine.rules.turns", "engine.rules.extras", "engine.rules",
+           "engine.policies", "engine.loop", "incremental", "engine.slices")
 #: what a build is made of, bumped when the way of building changes
 BUILDER_VERSION = "2"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
