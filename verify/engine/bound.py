@@ -3,7 +3,7 @@
 The rules are written once, as functions of ``(t, g, ...)`` in the rule families
 (``verify.engine.rules``). An ``Engine`` holds what a caller needs to call them on one config:
 
-* ``engine.t``: the config's tables (``verify.engine.tables.Tables``: ``engine.t.price[square]``);
+* ``engine.t``: the config's tables (``verify.config.tables.Tables``: ``engine.t.price[square]``);
 * ``engine.rules``: the rule families of the build it runs, by name, called where they are defined
   (``engine.rules.building.why_not_build_house(engine.t, g, seat, square)``);
 * ``engine.dispatch``: action type -> (guard, effect), each called as ``(g, seat, *the action's
@@ -28,8 +28,8 @@ from functools import partial
 from types import ModuleType
 from typing import Any, Callable
 
-from ..config import EngineConfig
-from . import policies, state, tables
+from ..config import EngineConfig, tables
+from . import policies, state
 from .actions import ACTIONS
 from .rules import FAMILIES
 
