@@ -116,7 +116,7 @@ def _traced(rid: str, spec, games: int, trace: Path, supplied: dict,
     """Every game written to ``trace``, in this process, with the same tally as a campaign."""
     rules = rules_for(spec.config)
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
-    tally = Tally(spec.players)
+    tally = Tally(spec.players, spec.config.board.size)
     t0 = time.perf_counter()
     with atomic_file(trace) as out:
         for i in range(games):
@@ -161,6 +161,6 @@ def _print_summary(d: dict) -> None:
     e("wins by seat:          " + ", ".join(f"{i}: {w}" for i, w in enumerate(d["wins"])))
     e("bankruptcies by seat:  " + ", ".join(f"{i}: {w}" for i, w in enumerate(d["bankruptcies"])))
     total = sum(d["landings"]) or 1
-    top = sorted(range(40), key=lambda i: -d["landings"][i])[:5]
+    top = sorted(range(len(d["landings"])), key=lambda i: -d["landings"][i])[:5]
     e("most landed:           " + ", ".join(f"{i} ({100 * d['landings'][i] / total:.1f}%)" for i in top))
     e(f"elapsed {d['elapsed_s']} s ({d['player_turns_per_s']} player-turns/s)")

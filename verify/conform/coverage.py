@@ -147,8 +147,8 @@ def _square(rules, g: GameState, seat: Any, s: int) -> tuple:
     """A square's part in a step: owner, buildings, mortgage, whether its group-mates are built or
     mortgaged, and whether they stand lower, level or higher (a rule on the group reads those, an engine
     may read the square alone, or ask the group to stay uniform)."""
-    if not 0 <= s < 40 or not rules.t.is_ownable[s]:
-        return (rules.t.kind[s] if 0 <= s < 40 else "off",)
+    if not 0 <= s < rules.t.size or not rules.t.is_ownable[s]:
+        return (rules.t.kind[s] if 0 <= s < rules.t.size else "off",)
     grp = rules.t.groups[rules.t.group_of[s]]
     mates = [t for t in grp if t != s]
     level = "hotel" if g.hotel[s] else ("houses" if g.houses[s] else "bare")
@@ -176,7 +176,7 @@ def _side(rules, g: GameState, seat: Any, side: Any, cash: int) -> tuple:
 def landing(rules, g: GameState, seat: int, dice: list) -> list:
     """Where a roll of ``dice`` takes ``seat``: from jail or not, doubles, the square's kind, the card on
     top of its deck for a card square, the owner's part for a deed."""
-    to = (g.pos[seat] + dice[0] + dice[1]) % 40
+    to = (g.pos[seat] + dice[0] + dice[1]) % rules.t.size
     land = rules.t.kind[to]
     pile = g.chance if land == "chance" else g.chest if land == "chest" else None
     return [g.in_jail[seat], dice[0] == dice[1], land, pile[0] if pile else None,

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..config.model import JAIL_SQUARE
 from ..engine.state import GameState
 from ..engine.step import fill_random, new_game
 from ..errors import GameError
@@ -105,7 +106,7 @@ def _set_jail_card(ctx, g: GameState, seat: int, deck: str) -> None:
 
 def _jail(ctx, g: GameState, seat: int, turns: int) -> None:
     g.in_jail[seat] = True
-    g.pos[seat] = 10
+    g.pos[seat] = JAIL_SQUARE
     g.jail_turns[seat] = min(turns, max(0, ctx.config.jail.max_tries - 1))
 
 
@@ -134,7 +135,7 @@ def _midgame(d, ctx, g: GameState) -> None:
                     g.mortgage_rounds[s] = d.int(0, max(0, cfg.mortgage.expiry_rounds - 1))
     for p in seats:
         g.cash[p] = d.int(0, 2 * start)
-        g.pos[p] = d.int(0, 39)
+        g.pos[p] = d.int(0, len(g.owner) - 1)
         if d.int(0, 2) == 0:
             _jail(ctx, g, p, d.int(0, 2))
     for deck in ("chance", "chest"):
@@ -192,7 +193,7 @@ def _dice_to(d, g: GameState, seat: int, target: int) -> list[int]:
     """Place ``seat`` so that a roll of two non-double dice brings it to ``target``; return the dice."""
     a = d.int(1, 6)
     b = d.pick([x for x in range(1, 7) if x != a])
-    g.pos[seat] = (target - a - b) % 40
+    g.pos[seat] = (target - a - b) % len(g.owner)
     g.in_jail[seat] = False
     return [a, b]
 
@@ -241,7 +242,7 @@ def _boundary(d, ctx, g: GameState) -> tuple[str, list[dict]]:
             _build(ctx, g, other, len(r.t.groups[other]) * r.t.hotel_level)
             target = r.t.groups[other][-1]
         else:
-            target = d.pick([s for s in range(40) if r.t.kind[s] in ("income_tax", "luxury_tax")] or [30])
+            target = d.pick([s for s in range(r.t.size) if r.t.kind[s] in ("income_tax", "luxury_tax")] or [30])
         g.cash[p] = d.int(0, 20)
         prefix.append({"type": "roll", "seat": p, "dice": _dice_to(d, g, p, target)})
     elif name == "mortgage-expiry":

@@ -28,6 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from ..config.model import SQUARES
 from ..vocabulary import ACTIONS as ACTION_NAMES
 from .rules import auctions, building, construction, debts, extras, flow, mortgages, trades, turns
 from .rules.flow import awaited
@@ -116,7 +117,7 @@ def _claimed(e, g: GameState, seat: int) -> list[int]:
     return [c[2] for c in g.claims if c[1] == seat]
 
 
-SQUARE = {"type": "integer", "minimum": 0, "maximum": 39}
+SQUARE = {"type": "integer", "minimum": 0, "maximum": SQUARES - 1}
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
 DECK = {"enum": ["chance", "chest"]}
 SIDE = {"type": "object", "additionalProperties": False,
@@ -211,7 +212,7 @@ _DECLARED = (
                   "one of the pending options", lambda e, g, seat: list(g.pending["options"])),), moves=True),
     Action("move_to", "Triples on the speed die: move to any square.", turns.why_not_move_to, turns.move_to,
            (TRIPLES,), "awaited", ("speed_die.triples",) + _MOVE_READS,
-           (Field("square", "where to move", SQUARE, "a square 0..39", lambda e, g, seat: range(40)),), moves=True),
+           (Field("square", "where to move", SQUARE, "a square 0..39", lambda e, g, seat: range(e.t.size)),), moves=True),
     Action("stay", "Stay in jail after a failed roll (instead of paying the fine at once).", turns.why_not_stay,
            turns.stay, (JAIL_CHOICE,), "awaited", ("jail.fine_after_failed_roll_same_turn",), moves=True),
     Action("timeout", "The turn timer runs out before the roll (the turn is skipped or played with the "

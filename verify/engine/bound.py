@@ -103,7 +103,7 @@ class Engine:
 
     def from_json(self, state: dict) -> Any:
         """The canonical state (``verify.state/1``) as this engine's ``GameState``."""
-        return self.GameState.from_json(state, self.t.ownable)
+        return self.GameState.from_json(state, self.t.ownable, self.t.size)
 
     def to_json(self, g: Any) -> dict:
         return g.to_json(self.t.ownable)

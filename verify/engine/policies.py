@@ -272,13 +272,13 @@ class HeuristicPolicy:
             return {"type": "casino_decline", "seat": seat}
         if ph == BUS:
             for steps in sorted(pend["options"], reverse=True):
-                s = (g.pos[seat] + steps) % 40
+                s = (g.pos[seat] + steps) % t.size
                 if t.is_ownable[s] and g.owner[s] < 0:
                     return {"type": "bus", "seat": seat, "steps": steps}
             return {"type": "bus", "seat": seat, "steps": max(pend["options"])}
         if ph == TRIPLES:
-            for k in range(1, 40):
-                s = (g.pos[seat] + k) % 40
+            for k in range(1, t.size):
+                s = (g.pos[seat] + k) % t.size
                 if t.is_ownable[s] and g.owner[s] < 0 and g.cash[seat] > t.price[s]:
                     return {"type": "move_to", "seat": seat, "square": s}
             return {"type": "move_to", "seat": seat, "square": 0}

@@ -78,7 +78,7 @@ def why_not_sell_house(t: Tables, g: GameState, seat: int, s) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.building.sell_timing, SELL_LATE, raises_cash=True)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat or t.kind[s] != "street":
+    if not (0 <= s < t.size) or g.owner[s] != seat or t.kind[s] != "street":
         return construction.NOT_OWNER
     if g.houses[s] <= 0 or (g.hotel[s] and t.cfg.building.hotel_returns_houses):
         return NO_HOUSE
@@ -104,7 +104,7 @@ def why_not_sell_hotel(t: Tables, g: GameState, seat: int, s) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.building.sell_timing, SELL_LATE, raises_cash=True)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat or not g.hotel[s]:
+    if not (0 <= s < t.size) or g.owner[s] != seat or not g.hotel[s]:
         return NO_HOTEL
     if g.bank_houses < t.hotel_back:
         return BREAK_DOWN.format(n=t.hotel_back)

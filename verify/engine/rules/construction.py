@@ -69,7 +69,7 @@ def may_manage_now(t: Tables, g: GameState, seat: int) -> bool:
 def build_guard(t: Tables, g: GameState, seat: int, s: int, price: int | None = None) -> str | None:
     """Ownership, full group, mortgages, per-turn limits, cash for ``price`` (the house cost
     unless a shortage auction set it): shared by houses and hotels."""
-    if not (0 <= s < 40) or t.kind[s] != "street":
+    if not (0 <= s < t.size) or t.kind[s] != "street":
         return NOT_STREET
     if g.owner[s] != seat:
         return NOT_OWNER

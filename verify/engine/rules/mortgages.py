@@ -29,7 +29,7 @@ def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE, raises_cash=True)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat:
+    if not (0 <= s < t.size) or g.owner[s] != seat:
         return construction.NOT_OWNER
     if g.mortgaged[s]:
         return ALREADY
@@ -57,7 +57,7 @@ def why_not_unmortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat:
+    if not (0 <= s < t.size) or g.owner[s] != seat:
         return construction.NOT_OWNER
     if not g.mortgaged[s]:
         return NOT_MORTGAGED
@@ -87,7 +87,7 @@ def why_not_lift(t: Tables, g: GameState, seat: int, s) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
-    if not (0 <= s < 40) or not t.is_ownable[s] or not g.mortgaged[s] or g.owner[s] in (-1, seat):
+    if not (0 <= s < t.size) or not t.is_ownable[s] or not g.mortgaged[s] or g.owner[s] in (-1, seat):
         return NOT_OTHERS
     if g.cash[seat] < base.unmortgage_cost(t, g, s):
         return construction.NO_CASH
@@ -112,7 +112,7 @@ def why_not_auction_mortgaged(t: Tables, g: GameState, seat: int, s) -> str | No
     why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat or not g.mortgaged[s]:
+    if not (0 <= s < t.size) or g.owner[s] != seat or not g.mortgaged[s]:
         return NOT_OWN_MORTGAGED
     if g.phase not in (PRE_ROLL, POST_ROLL):
         return AT_REST

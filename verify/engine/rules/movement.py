@@ -17,8 +17,8 @@ from .common import BUY, CASINO, INCOME_TAX, JAIL_SQUARE, MOVING, GameState, Tab
 def advance(t: Tables, g: GameState, p: int, steps: int) -> None:
     """Move forward, paying the GO salary for passing or landing as the rules say."""
     new = g.pos[p] + steps
-    if new >= 40:
-        new -= 40
+    if new >= t.size:
+        new -= t.size
         g.passed_go[p] = True
         mv = t.cfg.movement
         if new == 0:
@@ -43,7 +43,7 @@ def advance(t: Tables, g: GameState, p: int, steps: int) -> None:
 
 def move_forward_to(t: Tables, g: GameState, p: int, square: int) -> None:
     """Forward to ``square``; choosing the square one stands on (triples) is no move and no lap."""
-    advance(t, g, p, (square - g.pos[p]) % 40)
+    advance(t, g, p, (square - g.pos[p]) % t.size)
 
 
 def send_to_jail(t: Tables, g: GameState, p: int) -> None:
@@ -144,7 +144,7 @@ def draw(t: Tables, g: GameState, p: int, deck: str) -> None:
         g.dice = saved
         g.rent_factor, g.util_mult = 1, 0
     elif eff == "go_back":
-        g.pos[p] = (g.pos[p] - card.spaces) % 40
+        g.pos[p] = (g.pos[p] - card.spaces) % t.size
         land(t, g, p)
     elif eff == "go_to_jail":
         if t.cfg.jail.via_card:
@@ -178,15 +178,15 @@ def mr_monopoly(t: Tables, g: GameState) -> None:
         return
     pos = g.pos[p]
     target = -1
-    for k in range(1, 40):
-        s = (pos + k) % 40
+    for k in range(1, t.size):
+        s = (pos + k) % t.size
         if t.is_ownable[s] and g.owner[s] < 0:
             target = s
             break
     if target < 0:
         opponent = t.cfg.speed_die.mr_monopoly == "nearest_unowned_else_nearest_opponent"
-        for k in range(1, 40):
-            s = (pos + k) % 40
+        for k in range(1, t.size):
+            s = (pos + k) % t.size
             if t.is_ownable[s] and g.owner[s] not in (-1, p) and (
                     (opponent and not base.same_team(t, g, p, g.owner[s])) or base.rent(t, g, s, p) > 0):
                 target = s

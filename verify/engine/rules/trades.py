@@ -118,7 +118,7 @@ def side_ok(t: Tables, g: GameState, side: dict, giver: int, receiver: int) -> s
     if len(set(squares)) != len(squares):
         return TWICE
     for s in squares:
-        if not isinstance(s, int) or not 0 <= s < 40 or g.owner[s] != giver:
+        if not isinstance(s, int) or not 0 <= s < t.size or g.owner[s] != giver:
             return NOT_GIVERS.format(s=s)
         if tr.building_lock == "whole_group":
             if t.kind[s] == "street" and base.group_has_buildings(t, g, t.group_of[s]):

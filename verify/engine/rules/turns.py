@@ -263,7 +263,7 @@ def resume_move(t: Tables, g: GameState, seat: int, steps: int = 0, square: int 
 def why_not_move_to(t: Tables, g: GameState, seat: int, square) -> str | None:
     if g.phase != TRIPLES or g.pending.get("player") != seat:
         return NO_TRIPLES
-    if not isinstance(square, int) or not 0 <= square < 40:
+    if not isinstance(square, int) or not 0 <= square < t.size:
         return A_SQUARE
     return None
 
