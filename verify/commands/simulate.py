@@ -32,7 +32,6 @@ from ..engine.campaign import CampaignSpec, Row, games_campaign, Tally
 from ..engine.engines import rules_for
 from ..engine.policies import make_policies
 from ..engine.simulate import game_seed, play_game
-from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
 from .options import output_file_callback, players_for
 from .ruleset_options import reading_option, set_option
 
@@ -114,6 +113,7 @@ def recorded_name(name: str, trace: Path) -> str | None:
 def _traced(rid: str, spec, games: int, trace: Path, supplied: dict,
             name: str | None = None) -> tuple[dict, float]:
     """Every game written to ``trace``, in this process, with the same tally as a campaign."""
+    from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder  # (a traced run)
     rules = rules_for(spec.config)
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
     tally = Tally(spec.players, spec.config.board.size)

@@ -35,7 +35,6 @@ from ..interrupt import at_safe_points
 from .policies import make_policies
 from .engines import rules_for
 from .simulate import DEFAULT_MAX_TURNS, GameResult, game_seed, play_game
-from .trace import InvariantBroken, InvariantChecker, TraceRecorder
 
 #: games per chunk: enough to amortise shipping a chunk (about 0.4 ms: 11 KB of config each way), small
 #: enough to resume finely
@@ -182,6 +181,7 @@ def play_chunk(chunk: GamesChunk, on_game: Callable[[GameResult], None], observe
     rules = rules_for(spec.config)
     checker = None
     if spec.check is not None:
+        from .trace import InvariantBroken, InvariantChecker, TraceRecorder   # (the invariants: a checked run)
         checker = InvariantChecker(spec.config, spec.check)
     with at_safe_points() as safe_point:        # Ctrl-C reaches this process between two games
         for i in range(chunk.start, chunk.stop):
