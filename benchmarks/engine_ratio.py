@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -86,6 +87,41 @@ if checked:
         out["checked_cpu_s"] += cpu
 print(json.dumps(out))
 '''
+
+
+#: the games alone, unchecked or checked (argv[3] == "1"), for counting the game loop's instructions
+COUNTED = r'''
+import json, sys
+from verify.config import EngineConfig
+from verify.spec import load_ruleset
+from verify.engine.engines import rules_for
+from verify.engine.policies import make_policies
+from verify.engine.simulate import play_game, game_seed
+rid, games, check = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+r = load_ruleset(rid)
+cfg = EngineConfig.from_ruleset(r)
+engine = rules_for(cfg)
+if check:
+    from verify.engine.trace import InvariantChecker, TraceRecorder
+    checker = InvariantChecker(cfg, r.promised())
+turns = 0
+for i in range(games):
+    seed = game_seed(1, i)
+    recorder = TraceRecorder(None, None, checker) if check else None
+    turns += play_game(engine, make_policies("heuristic", 4, "leave", seed), seed, 2000, recorder).player_turns
+print(json.dumps({"turns": turns, "path": engine.path}))
+'''
+
+
+def instructions(tree: Path, env: dict, ruleset: str, games: int, checked: bool) -> float:
+    """Instructions the compiled game loop executes per player-turn (callgrind: exact, whatever else runs)."""
+    cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=CPyPy_loop___play", f"--callgrind-out-file={os.devnull}",
+           sys.executable, "-c", COUNTED, ruleset, str(games), "1" if checked else "0"]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(tree), check=True)
+    doc = json.loads(out.stdout.strip().splitlines()[-1])
+    if doc["path"] != "compiled":
+        raise SystemExit(f"{tree}: played the {doc['path']} engine, not the compiled one")
+    return round(int(re.search(r"Collected : (\d+)", out.stderr).group(1)) / doc["turns"], 1)
 
 
 def extract(rev: str, into: Path) -> Path:
@@ -190,6 +226,9 @@ def main(argv=None) -> int:
     ap.add_argument("--checked", type=int, default=40, help="games checked per round (0: none)")
     ap.add_argument("--one-game", type=int, default=0, metavar="N",
                     help="also time `verify simulate --games 1` N times a side, alternating (wall seconds)")
+    ap.add_argument("--instructions", type=int, default=0, metavar="N",
+                    help="also count the instructions per player-turn of N games a side under valgrind, this tree "
+                         "checked and unchecked (exact on a loaded machine; about a minute per ten games)")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -216,6 +255,14 @@ def main(argv=None) -> int:
             if not args.json:
                 print(json.dumps(row), flush=True)
         one_game = one_games({"baseline": base, "this": ROOT}, envs, args.one_game) if args.one_game else None
+        counted = None
+        if args.instructions:
+            n = args.instructions
+            counted = {"baseline": instructions(base, envs["baseline"], args.ruleset, n, False),
+                       "this": instructions(ROOT, envs["this"], args.ruleset, n, False),
+                       "this_checked": instructions(ROOT, envs["this"], args.ruleset, n, True), "games": n}
+            counted["baseline_over_this"] = round(counted["baseline"] / counted["this"], 3)
+            counted["checked_over_unchecked"] = round(counted["this_checked"] / counted["this"], 2)
     doc = {"ruleset": args.ruleset, "baseline": args.baseline, "games": args.games, "rounds": args.rounds,
            "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2),
            "median_ratio": statistics.median(r["ratio"] for r in rows), "rows": rows}
@@ -223,6 +270,8 @@ def main(argv=None) -> int:
         doc["median_checked_over_unchecked"] = statistics.median(r["checked_over_unchecked"] for r in rows)
     if one_game is not None:
         doc["one_game"] = one_game
+    if counted is not None:
+        doc["instructions_per_player_turn"] = counted
     if args.profile:
         doc["profile"] = [[k, round(v, 3)] for k, v in profile(args.ruleset, min(args.games, 100))]
     if args.json:
@@ -234,6 +283,10 @@ def main(argv=None) -> int:
           f"median {doc['median_ratio']}x")
     if args.checked:
         print(f"checked / unchecked CPU per player-turn (this tree): median {doc['median_checked_over_unchecked']}x")
+    if counted is not None:
+        print(f"instructions per player-turn (callgrind, {counted['games']} games): this tree {counted['this']}, "
+              f"{args.baseline} {counted['baseline']} ({counted['baseline_over_this']}x); checked "
+              f"{counted['this_checked']} ({counted['checked_over_unchecked']}x unchecked)")
     if one_game is not None:
         print(f"`verify simulate --games 1`, median wall seconds of {args.one_game}: this tree "
               f"{one_game['this_median_s']}, {args.baseline} {one_game['baseline_median_s']}; "

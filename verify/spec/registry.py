@@ -69,9 +69,7 @@ class Files(MutableMapping):
         return rid in self._parsed or rid in self.pending
 
     def __iter__(self) -> Iterator[str]:
-        for rid in list(self.pending):
-            self._load(rid)
-        return iter(dict(self._parsed))
+        return iter(sorted(self._parsed.keys() | self.pending.keys()))
 
     def __len__(self) -> int:
         return len(self._parsed) + len(self.pending)
