@@ -278,7 +278,7 @@ def test_lint_checks_each_claim(tmp_path, claims, message):
                  f"    claims: {claims}\n", encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
     assert res.exit_code == 1 and message in res.output, res.output
-    assert ("[E035]" in res.output or "[E007]" in res.output) and "[E010]" not in res.output
+    assert ("[E037]" in res.output or "[E007]" in res.output) and "[E010]" not in res.output
 
 
 def test_lint_refuses_a_stated_claim_of_the_whole_value_on_an_assumed_entry(tmp_path):
@@ -288,7 +288,7 @@ def test_lint_refuses_a_stated_claim_of_the_whole_value_on_an_assumed_entry(tmp_
                  "        quote: \"Tutar her turda bir kez ödenir.\"\n        gloss: paid once a turn\n",
                  encoding="utf-8")
     res = CliRunner().invoke(main, ["lint", str(f)])
-    assert res.exit_code == 1 and "[E035]" in res.output and "the entry is cited" in res.output
+    assert res.exit_code == 1 and "[E037]" in res.output and "the entry is cited" in res.output
     f.write_text(f.read_text(encoding="utf-8").replace("claims:", "x:"), encoding="utf-8")
     assert "unknown field" in CliRunner().invoke(main, ["lint", str(f)]).output
 

@@ -109,38 +109,38 @@ def _key(v: Any) -> Any:
 
 def parse_claims(pid: str, raw: Any, kind: str, value: Any, default_source: str | None, loc,
                  check_quote) -> tuple[list[Claim], list[VerifyError]]:
-    """The claims of one entry and every problem found in them (E035; E007 for a quote not in its source).
+    """The claims of one entry and every problem found in them (E037; E007 for a quote not in its source).
 
     ``check_quote(source, quote)`` says whether the quote occurs in the source (None: not checked)."""
     where = loc("rules", pid, "claims")
     if kind not in ("cited", "assumed"):
-        return [], [SpecError("E035", f"{pid}: claims belong to an entry with a value (cited or assumed), "
+        return [], [SpecError("E037", f"{pid}: claims belong to an entry with a value (cited or assumed), "
                               f"not to a {kind} one", where)]
     if not isinstance(raw, list) or not raw:
-        return [], [SpecError("E035", f"{pid}: 'claims' is a list of {{says, settles?, quote + gloss | "
+        return [], [SpecError("E037", f"{pid}: 'claims' is a list of {{says, settles?, quote + gloss | "
                               "evidence + why}}", where)]
     out: list[Claim] = []
     errors: list[VerifyError] = []
     for i, item in enumerate(raw):
         at = loc("rules", pid, "claims", i)
         if not isinstance(item, dict):
-            errors.append(SpecError("E035", f"{pid}: claim {i + 1} must be a mapping (says, settles?, "
+            errors.append(SpecError("E037", f"{pid}: claim {i + 1} must be a mapping (says, settles?, "
                                     "quote + gloss, or evidence + why)", at))
             continue
         extra = sorted(set(map(str, item)) - _FIELDS)
         if extra:
-            errors.append(SpecError("E035", f"{pid}: claim {i + 1}: unknown field(s) {extra}; allowed: "
+            errors.append(SpecError("E037", f"{pid}: claim {i + 1}: unknown field(s) {extra}; allowed: "
                                     f"{sorted(_FIELDS)}", loc("rules", pid, "claims", i, extra[0])))
             continue
         says = item.get("says")
         if not isinstance(says, str) or not says.strip():
-            errors.append(SpecError("E035", f"{pid}: claim {i + 1} needs 'says': what it holds, in English", at))
+            errors.append(SpecError("E037", f"{pid}: claim {i + 1} needs 'says': what it holds, in English", at))
             continue
         q = item.get("quote")
         quotes = (q,) if isinstance(q, str) else tuple(q) if isinstance(q, list) else ()
         evidence = item.get("evidence", "stated" if quotes else None)
         if evidence not in EVIDENCE:
-            errors.append(SpecError("E035", f"{pid}: claim {i + 1}: evidence {evidence!r} is not one of "
+            errors.append(SpecError("E037", f"{pid}: claim {i + 1}: evidence {evidence!r} is not one of "
                                     f"{', '.join(EVIDENCE)}" + ("" if evidence else
                                                                 " (a stated claim quotes its words)"),
                                     loc("rules", pid, "claims", i, "evidence")))
@@ -161,7 +161,7 @@ def parse_claims(pid: str, raw: Any, kind: str, value: Any, default_source: str 
         if item.get("from") is not None and evidence != "borrowed":
             problems.append("'from' names the rulebook a borrowed number comes from (evidence: borrowed)")
         if problems:
-            errors.append(SpecError("E035", f"{pid}: claim {i + 1}: " + "; ".join(problems), at))
+            errors.append(SpecError("E037", f"{pid}: claim {i + 1}: " + "; ".join(problems), at))
             continue
         settles, expr = item.get("settles"), None
         if settles is not None:
@@ -173,12 +173,12 @@ def parse_claims(pid: str, raw: Any, kind: str, value: Any, default_source: str 
                                     loc("rules", pid, "claims", i, "settles"))
                 evaluate(expr, {"value": value})
             except (ExprError, Undecided, TypeError, ValueError, ZeroDivisionError) as exc:
-                errors.append(SpecError("E035", f"{pid}: claim {i + 1}: 'settles' must be an expression over "
+                errors.append(SpecError("E037", f"{pid}: claim {i + 1}: 'settles' must be an expression over "
                                         f"value that the entry's value answers: {exc}",
                                         loc("rules", pid, "claims", i, "settles")))
                 continue
         if evidence == "stated" and expr is None and kind == "assumed":
-            errors.append(SpecError("E035", f"{pid}: claim {i + 1} states the whole value, so the entry is "
+            errors.append(SpecError("E037", f"{pid}: claim {i + 1} states the whole value, so the entry is "
                                     "cited, not assumed: quote it as the entry's own quote, or say in "
                                     "'settles' which part of the value the words state", at))
             continue
