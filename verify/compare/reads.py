@@ -20,7 +20,7 @@ from typing import Any
 from ..config import EngineConfig
 from ..config.parameters import PLACES, Derived, Field
 from ..engine.actions import ACTIONS
-from ..engine.bound import readable, rule_functions, takes_tables
+from ..engine.bound import readable
 from ..engine.rules import IllegalAction
 from ..engine.step import apply_state
 from ..errors import GameError
@@ -49,13 +49,14 @@ class _Tables:
 
 
 def _watched_engine(cfg: EngineConfig, t: _Tables):
-    """The readable engine of ``cfg`` with every rule bound to tables that record what they are asked."""
+    """The readable engine of ``cfg`` with each action's guard and effect given tables that record what
+    they are asked (the rules hand their tables on to each other, so every read goes through them)."""
     eng = readable(cfg)
-    for name, fn in rule_functions().items():
-        own = getattr(eng.code.families[fn.__module__.rsplit(".", 1)[-1]], name)
-        setattr(eng, name, partial(own, t) if takes_tables(fn) else own)
-    eng.dispatch = {a.name: (getattr(eng, a.guard.__name__), getattr(eng, a.effect.__name__))
+    code = eng.code
+    eng.dispatch = {a.name: (partial(code.own(a.guard), t), partial(code.own(a.effect), t))
                     for a in ACTIONS.values()}
+    eng.precondition = {a.precondition: partial(code.own(a.precondition), t)
+                        for a in ACTIONS.values() if a.precondition}
     return eng
 
 
