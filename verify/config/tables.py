@@ -9,8 +9,8 @@ builds its transitions from the same ``Tables``. Money is rounded by one functio
 ``round_money`` (``verify.config.model``). Every field is annotated, so the compiled
 engine (``verify.engine.native``) reads them as native attributes.
 
-Tables hold what the config says in the shape a rule reads it: per-square tuples of
-40 (prices, rents, group of each square...), the groups, the nearest station or
+Tables hold what the config says in the shape a rule reads it: per-square tuples
+(prices, rents, group of each square...), the groups, the nearest station or
 utility from each square, the cards by id, and a few values derived from several
 parameters (what a mortgage's interest is, when a rent claim lapses...). A rule
 reads a parameter that needs no derivation straight from ``t.cfg``.
@@ -18,6 +18,7 @@ reads a parameter that needs no derivation straight from ``t.cfg``.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Callable, Final, Mapping
@@ -34,7 +35,8 @@ class Tables:
     """Everything per-config a rule reads; ``cfg`` is the EngineConfig itself."""
 
     cfg: EngineConfig
-    # ---- the board, per square (40 entries; 0 / () / -1 / "" where a square is no deed)
+    # ---- the board, per square (``size`` entries; 0 / () / -1 / "" where a square is no deed)
+    size: int                               # squares on the board (cfg.board.size)
     kind: tuple[str, ...]                   # square kinds (verify.config.KINDS)
     is_ownable: tuple[bool, ...]
     price: tuple[int, ...]
@@ -45,6 +47,7 @@ class Tables:
     interest: tuple[int, ...]               # a mortgage's interest (mortgage.interest_rate of its base)
     transfer_interest: tuple[int, ...]      # the interest on a mortgage received in a bankruptcy
     sell_house_value: tuple[int, ...]       # what a house (or a hotel, each level) sells back for
+    casino_payout: tuple[int, ...]          # what a casino bet on 1, 2... numbers pays when the die shows one
     next_station: tuple[int, ...]           # the nearest station forward from each square
     next_utility: tuple[int, ...]
     # ---- the deeds and groups
@@ -86,24 +89,39 @@ class Tables:
 def _per_square(cfg: EngineConfig, what: str) -> tuple:
     """A deed attribute per square (0, () or -1 where a square is no deed)."""
     empty: object = () if what == "rents" else -1 if what == "group" else 0
-    out = [empty] * 40
+    out = [empty] * cfg.board.size
     for d in cfg.board.deeds:
         out[d.square] = getattr(d, what)
     return tuple(out)
 
 
 def _is_ownable(cfg: EngineConfig) -> tuple[bool, ...]:
-    out = [False] * 40
+    out = [False] * cfg.board.size
     for d in cfg.board.deeds:
         out[d.square] = True
     return tuple(out)
 
 
+def mortgage_interest(price: Any, mortgage: Any, rate: Any, base: str,
+                      rounding: Callable[[Any], Any] = round_money) -> Any:
+    """A mortgage's interest: ``rate`` (mortgage.interest_rate) of the printed price or of the mortgage value
+    (``base``: mortgage.interest_base), in whole money; ``rounding`` the identity where a proof reads the
+    formula over every price (``verify.compare.proofs``)."""
+    return rounding((price if base == "price" else mortgage) * rate)
+
+
+def casino_payout(stake: Any, numerator: Any, numbers: Any,
+                  div: Callable[[Any, Any], Any] = operator.floordiv) -> Any:
+    """What a casino bet on ``numbers`` numbers pays when the die shows one of them: the stake times
+    casino.payout_numerator over the numbers, rounded down (``div``: z3's integer division in a proof)."""
+    return div(stake * numerator, numbers)
+
+
 def _interest(cfg: EngineConfig, base: str) -> tuple[int, ...]:
-    """A mortgage's interest per square: mortgage.interest_rate of its price or of its mortgage value."""
+    """A mortgage's interest per square."""
     rate = cfg.mortgage.interest_rate
     price, mortgage = _per_square(cfg, "price"), _per_square(cfg, "mortgage")
-    return tuple(round_money((price[s] if base == "price" else mortgage[s]) * rate) for s in range(40))
+    return tuple(mortgage_interest(price[s], mortgage[s], rate, base) for s in range(cfg.board.size))
 
 
 def _kind_squares(cfg: EngineConfig, kind: str) -> tuple[int, ...]:
@@ -125,6 +143,7 @@ def _white(cfg: EngineConfig) -> int:
 
 #: every field of ``Tables`` but ``cfg``, with the function of the config that derives it
 DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
+    "size": lambda c: c.board.size,
     "kind": lambda c: tuple(c.board.squares),
     "is_ownable": _is_ownable,
     "price": lambda c: _per_square(c, "price"),
@@ -134,9 +153,11 @@ DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
     "group_of": lambda c: _per_square(c, "group"),
     "interest": lambda c: _interest(c, c.mortgage.interest_base),
     "transfer_interest": lambda c: _interest(c, c.debt.transfer_interest_base),
+    "casino_payout": lambda c: tuple(casino_payout(c.casino.stake, c.casino.payout_numerator, k)
+                                     for k in range(1, c.casino.max_numbers + 1)),
     "sell_house_value": lambda c: tuple(round_money(x * c.building.sell_ratio) for x in _per_square(c, "house_cost")),
-    "next_station": lambda c: _nearest(_kind_squares(c, "station")),
-    "next_utility": lambda c: _nearest(_kind_squares(c, "utility")),
+    "next_station": lambda c: _nearest(_kind_squares(c, "station"), c.board.size),
+    "next_utility": lambda c: _nearest(_kind_squares(c, "utility"), c.board.size),
     "ownable": lambda c: c.board.ownable,
     "groups": lambda c: tuple(grp.squares for grp in c.board.groups),
     "group_kind": lambda c: tuple(grp.kind for grp in c.board.groups),
@@ -168,14 +189,14 @@ DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
 }
 
 
-def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
-    """For each square, the first of ``targets`` strictly ahead of it (-1 when there is none)."""
+def _nearest(targets: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """For each of the ``size`` squares, the first of ``targets`` strictly ahead of it (-1 when there is none)."""
     out = []
-    for start in range(40):
-        out.append(next(((start + k) % 40 for k in range(1, 41) if (start + k) % 40 in targets), -1))
+    for start in range(size):
+        out.append(next(((start + k) % size for k in range(1, size + 1) if (start + k) % size in targets), -1))
     return tuple(out)
 
 
 TABLE_FIELDS = tuple(f.name for f in fields(Tables))
 
-__all__ = ["Tables", "TABLE_FIELDS", "DERIVED", "POT_KINDS", "round_money"]
+__all__ = ["Tables", "TABLE_FIELDS", "DERIVED", "POT_KINDS", "round_money", "mortgage_interest", "casino_payout"]
