@@ -141,7 +141,17 @@ class Matrix:
         return out
 
     def promised_failures(self) -> list[dict]:
+        """The promised checks not proved: the roots, and any consequence whose root is not among them (its
+        cause broke by a step no check of these results names, or was left out by ``--invariant``)."""
+        return self._roots() + [r for r in self.of("consequence") if not self._rooted(r)]
+
+    def _roots(self) -> list[dict]:
         return [r for r in self.of("promised") if r.get("verdict") != "PROVED"]
+
+    def _rooted(self, r: dict) -> bool:
+        """Is the promise that ``r`` (a consequence) follows from among these results' failures?"""
+        cause = r["counterexample"]["cause"].get("invariant")
+        return any(x.get("ruleset") == r.get("ruleset") and x.get("invariant") == cause for x in self._roots())
 
     def dead_rules(self) -> dict[str, list[dict]]:
         return self._by_ruleset("dead")
@@ -152,7 +162,7 @@ class Matrix:
 
     def consequences(self) -> list[dict]:
         """Promised checks VIOLATED only after another promise broke (each names that root: ``cause``)."""
-        return self.of("consequence")
+        return [r for r in self.of("consequence") if self._rooted(r)]
 
     def _by_ruleset(self, kind: str) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}

@@ -57,6 +57,8 @@ _CORE = ("buy", "build_house", "build_hotel", "sell_house", "sell_hotel", "mortg
          "salary", "new_round", "mortgage_expired")
 #: moves of the quick search for a witness that an action can fire
 _BUILD = ("buy", "auction_won", "build_house", "build_hotel", "mortgage", "sell_house", "salary")
+#: moves of the first search for a bankruptcy: a rent too high to pay, and a debtor with nothing to raise
+_DEBT = ("buy", "build_house", "mortgage", "trade")
 #: transitions a run cannot steer on the engine yet (a card drawn, the casino's die)
 _UNSTEERED = ("card_repairs", "card_each_player", "card_destroy_building", "casino_bet")
 
@@ -192,6 +194,12 @@ def _slices(j: _Ruleset, r: CheckResult) -> list[tuple[list[Transition], list[in
     core = [a for a in every if a.name in _CORE or a is action]
     names = lambda deeds: ", ".join(dict.fromkeys(m.group_name(i) for i in deeds))  # noqa: E731
     out = [(core, cheap, f"moves that build, sell, mortgage and trade on {names(cheap)}")]
+    if r.action in ("bankrupt_to_player", "bankrupt_to_bank"):
+        # a debt no cash can raise: the creditor builds where the rent is highest, the debtor gives its cash away
+        dear = sorted(max((idx for _, idx in m.street_groups), key=lambda idx: max(m.deeds[i].price for i in idx)))
+        debt = [a for a in every if a.name in _DEBT or a is action]
+        out.insert(0, (debt, sorted(set(cheap) | set(dear)),
+                       f"moves that buy, build, mortgage and trade on {names(sorted(set(cheap) | set(dear)))}"))
     if groups and groups != cheap:
         out.append((core, groups, f"moves that build, sell, mortgage and trade on {names(groups)}"))
     station = [i for i, d in enumerate(m.deeds) if d.kind == "station"][:1]
@@ -217,34 +225,47 @@ def _reach(j: _Ruleset, r: CheckResult) -> _Outcome:
     # promises together exclude every such state, only a consequence is left to look for
     can_root = j.lemmas().proves(action, inv, also=[i.id for i in clean])[0] != "unsat"
     tried, gave_up = [], None
+    budget = [reach.SEARCH_RLIMIT]      # shared by every search of this check: its work is bounded
     for alphabet, deeds, words in _slices(j, r):
         for mode in (("root", "any") if can_root else ("any",)):
-            outcome, why = _attempt(j, inv, action, alphabet, deeds, clean if mode == "root" else [])
+            outcome, why = _attempt(j, inv, action, alphabet, deeds, clean if mode == "root" else [], budget)
             if outcome is not None:
                 outcome.seconds = time.perf_counter() - t0
                 return outcome
             gave_up = gave_up or why
+            if budget[0] <= 0:
+                break
         tried.append(words)
+        if budget[0] <= 0:
+            gave_up = gave_up or f"the searches' budget of {reach.SEARCH_RLIMIT // 1_000_000} million z3 steps ran out"
+            break
     searched = f"at most {j.depth} moves before it, of {'; or '.join(tried)}"
     if gave_up:
         searched += f"; {gave_up}"
     return _Outcome("none", searched=searched, seconds=time.perf_counter() - t0)
 
 
-def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, clean) -> tuple[_Outcome | None, str | None]:
+def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, clean,
+             budget: list[int]) -> tuple[_Outcome | None, str | None]:
     """Plan a run over the transitions, play it on the engine, plan again from where the game stands, until
     the engine's checker reports ``inv`` broken by a step that is ``action`` (the engine's own reading of
-    the step: ``verify.runs.seen.transitions``)."""
+    the step: ``verify.runs.seen.transitions``). ``budget``: z3's work left for this check's searches (each
+    search takes its share off it)."""
     table = Table(j.target.config, j.m.players, RUN_SEED, j.promised)
     avoid: list = []
     why = None
     for _ in range(REPLANS):
+        if budget[0] <= 0:
+            return None, why
         found = reach.search(j.m, sym_from_state(j.m, table.state), alphabet, action, inv, j.depth, clean,
-                             j.backstop, deeds=deeds, slack=True, avoid=avoid)
-        if found.status == "none" and not table.steps and action.name.startswith("bankrupt"):
+                             j.backstop, deeds=deeds, slack=True, avoid=avoid, budget=budget[0])
+        budget[0] -= found.spent
+        if found.status == "none" and not table.steps and action.name.startswith("bankrupt") and budget[0] > 0:
             found = reach.search(j.m, sym_from_state(j.m, table.state), alphabet, action, inv, j.depth, clean,
-                                 j.backstop, deeds=deeds)
+                                 j.backstop, deeds=deeds, budget=budget[0])
+            budget[0] -= found.spent
         if found.status == "unknown":
+            budget[0] = 0           # the solver gave up: no further search of this check is more likely to end
             return None, found.reason
         if found.status != "found":
             return None, why

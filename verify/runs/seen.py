@@ -107,7 +107,7 @@ class _Watch(Recorder):
         state = None
         for e in g.events:
             if e.get("event") == "paid" and e.get("kind") == "rent" and e.get("debtor", -1) >= 0:
-                state = state or g.to_json(rules.ownable)
+                state = state or g.to_json(rules.t.ownable)
                 kind = kinds[state["players"][e["debtor"]]["position"]]
                 if kind in ("street", "station", "utility"):
                     out.add("rent_" + kind)

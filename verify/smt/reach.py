@@ -119,6 +119,7 @@ class Found:
     depth: int = 0
     reason: str | None = None
     seconds: float = 0.0
+    spent: int = 0          # z3's resource units the search took
 
 
 @dataclass
@@ -349,7 +350,7 @@ def search(m: Model, start: SymState, alphabet: Iterable[Transition], action: Tr
             model = u.solver.model()
             moves = u.moves(model, k) + [Move(action.name, _values(m, model, step.args))]
             u.solver.pop()
-            return Found("found", tuple(moves), k, seconds=time.perf_counter() - t0)
+            return Found("found", tuple(moves), k, seconds=time.perf_counter() - t0, spent=spent)
         if res == z3.unknown:
             why = u.solver.reason_unknown()
             u.solver.pop()
@@ -357,9 +358,9 @@ def search(m: Model, start: SymState, alphabet: Iterable[Transition], action: Tr
                 why = f"the search's budget of {budget // 1_000_000} million z3 steps ran out at {k} moves"
             else:
                 why = f"the solver gave up at {k} moves ({why})"
-            return Found("unknown", (), k, why, time.perf_counter() - t0)
+            return Found("unknown", (), k, why, time.perf_counter() - t0, spent)
         u.solver.pop()
-    return Found("none", (), depth, seconds=time.perf_counter() - t0)
+    return Found("none", (), depth, seconds=time.perf_counter() - t0, spent=spent)
 
 
 def _rlimit(solver: z3.Solver) -> int:
