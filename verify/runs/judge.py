@@ -60,7 +60,7 @@ _BUILD = ("buy", "auction_won", "build_house", "build_hotel", "mortgage", "sell_
 #: moves of the first search for a bankruptcy: a rent too high to pay, and a debtor with nothing to raise
 _DEBT = ("buy", "build_house", "mortgage", "trade")
 #: transitions a run cannot steer on the engine yet (a card drawn, the casino's die)
-_UNSTEERED = ("card_repairs", "card_each_player", "card_destroy_building", "casino_bet")
+_UNSTEERED = ("card_bank", "card_repairs", "card_each_player", "card_destroy_building", "casino_bet")
 
 
 @dataclass

@@ -134,7 +134,7 @@ class _Layer:
 _USES = {"buy": ("sq",), "auction_won": ("b", "sq"), "rent_street": ("sq",), "rent_station": ("sq",),
          "rent_utility": ("sq",), "build_house": ("sq",), "build_hotel": ("sq",), "sell_house": ("sq",),
          "sell_group": ("sq",), "sell_hotel": ("sq",), "mortgage": ("sq",), "unmortgage": ("sq",),
-         "mortgage_expired": ("sq",), "trade": ("b", "sq", "sq2"), "card_repairs": (), "card_each_player": (),
+         "mortgage_expired": ("sq",), "trade": ("b", "sq", "sq2"), "card_bank": (), "card_repairs": (), "card_each_player": (),
          "card_destroy_building": ("sq",), "tax": (), "casino_bet": (), "free_parking": (),
          "auction_mortgaged": ("b", "sq"), "bankrupt_to_player": ("b", "sq"), "bankrupt_to_bank": (),
          "surrender": (), "salary": (), "new_round": ()}

@@ -138,6 +138,9 @@ def describe(m, name: str, args: dict) -> str:
             if args[flag]:
                 parts.append(f"{who} hands over the {card} jail card")
         return f"{a} and {b} trade: " + "; ".join(parts or ["nothing"])
+    if name == "card_bank":
+        k = args["amt"]
+        return f"{a} draws a card: " + (f"pays the bank {-k}" if k < 0 else f"collects {k} from the bank")
     if name == "card_repairs":
         return f"{a} draws a repairs card and pays {args['dice']}"
     if name == "card_each_player":
