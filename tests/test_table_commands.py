@@ -340,12 +340,14 @@ def test_the_report_says_which_part_it_is_in(tmp_path):
     """The README's first command is no silent wait: each part of the report is named on stderr (a plain
     line in a log; on a terminal the parts with many steps add a bar)."""
     from tests.cli_process import run_verify
-    res = run_verify("report", "--out", tmp_path / "reports", "--no-check", "--games", "1", cwd=tmp_path)
+    res = run_verify("report", "--out", tmp_path / "reports", "--no-check", "--games", "1", "--effect-games", "2",
+                     cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     parts = [line for line in res.stderr.splitlines() if line.startswith("report: ")]
     assert parts[0].startswith("report: comparing 17 rulesets")
     order = list(dict.fromkeys(p.split(":")[1].strip() for p in parts[1:]))      # each part, first seen
-    assert order == ["simulation", "pages"]
+    assert order == ["simulation", "effects", "pages"]
+    assert any(p.startswith("report: effects: each answer to the ") and p.endswith("(2 games each)") for p in parts)
     assert "wrote" in res.stdout
 
 

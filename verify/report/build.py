@@ -70,7 +70,8 @@ class ReportOptions:
     check_json: Path | None = None      # a saved `verify check --json` instead of running it
     tables: tuple[str, ...] = ()        # the user's tables (ids, files, stacks): they lead the report
     settings: tuple[tuple[str, Any], ...] = ()   # --set PARAM=VALUE, given to each of the user's tables
-    effect_games: int = 300             # games per answer when measuring what each answer changes (0: none)
+    effect_games: int = 0               # games per answer when measuring what each answer changes (0: not
+    #                                     measured; `verify report` measures 300)
     study: Path | None = None           # a `verify study` document (study.json) to add as study.html
     conform: tuple[Path, ...] = ()      # `verify conform --html` folders (or their conform.json): conformance.html
 
