@@ -49,7 +49,7 @@ class TableValue:
         elif checking:
             tail = "checked for every value where it can be, else with the fallback (see the results)"
         else:
-            tail = (f"not played until supplied: --set {self.param}=VALUE (simulate, study), or an overlay "
+            tail = (f"not played until supplied: --set {self.param}=VALUE (simulate, study, report), or an overlay "
                     f"file that sets it stacked on the table ({self.stack})")
         return f"{self.param}: open in your table {self.file}{why}; {tail}"
 
