@@ -30,7 +30,7 @@ def difference_text(d: Difference | None, what: str, unit: str, base: str) -> st
     interval = f"95 % interval {_signed(d.lo)} to {_signed(d.hi)}"
     if not d.measurable:
         return f"{what}: no measurable difference at {d.games} games ({interval})"
-    return f"{what} {_signed(d.mean)} {unit} ({interval}, {d.games} games)"
+    return f"{what} {_signed(d.mean)}{' ' + unit if unit else ''} ({interval})"
 
 
 def effect_texts(e: Effect | None, effects: Effects) -> list[str]:
@@ -46,7 +46,7 @@ def effect_texts(e: Effect | None, effects: Effects) -> list[str]:
     if e.length is not None and e.money is not None and e.length.identical and e.money.identical:
         return [f"the same games as {effects.base} (the engine does not play the difference)"]
     return [difference_text(e.length, "game length", "player-turns", effects.base),
-            difference_text(e.money, "money in play", "(classic money)", effects.base)]
+            difference_text(e.money, "money in play", "", effects.base)]
 
 
 def decisions(rows: list[dict[str, Any]], effects: Effects) -> list[dict[str, Any]]:
