@@ -307,7 +307,9 @@ def test_the_comparison_pages_commands(walk):
     assert (walk / replay[2]).is_file()
     res = _run(walk, replay)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "official" in res.stdout and "platform-classic" in res.stdout
+    finding = next(f for f in doc["findings"] if f["id"] == "contradiction:mortgage.interest_base")
+    sides = len(finding["witness"]["outcomes"])
+    assert f"{replay[2]}: {sides} game(s)" in res.stdout and "checked: every step follows the rules" in res.stdout
 
 
 def test_the_comparison_pages_questions(walk):
