@@ -332,7 +332,7 @@ def test_the_readmes_variant_walk_through_says_what_it_says(tmp_path):
     assert " ".join(argv) in COMMANDS["README.md"]
     res = _run(tmp_path, argv)
     assert res.returncode == 1
-    assert "quick-hotels: hotel-after-full-houses VIOLATED by build-hotel" in res.stdout
+    assert "quick-hotels: hotel-after-full-houses VIOLATED by build_hotel" in res.stdout
     assert "hotel-after-full-houses is promised by official, which quick-hotels builds on" in res.stdout
 
 
