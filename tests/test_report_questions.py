@@ -41,7 +41,7 @@ def test_a_question_is_disputed_exactly_when_a_finding_between_stated_rules_touc
     for row in rows:
         q = row["q"]
         expected = sorted(f["id"] for f in as_json if f["kind"] in ("contradiction", "internal")
-                          and set(f["params"]) & set(q.params))
+                          and set(q.params) & {p for g in [f, *f.get("consequences", [])] for p in g["params"]})
         assert sorted(d["id"] for d in row["disputes"]) == expected, q.id
         assert row["disputed"] == bool(expected), q.id
     assert {r["disputed"] for r in rows} == {True, False}
@@ -72,6 +72,12 @@ def test_only_a_disagreement_between_stated_rules_disputes_a_question():
     assert questions.disputes(q, [table]) == []
     other = Finding("contradiction:go.salary", "movement", "contradiction", "s", sides, params=("go.salary",))
     assert questions.disputes(q, [other]) == []
+    # one disagreement that also decides the question's parameter (a merged finding's consequence)
+    if "consequences" in Finding.__dataclass_fields__:
+        merged = Finding("contradiction:go.salary", "movement", "contradiction", "s", sides, params=("go.salary",),
+                         consequences=(Finding("contradiction:rent.jailed_owner_collects", "rent", "contradiction",
+                                               "s", sides, params=("rent.jailed_owner_collects",)),))
+        assert questions.disputes(q, [merged]) == [merged]
 
 
 def test_the_sheet_offers_every_bundled_rulesets_answer_on_every_question(bundled):

@@ -235,13 +235,19 @@ def _index(x: Inputs):
                          "apart": findings.apart(x.comparison.findings)}
 
 
+def _cli(value: Any) -> str:
+    """A ``--set`` value as it is typed on the command line."""
+    return json.dumps(value) if isinstance(value, (bool, list)) else str(value)
+
+
 def _length_verdict(x: Inputs, table: str) -> str | None:
     """Whether the report's games show the table playing longer or shorter than its base, or cannot tell."""
     base = x.reg.base_of(table)
     if base is None or x.sim.status != "ran":
         return None
     runs = {r.ruleset: r.data for r in x.sim.runs if r.status == "ran"}
-    v = sample.compare_lengths(table, base.id, runs, _runnable(x.reg, table))
+    name = _runnable(x.reg, table) + "".join(f" --set {p}={_cli(v)}" for p, v in x.opts.settings)
+    v = sample.compare_lengths(table, base.id, runs, name)
     return v.text if v is not None else None
 
 

@@ -82,11 +82,17 @@ def _input(p: Parameter) -> dict[str, Any]:
     return out
 
 
+def touched(f) -> set[str]:
+    """The parameters a finding is about: its own, and those of the findings one disagreement also decides
+    (its ``consequences``, where the comparison merged them into it)."""
+    return set(f.params).union(*(set(c.params) for c in getattr(f, "consequences", ())))
+
+
 def disputes(q: Question, findings: Iterable) -> list:
     """The findings between stated rules that touch one of ``q``'s parameters: ``q`` is disputed exactly
     when there is one."""
     params = set(q.params)
-    return [f for f in findings if stated_disagreement(f) and params & set(f.params)]
+    return [f for f in findings if stated_disagreement(f) and params & touched(f)]
 
 
 def house_rules(reg, rs) -> dict[str, tuple[str, set[str]]]:
