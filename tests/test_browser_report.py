@@ -255,6 +255,18 @@ def test_rulings_sheet_starts_from_the_table_and_saves_an_overlay_on_it(report_d
     assert doc["rules"]["go.salary"]["value"] == 400 and doc["rules"]["jail.fine"]["value"] == 100
 
 
+def _save(page, folder: Path, name: str) -> Path:
+    """Build the sheet's file (no error), download it under the name the sheet gives it, keep it in ``folder``."""
+    page.click("#build")
+    assert page.locator("#errors").inner_text() == ""
+    with page.expect_download() as dl:
+        page.click("#download")
+    assert dl.value.suggested_filename == name
+    path = folder / name
+    dl.value.save_as(path)
+    return path
+
+
 def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, browser, tmp_path):
     import json
 
@@ -275,13 +287,7 @@ def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, br
         page.locator("#errors").inner_text()
     assert page.locator("#saved").is_hidden()
     page.locator("#r-go-salary input[value='']").check()
-    page.click("#build")
-    assert page.locator("#errors").inner_text() == ""
-    with page.expect_download() as dl:
-        page.click("#download")
-    assert dl.value.suggested_filename == "browser-table.yaml"
-    path = tmp_path / "browser-table.yaml"
-    dl.value.save_as(path)
+    path = _save(page, tmp_path, "browser-table.yaml")
     assert path.read_text(encoding="utf-8") == page.locator("#out").inner_text()
     page.emulate_media(media="print")
     page.screenshot(path=str(ARTIFACTS / "report-rulings-print.png"))
@@ -326,13 +332,7 @@ def test_rulings_sheet_saves_an_id_in_any_script_every_kind_of_answer_and_rules_
     page.locator("#r-auction-or-not input[data-values='[\"stays_unowned\", null]']").check()
     page.locator("#r-game-end input[data-open='[false, false, true, false]']").check()   # the timed game's answer
     page.fill("#t-extra", "Whoever rolls double ones takes 500 from the bank.\n\nNo trading after midnight.")
-    page.click("#build")
-    assert page.locator("#errors").inner_text() == ""
-    with page.expect_download() as dl:
-        page.click("#download")
-    assert dl.value.suggested_filename == "çay-masası-kararlar.yaml"
-    path = tmp_path / "çay-masası-kararlar.yaml"
-    dl.value.save_as(path)
+    path = _save(page, tmp_path, "çay-masası-kararlar.yaml")
     page.screenshot(path=str(ARTIFACTS / "report-rulings-saved.png"))
     assert not errors, errors
     ctx.close()
