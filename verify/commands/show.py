@@ -97,6 +97,16 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
                 words = f"«{escape(' … '.join(e.quotes))}»" if e.quotes else "in your table's own words"
                 con.print(f"[bold]{p.id}[/bold] [cyan]open[/cyan] ({escape(e.reason or '')}): {words}"
                           f" (supply it with --set {p.id}=VALUE to play)  {where}")
+            for c in e.claims:
+                con.print(f"    claim [{'green' if c.stated else 'yellow'}]{escape(c.evidence)}[/]: {escape(c.says)}"
+                          + (f" [dim](settles {escape(c.settles)})[/dim]" if c.settles else ""))
+                for q in c.quotes:
+                    con.print(f"        «{escape(q)}»" + (f" [italic]{escape(' '.join(c.gloss.split()))}[/italic]"
+                                                          if c.gloss else ""))
+                if c.why or c.borrowed_from:
+                    con.print("        [dim]" + escape(" ".join(filter(None, (
+                        f"from {c.borrowed_from}:" if c.borrowed_from else None,
+                        " ".join((c.why or "").split()))))) + "[/dim]")
             if e.note:
                 con.print(f"    [dim]note: {escape(' '.join(e.note.split()))}[/dim]")
             if e.reading:
