@@ -58,17 +58,11 @@ def _move(t: Table, mv: Move, following: Move | None) -> None:
     x, name = mv.args, mv.action
     a, b, square = x.get("a", 0), x.get("b", 1), x.get("square")
     if name == "buy":
-        t.roll_to(a, square)
-        t.settle(a)
-        if t.phase != "buy":
-            raise Stuck(f"player {a} landed on square {square} but may not buy it (phase {t.phase})")
+        _offered(t, a, square)
         t.do({"type": "buy", "seat": a})
         t.settle(None)
     elif name == "auction_won":
-        t.roll_to(b, square)
-        t.settle(b)
-        if t.phase != "buy":
-            raise Stuck(f"player {b} landed on square {square} but it is not for sale (phase {t.phase})")
+        _offered(t, b, square)
         t.do({"type": "decline", "seat": b})
         t.auction(a, x["amt"])
         t.settle(None)
@@ -126,6 +120,14 @@ def _move(t: Table, mv: Move, following: Move | None) -> None:
         t.settle(None)
     else:
         raise Stuck(f"a run cannot steer {name} yet (a card, the casino)")
+
+
+def _offered(t: Table, seat: int, square: int) -> None:
+    """``seat`` lands on ``square``, an unowned deed it is offered (to buy, or to decline for an auction)."""
+    t.roll_to(seat, square)
+    t.settle(seat)
+    if t.phase != "buy":
+        raise Stuck(f"player {seat} landed on square {square} but it is not for sale (phase {t.phase})")
 
 
 def _round_end(t: Table) -> bool:
