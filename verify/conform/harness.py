@@ -32,11 +32,11 @@ from ..execute.backends import make_backend
 from ..execute.options import cli_errors
 from ..execute.progress import Progress
 from .baseline import Baseline, compare as compare_baseline
+from .cause import parse as parse_cause
 from .oracle import StepViolation
 from .scenarios import Scenario
 from .session import Session, load_target
 from .shrink import DEFAULT_SHRINK_RUNS, shrink
-from .signature import parse as parse_signature
 from .transport import EngineSpec, engines_die_with_worker
 from .unstated import explain
 
@@ -88,22 +88,22 @@ def _shrink(spec: ShrinkSpec) -> dict:
 class ConformResult:
     """A run's outcome: the scenarios checked and each distinct deviation once, with its count.
 
-    Each deviation has a status: ``accepted`` (in the baseline), ``unstated`` (it rests only on a value
-    the rulebook leaves silent or that was assumed; ``--strict`` makes it fail), ``changed`` (not in the
-    baseline, which accepted another deviation of the same rule and action that did not appear) or
-    ``new``. The run passes (``ok``) when no deviation is new or changed."""
+    Each deviation (one per cause) has a status: ``accepted`` (in the baseline), ``unstated`` (it rests only
+    on a value the rulebook leaves silent or that was assumed; ``--strict`` makes it fail), ``changed`` (the
+    baseline accepted another effect of the same link) or ``new``. The run passes (``ok``) when no
+    deviation is new or changed."""
 
     engine: str
     ruleset: str
     scenarios: int
     steps: int
-    deviations: list[dict] = field(default_factory=list)   # {"signature", "count", "doc"}, most frequent first
+    deviations: list[dict] = field(default_factory=list)   # {"signature" (the cause), "count", "contexts", "doc"},
+    #                                                        most frequent first
     logs: list[str] = field(default_factory=list)
     settings: dict = field(default_factory=dict)            # values supplied with --set
     skipped: dict = field(default_factory=dict)             # reason -> scenarios the engine could not hold
     stopped: list[str] = field(default_factory=list)        # chunks that gave up on a faulty engine
     shrink_runs: int = 0                                    # engine runs spent shrinking
-    combined: dict = field(default_factory=dict)            # signature -> {"count", "into"}: seen together
     baseline: Baseline | None = None
     strict: bool = False
 
@@ -123,9 +123,11 @@ class ConformResult:
     def status(self, dev: dict) -> str:
         if self.baseline is not None and self.baseline.accepts(dev["signature"]):
             return "accepted"
+        if self.baseline is not None and self.baseline.changed_from(dev["signature"]) is not None:
+            return "changed"
         if dev.get("unstated") and not self.strict:
             return "unstated"
-        return "changed" if dev["signature"] in self._compared()[0] else "new"
+        return "new"
 
     @property
     def failing(self) -> list[dict]:
@@ -147,8 +149,9 @@ class ConformResult:
         changed = self._compared()[0]
         for dev, path in zip(self.deviations, files):
             v = dev["doc"]["violation"]
-            rule, action, _ = parse_signature(dev["signature"])
-            item = {"signature": dev["signature"], "rule": v["rule"], "action": action, "count": dev["count"],
+            rule, link, effect = parse_cause(dev["signature"])
+            item = {"signature": dev["signature"], "rule": v["rule"], "link": link, "effect": effect,
+                    "count": dev["count"], "contexts": dict(dev.get("contexts") or {}), "chain": v.get("chain", ""),
                     "status": self.status(dev), "step": v["step"], "expected": v["expected"], "actual": v["actual"],
                     "unstated": dev.get("unstated"), "scenario_file": path}
             if dev["signature"] in changed:
@@ -156,9 +159,9 @@ class ConformResult:
             out.append(item)
         doc = {"engine": self.engine, "ruleset": self.ruleset, "scenarios": self.scenarios, "steps": self.steps,
                "ok": self.ok, "strict": self.strict, "skipped": dict(self.skipped), "violations": out,
-               "combined": dict(self.combined), "stopped": list(self.stopped)}
+               "stopped": list(self.stopped)}
         if self.baseline is not None:
-            doc["baseline"] = {"file": self.baseline.path, "accepted": len(self.baseline.signatures),
+            doc["baseline"] = {"file": self.baseline.path, "accepted": len(self.baseline.causes),
                                "no_longer_seen": self.no_longer_seen}
         return doc
 
@@ -178,11 +181,10 @@ def assemble(explored: dict, shrunk: list[dict]) -> ConformResult:
         doc = r["doc"] if r is not None else item["doc"]
         runs += r["runs"] if r is not None else 0
         doc = dict(doc, found=dict(doc.get("found") or {}, count=item["count"]))
-        devs.append({"signature": signature, "count": item["count"], "doc": doc,
-                     "unstated": r.get("unstated") if r is not None else None})
+        devs.append({"signature": signature, "count": item["count"], "contexts": dict(item.get("contexts") or {}),
+                     "doc": doc, "unstated": r.get("unstated") if r is not None else None})
     return ConformResult(explored["engine"], explored["ruleset"], explored["scenarios"], explored["steps"], devs,
-                         explored["logs"], explored["set"], explored["skipped"], explored["stopped"], runs,
-                         explored.get("combined", {}))
+                         explored["logs"], explored["set"], explored["skipped"], explored["stopped"], runs)
 
 
 def explore_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 0,
@@ -269,7 +271,7 @@ def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None,
             why = explain(session, sc.truncated(v.step), v)
         finally:
             session.close()
-        devs = [{"signature": v.signature, "count": 1, "unstated": why,
+        devs = [{"signature": v.signature, "count": 1, "unstated": why, "contexts": {v.context: 1},
                  "doc": scenario_doc(rid, sc.truncated(v.step), v, found, settings)}]
     return ConformResult(name, rid, 0 if unsupported else 1, steps, devs, [log] if log else [], settings,
                          {unsupported: 1} if unsupported else {})

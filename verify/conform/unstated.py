@@ -25,7 +25,7 @@ from typing import Any
 from ..config import EngineConfig
 from ..errors import GameError, VerifyError
 from ..spec.open_values import playable, supply
-from . import automatic
+from . import chain
 from ..engine.actions import ACTIONS
 from .oracle import ACCEPT, Oracle, diff_lines, expect
 from .scenarios import Scenario
@@ -110,7 +110,7 @@ def explain(session, sc: Scenario, v) -> dict | None:
             continue
         try:
             start = _replayed(session, cfg, sc, v.step) or ref
-            expected = automatic.compose(session.ctx.automatic, _variant_expect, cfg, start, action)
+            expected = chain.play(session.ctx.automatic, _variant_expect, cfg, start, action)
             if expected[0] != got[0] or (got[0] == ACCEPT and not _same(expected[1], got[1], compare)):
                 continue                  # the variant disagrees with the engine as well (no monitor needed)
             oracle = Oracle(cfg, session.promised, session.hello)
@@ -163,7 +163,7 @@ def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
         return None
     state = sc.history["state"]
     for a in list(sc.history["actions"]) + list(sc.actions[:step - 1]):
-        out = automatic.compose(session.ctx.automatic, _variant_expect, cfg, state, a)
+        out = chain.play(session.ctx.automatic, _variant_expect, cfg, state, a)
         if out[0] != ACCEPT:
             return None
         state = out[1]
@@ -183,7 +183,7 @@ def _agrees_nearby(session, sc: Scenario, step: int, cfg, ref: dict) -> bool:
         if seen is None:
             return False
         try:
-            theirs = automatic.compose(session.ctx.automatic, _variant_expect, cfg,
+            theirs = chain.play(session.ctx.automatic, _variant_expect, cfg,
                                        ref if state is sc.state else state, actions[-1])[0]
         except GameError:
             return False
