@@ -91,19 +91,26 @@ class UnevenBuilder(ReferenceEngine):
 
 
 class ShortMover(ReferenceEngine):
-    """Reports a token one square short of where a roll took it (successor breaks, no invariant does)."""
+    """Moves a token one square short of where a roll takes it, and resolves the square it lands on (successor
+    breaks, no invariant does)."""
 
     name = "short-mover"
 
     def apply(self, action: dict) -> dict:
-        new = super().apply(action)
-        if action.get("type") == "roll":
+        state = self._state
+        seat = action.get("seat", state.get("current"))
+        if action.get("type") == "roll" and isinstance(seat, int) and 0 <= seat < len(state["players"]) \
+                and not state["players"][seat]["in_jail"]:
             import copy
-            new = copy.deepcopy(new)
-            p = new["players"][action.get("seat", new["current"])]
-            p["position"] = (p["position"] - 1) % 40
-            self._state = new
-        return new
+            start = copy.deepcopy(state)
+            start["players"][seat]["position"] = (start["players"][seat]["position"] - 1) % 40
+            self._state = start             # the same roll from one square back
+            try:
+                return super().apply(action)
+            except Exception:
+                self._state = state
+                raise
+        return super().apply(action)
 
 
 class Partial(ReferenceEngine):

@@ -394,12 +394,40 @@ def _card_not_drawn(own: Link, engine: dict, seat: Any, cards: dict | None) -> s
     return None
 
 
-def _place_atoms(place: list[str], before: dict, expected: dict, engine: dict, seat: Any, still: bool) -> list[str]:
-    """A mover's position difference: ``unmoved`` when the engine left a roll from jail where it was and the
-    ruleset moved it, else ahead (``+``) or behind (``-``) of the ruleset's square."""
-    if not still:
-        return place
-    return ["players[actor].position unmoved" if atom_path(a) == "players[actor].position" else a for a in place]
+def _moved(own: Link, engine: dict, place: list[str], seat: Any, cards: dict | None) -> tuple[str, list[str]]:
+    """The link that left the mover elsewhere (or in or out of jail), and the place fields it names: what
+    followed from standing elsewhere (a rent, a purchase offer) is not the cause.
+
+    * a roll from jail: ``jail_roll`` (``unmoved`` when the engine left the token where it was);
+    * the engine moved the token by the dice, or drew the card the ruleset's move met: the ruleset's next move
+      is the cause (the card that moved it further, going to jail);
+    * else the move by the dice (``roll``): where the engine's token stands instead."""
+    before = own.before
+    jail = [a for a in place if atom_path(a) == "players[actor].in_jail"]
+    where = [a for a in place if atom_path(a) == "players[actor].position"]
+    kind = own.action.get("type")
+    if kind == "roll" and _jailed(before, seat):
+        if not jail and _position(engine, seat) == _position(before, seat):
+            where = ["players[actor].position unmoved"]
+        return "jail_roll", jail or where
+    dice = own.action.get("dice")
+    start = _position(before, seat)
+    by_dice = (start + sum(dice[:2])) % 40 if isinstance(start, int) and isinstance(dice, list) and len(dice) >= 2 \
+        else None
+    drawn = [e for e in own.events if e.get("event") == "card" and e.get("player") == seat]
+    met = drawn and (engine.get("decks") or {}).get(drawn[0].get("deck")) != (before.get("decks") or {}).get(
+        drawn[0].get("deck"))
+    got = _position(engine, seat)
+    if kind == "roll" and (got == by_dice or met):
+        if drawn:
+            cid = str(drawn[0]["card"])
+            return f"card {(cards or {}).get(cid, cid)}", jail or where
+        if any(e.get("event") == "jailed" for e in own.events):
+            return "jailed", jail or where
+    if kind == "roll" and by_dice is not None and isinstance(got, int) and got != by_dice:
+        # the move by the dice itself: where the token stands against the square the dice lead to
+        return "roll", [f"players[actor].position {'+' if (got - by_dice) % 40 < 20 else '-'}"]
+    return str(kind), where or jail
 
 
 def successor(before: dict, links: tuple[Link, ...], engine: dict, compare, roles: sig.Roles,
@@ -428,15 +456,8 @@ def successor(before: dict, links: tuple[Link, ...], engine: dict, compare, role
         return Cause("successor", skipped, "decks[next] not drawn", context, words(links, first))
     place = [a for a in atoms if _place(atom_path(a))]
     if place:
-        # the move that left the token elsewhere (or out of jail): what followed from standing elsewhere is not
-        # the cause, nor where a player stands who went to jail or did not
-        if any(atom_path(a) == "players[actor].in_jail" for a in place):
-            place = [a for a in place if atom_path(a) == "players[actor].in_jail"]
-        jailed = _jailed(own.before, seat) and own.action.get("type") == "roll"
-        still = jailed and _position(now, seat) == _position(own.before, seat)
-        name, _ = _own_link(own, seat, (), still, cards)
-        return Cause("successor", name, ", ".join(_place_atoms(place, own.before, expected, now, seat, still)),
-                     context, words(links, first))
+        name, place = _moved(own, engine, place, seat, cards)
+        return Cause("successor", name, ", ".join(place), context, words(links, first))
     effect = [a for a in atoms if not _flow(atom_path(a))]
     if not effect:
         name, _ = _own_link(own, seat, (), False, cards)

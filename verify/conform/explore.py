@@ -122,6 +122,8 @@ def _explore(spec: ChunkSpec) -> dict:
         doc = scenario_doc(spec.ruleset, sc.truncated(v.step), v,
                            {"seed": seed, "chunk": spec.index, "scenario": k}, spec.settings)
         item = {"count": 1, "doc": doc, "size": doc_size(doc), "contexts": {v.context: 1}}
+        if v.rule == "legality" and v.signature.startswith("legality: refused"):
+            item["by_context"] = {v.context: doc}      # one refusal met on several actions: each judged apart
         old = deviations.get(v.signature)
         if old is None:
             deviations[v.signature] = item
@@ -179,6 +181,12 @@ def _add(old: dict, item: dict) -> None:
         contexts[where] = contexts.get(where, 0) + n
     if _rank(item) < _rank(old):
         old["doc"], old["size"] = item["doc"], item["size"]
+    if "by_context" in item:
+        mine = old.setdefault("by_context", {})
+        for where, doc in item["by_context"].items():
+            if where not in mine or _rank({"doc": doc, "size": doc_size(doc)}) < _rank(
+                    {"doc": mine[where], "size": doc_size(mine[where])}):
+                mine[where] = doc
 
 
 def merge_chunks(results: list[dict]) -> dict:
@@ -195,7 +203,8 @@ def merge_chunks(results: list[dict]) -> dict:
         for signature, item in r["deviations"].items():
             old = deviations.get(signature)
             if old is None:
-                deviations[signature] = dict(item, contexts=dict(item.get("contexts", {})))
+                deviations[signature] = dict(item, contexts=dict(item.get("contexts", {})),
+                                             **({"by_context": dict(item["by_context"])} if "by_context" in item else {}))
             else:
                 _add(old, item)
     drawn = sorted({c for r in results for c in r.get("drawn", ())})

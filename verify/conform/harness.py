@@ -55,6 +55,7 @@ class ShrinkSpec:
     runs: int = DEFAULT_SHRINK_RUNS
     max_steps: int = DEFAULT_MAX_STEPS
     settings: tuple = ()
+    others: tuple = ()          # a refusal met on other actions too: a scenario of each (judged apart)
 
 
 def shrink_task(spec: ShrinkSpec) -> dict:
@@ -78,6 +79,13 @@ def _shrink(spec: ShrinkSpec) -> dict:
         sc, v, used = shrink(session, sc, v, spec.runs)
         # the shrunk scenario, else the one found (shrinking may have simplified away its history)
         why = explain(session, sc, v) or (explain(session, *first) if first[0].history and not sc.history else None)
+        for other in spec.others if why else ():
+            # a refusal the engine gives on several actions rests on a silent value only if it does on each
+            o = Scenario(other["state"], list(other["actions"]), other.get("origin", "?"), setup=other.get("setup"),
+                         history=other.get("history"))
+            if explain(session, o, StepViolation.from_json(other["violation"])) is None:
+                why = None
+                break
         return {"index": spec.index, "doc": scenario_doc(spec.ruleset, sc, v, doc.get("found"), spec.settings),
                 "runs": used, "unstated": why}
     finally:
@@ -204,7 +212,9 @@ def shrink_campaign(engine: EngineSpec, explored: dict, shrink_runs: int = DEFAU
                     max_steps: int = DEFAULT_MAX_STEPS, identity: dict | None = None):
     """Shrinking each distinct deviation of ``explored`` once, as a ``Campaign``."""
     settings = settings_key(explored["set"])
-    specs = [ShrinkSpec(engine, explored["ruleset"], i, item["doc"], shrink_runs, max_steps, settings)
+    specs = [ShrinkSpec(engine, explored["ruleset"], i, item["doc"], shrink_runs, max_steps, settings,
+                        tuple(doc for where, doc in sorted((item.get("by_context") or {}).items())
+                              if where != item["doc"]["violation"].get("context")))
              for i, (_, item) in enumerate(_order(explored["deviations"]))]
     ident = dict(identity or {}, shrink_runs=shrink_runs, deviations=[s for s, _ in _order(explored["deviations"])])
     return Campaign("conform-shrink", ident, specs, shrink_task, list, unit="deviations")

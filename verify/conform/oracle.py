@@ -25,7 +25,8 @@ from ..errors import GameError
 from ..engine.trace import _action_for_check
 from ..invariants import Monitor, broken_clause
 from . import signature as sig
-from .cause import Cause, card_names, context_of, successor
+from .cause import Cause, card_names, context_of, settled, successor
+from .chain import words
 from .signature import OPTIONAL_FIELDS
 from .protocol import EngineFault, Hello, compared_keys, project
 
@@ -181,7 +182,8 @@ def _others_settled(start: dict, after: dict, action: dict) -> dict:
 class Oracle:
     """Judges an engine's steps for one config, promised invariants and declared keys."""
 
-    def __init__(self, config: EngineConfig, promised: list[str], hello: Hello, monitor: Monitor | None = None):
+    def __init__(self, config: EngineConfig, promised: list[str], hello: Hello, monitor: Monitor | None = None,
+                 replay=None):
         self.config = config
         self.promised = list(promised)
         self.compare, self.fields = compared_keys(hello.compare)
@@ -190,6 +192,7 @@ class Oracle:
         self.kinds = {d.square: d.kind for d in config.board.deeds}
         self.squares = dict(enumerate(config.board.squares))
         self.cards = card_names(config)
+        self.replay = replay          # (state, action) -> the chain's outcome (``chain.play`` for this engine)
         self._monitor: Monitor | None = monitor
 
     def monitor(self) -> Monitor:
@@ -243,8 +246,8 @@ class Oracle:
                                     str(v) + (f"; the clause that fails: {clause}" if clause else ""), diff)
         if diff:
             links = expected[4] if len(expected) > 4 else ()
-            cause = successor(before, links, gvalue, self.compare, sig.Roles(before, action, self.kinds), where,
-                              seen, self.cards)
+            cause = self._own_throw(action, links, gvalue, where) or successor(
+                before, links, gvalue, self.compare, sig.Roles(before, action, self.kinds), where, seen, self.cards)
             if cause is None:
                 return None
             return StepViolation.of(cause, step, differing(seen(evalue), self.compare, seen(gvalue)),
@@ -252,6 +255,26 @@ class Oracle:
                                     f"the engine's successor differs from the ruleset's on {len(diff)} value(s)"
                                     + ("" if len(diff) < DIFF_LINES else " or more"), diff)
         return None
+
+    def _own_throw(self, action: dict, links: tuple, got: dict, where: str) -> Cause | None:
+        """A card's own throw of the dice (``card_dice``: the harness's draw) the engine did not use: its state is
+        the ruleset's with the move's dice thrown again (an engine that charges the nearest utility by the
+        roll it moved with). The cause is that link of the chain, whatever the amounts."""
+        dice = action.get("dice")
+        if self.replay is None or "card_dice" not in action or not isinstance(dice, list) or not links:
+            return None
+        own = next((link for link in links if not link.automatic), None)
+        if own is None or not any(e.get("event") == "card_throw" for link in links for e in link.events) \
+                or list(action["card_dice"]) == list(dice[:2]):
+            return None
+        try:
+            alt = self.replay(own.before, dict(action, card_dice=list(dice[:2])))
+        except GameError:
+            return None
+        if alt[0] != ACCEPT or diff_lines(self.seen(settled(alt[1])), self.seen(settled(got)), self.compare):
+            return None
+        return Cause("successor", "card_throw", "card_dice: the move's dice, not a throw of its own", where,
+                     words(links))
 
     def seen(self, state: dict) -> dict:
         """``state`` as far as the engine declared it keeps it (``compare``, nested keys included)."""

@@ -104,7 +104,11 @@ def _conformance_test(ruleset: str):
             try:
                 baseline = load(path if path.is_absolute() else Path(base) / path)
             except ConformInputError as exc:
-                pytest.fail(f"verify conform: {exc}", pytrace=False)
+                error = f"verify conform: {exc}"
+            else:
+                error = None
+            if error is not None:
+                pytest.fail(error, pytrace=False)
         result.judged(baseline, bool(_option(config, "strict", "conform_strict")))
         if result.ok:
             return

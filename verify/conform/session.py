@@ -86,7 +86,7 @@ class Session:
             return fault_violation(0, f, "hello")
         if self.ctx is None:
             self.ctx = Context.for_engine(self.config, self.promised, self.hello, self.max_steps)
-        self.oracle = Oracle(self.config, self.promised, self.hello, self.ctx.monitor())
+        self.oracle = Oracle(self.config, self.promised, self.hello, self.ctx.monitor(), self.ctx.expect)
         self.running = True
         return None
 

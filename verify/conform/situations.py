@@ -398,8 +398,9 @@ def _buy(variant: str):
         _setup(d, ctx, g, p)
         s = d.pick([x for x in r.ownable if g.owner[x] < 0])
         price = r.price[s]
-        g.cash[p] = price if variant == "exact price" else d.int(0, max(0, price - 1))
-        return Plan({"type": "buy", "seat": p}, (_roll(p, _land(d, g, p, s)),))
+        if variant != "after doubles":
+            g.cash[p] = price if variant == "exact price" else d.int(0, max(0, price - 1))
+        return Plan({"type": "buy", "seat": p}, (_roll(p, _land(d, g, p, s, variant == "after doubles")),))
     return build
 
 
@@ -545,6 +546,7 @@ def _listed(config) -> tuple[Situation, ...]:
             Situation("sell a hotel beside group-mates with houses", "sell_hotel", _sell_hotel("houses")),
             Situation("buy: short of the price", "buy", _buy("short"), ("roll",)),
             Situation("buy: exact price", "buy", _buy("exact price"), ("roll",)),
+            Situation("buy: after doubles", "buy", _buy("after doubles"), ("roll",)),
             Situation("unmortgage, interest not a whole ten", "unmortgage", _unmortgage_odd)]
     for variant in ("exact cash", "mortgaged mate", "last house", "no house"):
         out.append(Situation(f"build: {variant}", "build_house", _build_case(variant)))

@@ -28,6 +28,7 @@ from ..spec.open_values import playable, supply
 from . import chain
 from ..engine.actions import ACTIONS
 from .oracle import ACCEPT, Oracle, diff_lines, expect
+from .protocol import compared_keys, project
 from .scenarios import Scenario
 
 
@@ -151,8 +152,11 @@ def _refusal_unstated(session, ref: dict, action: dict) -> dict | None:
 
 
 def _same(a: dict, b: dict, keys) -> bool:
-    """``a`` and ``b`` agree on ``keys`` (plain equality first: the diff is for the rare near miss)."""
-    return all(a.get(k) == b.get(k) for k in keys) or not diff_lines(a, b, keys)
+    """``a`` and ``b`` agree on the declared ``keys`` (nested ones too; plain equality first: the diff is for the
+    rare near miss)."""
+    tops, fields = compared_keys(keys)
+    a, b = project(a, fields), project(b, fields)
+    return all(a.get(k) == b.get(k) for k in tops) or not diff_lines(a, b, tops)
 
 
 def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
