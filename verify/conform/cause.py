@@ -211,11 +211,6 @@ def _own_link(link: Link, seat: Any, paths, place: bool, cards: dict | None = No
     if drawn:
         cid = str(drawn[0]["card"])
         return f"card {(cards or {}).get(cid, cid)}", seat
-    if was_jailed and kind == "roll":
-        return "jail_roll", seat
-    named = [e.get("event") for e in events]
-    if "jailed" in named:
-        return "jailed", seat
     accounts = _accounts(paths)
     won = next((e for e in events if e.get("event") == "auction_won"), None)
     if won is not None and isinstance(won.get("player"), int):
@@ -233,9 +228,15 @@ def _own_link(link: Link, seat: Any, paths, place: bool, cards: dict | None = No
             steps.append("salary")
     if kind == "roll" and _on_others_deed(link.after, seat):
         steps.append("rent")        # rent is what landing there resolves, even when the ruleset charges none
-    for step in ("rent", "tax", "free_parking", "salary"):       # the most specific first
+    for step in ("rent", "tax", "free_parking"):       # the most specific first
         if step in steps and (not accounts or accounts <= _ACCOUNTS[step]):
             return step, seat
+    if was_jailed and kind == "roll":
+        return "jail_roll", seat
+    if any(e.get("event") == "jailed" for e in events):
+        return "jailed", seat
+    if "salary" in steps and (not accounts or accounts <= _ACCOUNTS["salary"]):
+        return "salary", seat
     return kind, seat
 
 
@@ -385,6 +386,9 @@ def _card_not_drawn(own: Link, engine: dict, seat: Any, cards: dict | None) -> s
     if len(drawn) < 2:
         return None
     decks = engine.get("decks") or {}
+    first = drawn[0].get("deck")
+    if decks.get(first) == (own.before.get("decks") or {}).get(first):
+        return None                  # the engine's decks do not show its draws (a card put back on top)
     for e in drawn[1:]:
         deck = e.get("deck")
         if deck in decks and decks[deck] == (own.before.get("decks") or {}).get(deck) \
