@@ -353,10 +353,10 @@ def settled(state: dict) -> dict:
     """``state`` as it will be once its open debts are paid: each debtor's cash less the amount, the creditor's
     (or the bank's ledger) more, and a move waiting for them made (``turn.move.steps_after_debts``). A debt is
     a payment postponed: the payment is the link's effect, the waiting is the turn's flow (``debt``)."""
-    debts = list((state.get("queue") or {}).get("debts") or [])
+    debts = list((state.get("queue") or {}).get("debts") or [])      # the debt awaited is the first of them
     pend = state.get("pending") or {}
-    if state.get("phase") == "debt" and isinstance(pend.get("debtor"), int):
-        debts.insert(0, [pend["debtor"], pend.get("creditor", -1), pend.get("amount", 0), pend.get("amount", 0)])
+    if not debts and state.get("phase") == "debt" and isinstance(pend.get("debtor"), int):
+        debts = [[pend["debtor"], pend.get("creditor", -1), pend.get("amount", 0), pend.get("amount", 0)]]
     steps = ((state.get("turn") or {}).get("move") or {}).get("steps_after_debts") or 0
     if not debts and not steps:
         return state
