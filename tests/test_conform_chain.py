@@ -180,3 +180,33 @@ def test_a_draw_the_engine_makes_itself_is_the_card_throw_link(cfg):
             ("successor at card_throw: card_dice: the move's dice, not a throw of its own", "roll › rent")]
     same = _doc(state, [{"type": "roll", "seat": 0, "dice": [3, 4], "card_dice": [2, 5]}])
     assert _causes(MoveDiceUtility, same) == []            # the same total: nothing to tell them apart
+
+
+def test_a_bankruptcy_is_not_blamed_for_houses_another_player_broke_down_in_its_step(cfg):
+    """The transfer invariant judges what the bankrupt player had; a hotel another player broke down in the same
+    step changes the bank's houses too, and is that player's doing: a successor difference, not a lost asset."""
+    from verify.conform.oracle import Oracle
+    from verify.conform.protocol import read_hello
+    state, roll = _landing_on_boardwalk(cfg, 10, houses=3)
+    deeds = _deeds(state)
+    for s in (11, 13, 14):                              # player 2's pink group of hotels
+        deeds[s].update(owner=2, hotel=True)
+    state["bank"]["hotels"] -= 3
+    debt, _ = apply(cfg, state, roll)
+    debt, _ = apply(cfg, debt, {"type": "claim_rent", "seat": 1, "square": 39})
+    for s in (6, 8, 9):                                 # the debtor's own sales first (its liquidation)
+        debt, _ = apply(cfg, debt, {"type": "sell_house", "seat": 0, "square": s})
+    action = {"type": "bankrupt", "seat": 0}
+    expected = chain.play((), expect, cfg, debt, action)
+    got = [dict(p) for p in expected[1]["properties"]]
+    engine = dict(expected[1], properties=got, bank=dict(expected[1]["bank"]))
+    hotel = next(p for p in got if p["square"] == 11)
+    hotel.update(hotel=False, houses=4)                 # player 2's hotel broken down in the same step
+    engine["bank"].update(hotels=engine["bank"]["hotels"] + 1, houses=engine["bank"]["houses"] - 4)
+    oracle = Oracle(cfg, load_target("official")[1], read_hello({"ok": True, "engine": "x", "version": "1",
+                                                                "protocol": 1}))
+    monitor = oracle.monitor()
+    monitor(None, debt, None)
+    v = oracle.judge(1, debt, action, expected, ("state", engine), monitor)
+    assert v is not None and v.rule == "successor", v and v.signature
+    assert "properties[street].hotel true>false" in v.signature
