@@ -398,6 +398,31 @@ def _card_not_drawn(own: Link, engine: dict, seat: Any, cards: dict | None) -> s
     return None
 
 
+_STOCK = ("bank.houses", "bank.hotels")
+#: Actions that move a token (their own link is where a token was left).
+_MOVES = ("roll", "pay_fine", "use_card", "bus", "move_to", "stay")
+
+
+def _deed_field(path: str) -> bool:
+    return path.startswith("properties[") and path.rsplit(".", 1)[-1] in ("houses", "hotel", "mortgaged")
+
+
+def _management(atoms: list[str]) -> str:
+    """The management step a deed's differing buildings or mortgage are the work of."""
+    for a in atoms:
+        path, _, how = a.partition(" ")
+        if not path.startswith("properties["):
+            continue
+        field = path.rsplit(".", 1)[-1]
+        if field == "mortgaged":
+            return "mortgage" if how.endswith(">true") else "unmortgage"
+        if field == "hotel":
+            return "build_hotel" if how.endswith(">true") else "sell_hotel"
+        if field == "houses":
+            return "build_house" if how == "+" else "sell_house"
+    return "management"
+
+
 def _moved(own: Link, engine: dict, place: list[str], seat: Any, cards: dict | None) -> tuple[str, list[str]]:
     """The link that left the mover elsewhere (or in or out of jail), and the place fields it names: what
     followed from standing elsewhere (a rent, a purchase offer) is not the cause.
@@ -460,8 +485,11 @@ def successor(before: dict, links: tuple[Link, ...], engine: dict, compare, role
         return Cause("successor", skipped, "decks[next] not drawn", context, words(links, first))
     place = [a for a in atoms if _place(atom_path(a))]
     if place:
-        name, place = _moved(own, engine, place, seat, cards)
-        return Cause("successor", name, ", ".join(place), context, words(links, first))
+        # the last move of the chain left the token where it is (a step has one; a logged turn may have several)
+        last = max((i for i, link in enumerate(links) if not link.automatic and link.action.get("type") in _MOVES),
+                   default=first)
+        name, place = _moved(links[last], engine, place, seat, cards)
+        return Cause("successor", name, ", ".join(place), context, words(links, last))
     effect = [a for a in atoms if not _flow(atom_path(a))]
     if not effect:
         name, _ = _own_link(own, seat, (), False, cards)
@@ -470,6 +498,11 @@ def successor(before: dict, links: tuple[Link, ...], engine: dict, compare, role
     feet = [_paths(seen(settled(link.before)), seen(settled(link.after)), compare, roles) for link in links]
     wanted = {atom_path(a) for a in effect}
     alone = wanted - set().union(*feet)
+    if alone and any(_deed_field(p) for p in alone) and all(_deed_field(p) or p in _STOCK for p in alone):
+        # buildings or a mortgage no link of the ruleset's chain touches: the engine took a management step the
+        # ruleset's chain has not (a house built where building is refused); named by that step
+        keep = [a for a in effect if _deed_field(atom_path(a)) or atom_path(a) in _STOCK]
+        return Cause("successor", _management(keep), ", ".join(keep), context, words(links, first))
     if alone:
         # the engine changed a field no link of the ruleset's chain changes: its own action did more (a salary
         # the ruleset does not pay); the mover's cash goes with it, what later links left undone does not

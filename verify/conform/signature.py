@@ -152,6 +152,8 @@ def diff_atoms(expected: Any, actual: Any, keys: Iterable[str], roles: Roles) ->
             return
         if key in SEAT_KEYS or (top == "pending" and key in PENDING_SEAT_KEYS):
             ra, rb = roles.seat(a), roles.seat(b)
+            if ra == rb == "other":         # two players other than the actor: which ones is not the point
+                rb = "another"
             atoms.add(f"{path} {ra}>{rb}" if ra != rb else f"{path} {_short(a)}>{_short(b)}")
             return
         if _number(a) and _number(b):

@@ -41,13 +41,14 @@ class Unexplained:
     remaining: int                  # values still different (throws and draws unused count one each)
     searched: int                   # states expanded
     complete: bool                  # every sequence within the bounds was tried
-    signature: str
+    signature: str                  # the cause (``cause.py``): what the deviations are grouped by
     reason: str = ""                # a logged draw the ruleset cannot make, when there is one
+    chain: str = ""                 # the closest explanation's links up to the cause's, in words
 
     def to_json(self) -> dict:
         return {"game": self.game, "line": self.line, "label": self.label, "dice": self.dice, "cards": self.cards,
                 "closest": self.actions, "diff": self.diff, "remaining": self.remaining, "searched": self.searched,
-                "complete": self.complete, "signature": self.signature, "reason": self.reason}
+                "complete": self.complete, "signature": self.signature, "reason": self.reason, "chain": self.chain}
 
 
 @dataclass
