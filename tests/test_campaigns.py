@@ -124,15 +124,15 @@ def test_check_runs_on_the_layer_with_the_same_verdicts_for_any_jobs_and_resumes
     from verify.smt.run import check
     key = lambda rs: [(r.ruleset, r.invariant, r.action, r.verdict.value, r.promised) for r in rs]  # noqa: E731
     names = ["official", "official-short"]
-    one = check(names, jobs=1, actions=("build-house",))
-    two = check(names, jobs=2, actions=("build-house",))
+    one = check(names, jobs=1, actions=("build_house",))
+    two = check(names, jobs=2, actions=("build_house",))
     assert key(one) == key(two) and len(one) > 20
     store = tmp_path / "check"
-    first = check(names, jobs=1, actions=("build-house",), resume=store)
+    first = check(names, jobs=1, actions=("build_house",), resume=store)
     assert key(first) == key(one) and (store / "manifest.json").exists()
-    again = check(names, jobs=1, actions=("build-house",), resume=store)
+    again = check(names, jobs=1, actions=("build_house",), resume=store)
     assert key(again) == key(one)
-    res = CliRunner().invoke(main, ["check", "official", "--action", "build-house", "--resume", str(store)])
+    res = CliRunner().invoke(main, ["check", "official", "--action", "build_house", "--resume", str(store)])
     assert res.exit_code == 1 and "[E025]" in res.output
 
 

@@ -26,13 +26,13 @@ def _check(*args):
 
 
 def test_an_unread_open_value_holds_for_every_value():
-    rows = _check("official-timed", "--action", "build-house")
+    rows = _check("official-timed", "--action", "build_house")
     assert rows and all(r["open_values"] == ["end.time_limit_minutes: every value (the checks never read it)"]
                         for r in rows)
 
 
 def test_a_read_open_value_is_checked_for_each_value_of_its_domain():
-    rows = _check("platform-custom", "--action", "build-house")
+    rows = _check("platform-custom", "--action", "build_house")
     notes = set(rows[0]["open_values"])
     assert "building.even_build: each value (true, false) checked" in notes
     assert "setup.starting_cash: every value (the checks never read it)" in notes
@@ -45,7 +45,7 @@ def test_a_read_open_value_is_checked_for_each_value_of_its_domain():
 
 
 def test_supplied_values_leave_nothing_open():
-    rows = _check("official-timed", "--action", "build-house", "--set", "end.time_limit_minutes=90")
+    rows = _check("official-timed", "--action", "build_house", "--set", "end.time_limit_minutes=90")
     assert rows and not any(r.get("open_values") for r in rows)
 
 
@@ -63,7 +63,7 @@ def test_a_witness_names_the_open_value_it_assumed():
 
 
 def test_the_matrix_page_shows_how_open_values_were_checked():
-    rows = ({"ruleset": "platform-custom", "invariant": "even-build", "action": "build-house", "promised": False,
+    rows = ({"ruleset": "platform-custom", "invariant": "even-build", "action": "build_house", "promised": False,
              "verdict": "PROVED", "open_values": ["setup.starting_cash: every value (the checks never read it)"]},)
     m = dict(matrix.view(CheckRun("ran", rows).results, ["platform-custom"]), status="ran", elapsed=1.0,
              source=None, slugs={})

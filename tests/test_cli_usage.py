@@ -55,7 +55,7 @@ def _check_json(tmp_path, doc) -> str:
     return res.output
 
 
-ROW = {"ruleset": "official", "invariant": "even-build", "action": "build-house", "promised": True,
+ROW = {"ruleset": "official", "invariant": "even-build", "action": "build_house", "promised": True,
        "verdict": "PROVED", "counterexample": None, "reason": None}
 
 

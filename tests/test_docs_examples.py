@@ -139,9 +139,9 @@ def test_the_readmes_table_walk_through_runs(tmp_path):
 def test_the_readmes_variant_walk_through_says_what_it_says(tmp_path):
     (tmp_path / "quick-hotels.yaml").write_text(_readme_file("quick-hotels.yaml"), encoding="utf-8")
     [argv] = _readme_commands("## Walk-through: a variant designer's check")
-    res = _run(tmp_path, argv + ["--jobs", "1", "--action", "build-hotel"])
+    res = _run(tmp_path, argv + ["--jobs", "1", "--action", "build_hotel"])
     assert res.returncode == 1
-    assert "quick-hotels: hotel-after-full-houses VIOLATED by build-hotel" in res.stdout
+    assert "quick-hotels: hotel-after-full-houses VIOLATED by build_hotel" in res.stdout
     assert "hotel-after-full-houses is promised by official, which quick-hotels builds on" in res.stdout
 
 

@@ -187,7 +187,7 @@ def test_saved_check_json(tmp_path):
     doc = {"results": [{"ruleset": "official", "invariant": "constraint:players-range", "action": "(parameters)",
                         "promised": True, "verdict": "PROVED", "counterexample": None, "reason": None,
                         "config": now},
-                       {"ruleset": "official", "invariant": "(enabled)", "action": "mortgage-expiry",
+                       {"ruleset": "official", "invariant": "(enabled)", "action": "mortgage_expired",
                         "promised": False, "verdict": "VIOLATED", "counterexample": None,
                         "reason": "dead rule: mortgages never expire", "config": now}]}
     saved = tmp_path / "check.json"
@@ -217,7 +217,7 @@ def test_a_saved_check_of_a_table_since_changed_is_refused(tmp_path):
     table.write_text(text.replace("id: kitchen-base", "id: kitchen-stale"), encoding="utf-8")   # an id of its own:
     # the fixture itself may already be loaded in this process
     saved = tmp_path / "check.json"
-    res = CliRunner().invoke(main, ["check", str(table), "--action", "build-house", "--jobs", "1", "--json",
+    res = CliRunner().invoke(main, ["check", str(table), "--action", "build_house", "--jobs", "1", "--json",
                                     "-o", str(saved)])
     assert res.exit_code in (0, 1), res.output
     results = json.loads(saved.read_text(encoding="utf-8"))["results"]

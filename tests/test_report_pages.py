@@ -45,7 +45,7 @@ def tabled(tmp_path_factory):
         # answer as the check command would: a single file is reported under its id, a stack
         # under the name it was given
         results = [{"ruleset": "summer-table" if n.endswith("summer-table.yaml") else n, "invariant": "even-build",
-                    "action": "build-house", "promised": True, "verdict": "PROVED", "counterexample": None,
+                    "action": "build_house", "promised": True, "verdict": "PROVED", "counterexample": None,
                     "reason": None} for n in names]
         return CheckRun("ran", tuple(results), elapsed_s=0.1)
     out = tmp_path_factory.mktemp("t") / "reports"
@@ -254,8 +254,8 @@ def _results(rulesets=3, dead=True):
         rid = f"ruleset-{i}"
         out.append({"ruleset": rid, "invariant": "constraint:c", "action": "(parameters)", "promised": True,
                     "verdict": "PROVED"})
-        for a in ("buy", "casino-bet"):
-            is_dead = dead and a == "casino-bet"
+        for a in ("buy", "casino_bet"):
+            is_dead = dead and a == "casino_bet"
             out.append({"ruleset": rid, "invariant": "(enabled)", "action": a, "promised": not is_dead,
                         "verdict": "VIOLATED" if is_dead else "PROVED",
                         "reason": "dead rule: there is no casino in this ruleset" if is_dead else None})
@@ -289,7 +289,7 @@ def test_matrix_page_shows_board_lines_not_json(tmp_path):
     assert "&#34;before&#34;" not in html and '"before"' not in html
     assert "Every promised check PROVED" in html
     dead = html[html.index('id="dead"'):html.index('id="informational"')]
-    assert "<code>casino-bet</code> — dead rule: there is no casino" in dead
+    assert "<code>casino_bet</code> — dead rule: there is no casino" in dead
     assert len(re.findall(r'<td class="v-DEAD"[^>]*><a href="#dead-f-ruleset-0">†1</a></td>', html)) == 1
     assert len(re.findall(r'<td class="v-PROVED"[^>]*>✓</td>', html)) == 6       # constraints, even-build
 
@@ -305,20 +305,20 @@ def test_cli_matrix_is_readable_in_80_columns_and_never_ticks_dead_rules():
     assert max(len(line) for line in lines) <= 80
     live = [line for line in lines if line.startswith("rules can fire")]
     assert live and all("✓" not in line and "†1" in line for line in live)
-    assert "† dead rules in 1, 2, 3" in text and "casino-bet †dead" in text
+    assert "† dead rules in 1, 2, 3" in text and "casino_bet †dead" in text
     assert "17=a-long-ruleset-name-16" in text
 
 
 def test_check_command_flags_a_dead_rule_in_80_columns():
-    res = CliRunner().invoke(main, ["check", "official", "--action", "buy", "--action", "casino-bet", "--matrix"],
+    res = CliRunner().invoke(main, ["check", "official", "--action", "buy", "--action", "casino_bet", "--matrix"],
                              env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     assert max(len(line) for line in lines) <= 80
     live = next(line for line in lines if line.startswith("rules can fire"))
     assert "†1" in live and "✓" not in live
-    assert "† dead rules in 1: casino-bet" in res.output
-    assert next(line for line in lines if line.startswith("casino-bet †dead")).split()[2:] == ["-"] * 12
+    assert "† dead rules in 1: casino_bet" in res.output
+    assert next(line for line in lines if line.startswith("casino_bet †dead")).split()[2:] == ["-"] * 12
 
 
 def test_a_page_plugs_in_with_one_register_call(tmp_path):

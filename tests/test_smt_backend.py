@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from verify.config import EngineConfig
 from verify.expr import parse
 from verify.invariants import check_state, load_invariants
-from verify.smt.model import Model, extras_of
+from verify.smt.model import Model
 from verify.smt.oracle import sym_from_state
 from verify.smt.state import view
 from verify.smt.to_z3 import as_bool, formula
@@ -24,7 +24,7 @@ from verify.spec import load_ruleset
 def setup():
     r = load_ruleset("official")
     cfg = EngineConfig.from_ruleset(r)
-    return cfg, Model.from_config(cfg, extras_of(r))
+    return cfg, Model.from_config(cfg)
 
 
 def _state(cfg, rnd: random.Random) -> dict:

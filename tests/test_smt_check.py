@@ -11,7 +11,6 @@ from click.testing import CliRunner
 from verify.cli import main
 from verify.config import EngineConfig
 from verify.smt import proofs
-from verify.smt.model import extras_of
 from verify.smt.verdict import Verdict
 from verify.spec import load_ruleset
 
@@ -19,10 +18,10 @@ NEGATIVE = Path(__file__).parent / "fixtures" / "negative"
 
 #: fixture -> (invariant, action) that must come out VIOLATED with a counterexample
 EXPECTED = {
-    "sold-buildings-vanish.yaml": ("house-supply", "sell-house"),
-    "supply-never-decremented.yaml": ("house-supply", "build-house"),
-    "bankruptcy-drops-mortgaged.yaml": ("bankruptcy-transfer", "bankrupt-to-player"),
-    "hotel-at-three-houses.yaml": ("hotel-after-full-houses", "build-hotel"),
+    "sold-buildings-vanish.yaml": ("house-supply", "sell_house"),
+    "supply-never-decremented.yaml": ("house-supply", "build_house"),
+    "bankruptcy-drops-mortgaged.yaml": ("bankruptcy-transfer", "bankrupt_to_player"),
+    "hotel-at-three-houses.yaml": ("hotel-after-full-houses", "build_hotel"),
 }
 
 
@@ -36,7 +35,7 @@ def negative_run():
 
 def _official_results(**kw):
     r = load_ruleset("official")
-    return proofs.check_ruleset(r.id, EngineConfig.from_ruleset(r), extras_of(r), r.promised(), **kw)
+    return proofs.check_ruleset(r.id, EngineConfig.from_ruleset(r), r.promised(), **kw)
 
 
 def test_every_promised_invariant_of_the_official_rules_is_proved():
@@ -45,15 +44,15 @@ def test_every_promised_invariant_of_the_official_rules_is_proved():
     assert len(promised) == 11
     cells = {(r.invariant, r.action): r for r in results}
     for inv in promised:
-        for action in ("build-house", "build-hotel", "sell-house", "sell-group", "break-down-hotel", "mortgage",
-                       "trade", "rent-street", "bankrupt-to-player", "bankrupt-to-bank"):
+        for action in ("build_house", "build_hotel", "sell_house", "sell_group", "sell_hotel", "mortgage",
+                       "trade", "rent_street", "bankrupt_to_player", "bankrupt_to_bank"):
             r = cells[(inv, action)]
             assert r.verdict is Verdict.PROVED, (inv, action, r.reason)
     # every action the official rules have is possible in some state (no dead rule) ...
     assert all(r.verdict is Verdict.PROVED for r in results if r.invariant == "(enabled)" and r.promised)
     # ... and the ones they do not have are reported as such, not proved
     dead = {r.action for r in results if r.invariant == "(enabled)" and not r.promised}
-    assert "surrender" in dead and "mortgage-expiry" in dead
+    assert "surrender" in dead and "mortgage_expired" in dead
 
 
 def test_each_broken_table_is_violated_with_a_scenario(negative_run):
@@ -77,7 +76,7 @@ def test_counterexamples_are_concrete_and_really_break_the_invariant(negative_ru
     from verify.invariants import check_state
     _, doc = negative_run
     r = next(r for r in doc["results"] if r["ruleset"] == "negative-supply-never-decremented"
-             and r["invariant"] == "house-supply" and r["action"] == "build-house")
+             and r["invariant"] == "house-supply" and r["action"] == "build_house")
     cex = r["counterexample"]
     cfg = EngineConfig.from_ruleset(load_ruleset(str(NEGATIVE / "supply-never-decremented.yaml")))
 
@@ -111,12 +110,12 @@ def test_a_solver_timeout_is_unknown_never_proved(monkeypatch):
     import z3
 
     from verify.invariants import load_invariants
-    from verify.smt.actions import BY_NAME
+    from verify.smt.transitions import BY_NAME
     from verify.smt.model import Model
     calls = []
     monkeypatch.setattr(z3.Solver, "check", lambda self, *a: calls.append(1) or z3.unknown)
     monkeypatch.setattr(z3.Solver, "reason_unknown", lambda self: "timeout")
-    actions = (BY_NAME["build-house"], BY_NAME["bankrupt-to-bank"])
+    actions = (BY_NAME["build_house"], BY_NAME["bankrupt_to_bank"])
     proofs.clear_caches()
     try:
         results = _official_results(timeout_s=5, reuse=False, actions=actions)
@@ -151,10 +150,10 @@ def test_a_broken_constraint_is_violated_and_exit_is_nonzero(tmp_path):
 
 
 def test_terminal_output_tells_the_scenario(tmp_path):
-    res = CliRunner().invoke(main, ["check", "--action", "build-hotel", str(NEGATIVE / "hotel-at-three-houses.yaml")])
+    res = CliRunner().invoke(main, ["check", "--action", "build_hotel", str(NEGATIVE / "hotel-at-three-houses.yaml")])
     assert res.exit_code == 1
     out = res.output
-    assert "hotel-after-full-houses VIOLATED by build-h" in out
+    assert "hotel-after-full-houses VIOLATED by build_h" in out
     assert "builds a hotel on" in out and "Before:" in out and "After:" in out
 
 
@@ -166,23 +165,23 @@ def test_a_cached_answer_is_reused_only_for_the_same_whole_query(monkeypatch):
     PROVED."""
     import z3
 
-    from verify.smt.actions import BY_NAME
+    from verify.smt.transitions import BY_NAME
 
     r = load_ruleset("official-short")
-    actions = (BY_NAME["build-hotel"],)
+    actions = (BY_NAME["build_hotel"],)
 
     def run():
         return {(x.invariant, x.action): x.verdict for x in proofs.check_ruleset(
-            r.id, EngineConfig.from_ruleset(r), extras_of(r), r.promised(), actions=actions, reuse=False)}
+            r.id, EngineConfig.from_ruleset(r), r.promised(), actions=actions, reuse=False)}
 
     proofs.clear_caches()
     try:
         real_domain = proofs.domain
         monkeypatch.setattr(proofs, "domain", lambda m, s: list(real_domain(m, s)) + [z3.BoolVal(False)])
         empty = run()
-        assert empty[("hotel-after-full-houses", "build-hotel")] is Verdict.PROVED
+        assert empty[("hotel-after-full-houses", "build_hotel")] is Verdict.PROVED
         monkeypatch.setattr(proofs, "domain", real_domain)
         proofs._START.clear()                      # the start (its domain) is built again; the query cache stays
-        assert run()[("hotel-after-full-houses", "build-hotel")] is Verdict.VIOLATED
+        assert run()[("hotel-after-full-houses", "build_hotel")] is Verdict.VIOLATED
     finally:
         proofs.clear_caches()

@@ -20,7 +20,7 @@ from verify.config import EngineConfig
 from verify.engine.step import IllegalAction, apply, new_game
 from verify.errors import GameError
 from verify.invariants import check_state
-from verify.smt.model import Model, extras_of
+from verify.smt.model import Model
 from verify.smt.oracle import judge, state_snapshot
 from verify.spec import load_ruleset
 
@@ -30,7 +30,7 @@ def _world(rid):
     r = load_ruleset(rid)
     cfg = EngineConfig.from_ruleset(r)
     players = max(3, cfg.setup.players_min)
-    return cfg, Model.from_config(cfg, extras_of(r)), new_game(cfg, players=players, seed=7), r.promised(), players
+    return cfg, Model.from_config(cfg), new_game(cfg, players=players, seed=7), r.promised(), players
 
 
 _WORLDS: dict = {}

@@ -17,8 +17,8 @@ import pytest
 
 from verify.config import EngineConfig
 from verify.engine.step import apply, new_game
-from verify.smt.actions import BY_NAME, Args
-from verify.smt.model import Model, extras_of
+from verify.smt.transitions import BY_NAME, Args
+from verify.smt.model import Model
 from verify.smt.oracle import _val, judge, snapshot, state_snapshot, sym_from_state
 from verify.spec import load_ruleset
 
@@ -36,7 +36,7 @@ def world(rid: str, **changes):
     for p in state["players"]:
         p["cash"] = cfg.setup.starting_cash
     state["current"], state["phase"] = 0, "pre_roll"
-    return cfg, Model.from_config(cfg, extras_of(r)), state
+    return cfg, Model.from_config(cfg), state
 
 
 def prop(state, square) -> dict:
@@ -93,7 +93,7 @@ def test_own_auction_of_a_mortgaged_deed_is_judged_alike(changes, winner, amount
     low = s["pending"]["min"]
     assert low == (4000 if not changes else 2000)
     owner_bids = 0 in s["pending"]["bidders"]
-    smt_ok, smt_after = smt_step(m, _before(s), "auction-mortgaged", a=0, b=winner if winner is not None else 1,
+    smt_ok, smt_after = smt_step(m, _before(s), "auction_mortgaged", a=0, b=winner if winner is not None else 1,
                                  sq=index(m, 39), amt=amount, f1=winner is None)
     if winner == 0 and not owner_bids:
         assert not smt_ok            # the owner may not bid under the equity-sale reading
@@ -126,7 +126,7 @@ def test_repairs_card_pays_into_the_pot_or_the_bank_alike(cards):
     s["decks"]["chance"].insert(0, "chance-repairs")
     eng_after, _ = apply(cfg, s, {"type": "roll", "seat": 0, "dice": [3, 4]})       # Chance: 4 x 25
     card = [c.id for c in cfg.cards.chance + cfg.cards.chest if c.effect == "repairs"].index("chance-repairs")
-    smt_ok, smt_after = smt_step(m, s, "card-repairs", sq=0, amt=card, dice=100)
+    smt_ok, smt_after = smt_step(m, s, "card_repairs", sq=0, amt=card, dice=100)
     assert smt_ok and smt_after == state_snapshot(m, eng_after)
     assert eng_after["pot"] == (100 if cards else 0)
 
@@ -147,10 +147,10 @@ def test_the_destroying_card_is_judged_alike(target):
     eng_after = rules.to_json(g)
     hit = next(p["square"] for p in eng_after["properties"] if p["houses"] == 2)
     assert (hit in (37, 39)) == (target == "drawer")
-    smt_ok, smt_after = smt_step(m, s, "card-destroy-building", sq=index(m, hit))
+    smt_ok, smt_after = smt_step(m, s, "card_destroy_building", sq=index(m, hit))
     assert smt_ok and smt_after == state_snapshot(m, eng_after)
     other = 1 if target == "drawer" else 37         # the other side's street is not the card's to hit
-    assert not smt_step(m, s, "card-destroy-building", sq=index(m, other))[0]
+    assert not smt_step(m, s, "card_destroy_building", sq=index(m, other))[0]
 
 
 # ------------------------------------------------------------------ AB: a hotel's worth for the income tax

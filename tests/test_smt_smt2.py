@@ -34,18 +34,18 @@ def _cvc5_answers(text: str, millis: int = 20000) -> list[str]:
 
 def test_export_blocks_are_self_contained_and_carry_z3s_answer():
     r = load_ruleset(str(FIXTURE))
-    qs = queries(r, only={"build-hotel"})
+    qs = queries(r, only={"build_hotel"})
     statuses = {q.name: q.status for q in qs}
-    assert statuses["build-hotel / hotel-after-full-houses"] == "sat"  # the broken table's counterexample
-    assert statuses["build-hotel / cash-nonnegative"] == "unsat"  # proved
+    assert statuses["build_hotel / hotel-after-full-houses"] == "sat"  # the broken table's counterexample
+    assert statuses["build_hotel / cash-nonnegative"] == "unsat"  # proved
     for q in qs:
         assert "(declare-fun" in q.smt2 and "(assert" in q.smt2 and "(check-sat)" in q.smt2
 
 
 def test_cvc5_agrees_with_z3_on_an_exported_proof_and_counterexample():
     r = load_ruleset(str(FIXTURE))
-    picked = {q.name: q for q in queries(r, only={"build-hotel"})}
-    for name in ("build-hotel / hotel-after-full-houses", "build-hotel / cash-nonnegative", "build-hotel / hotel-supply"):
+    picked = {q.name: q for q in queries(r, only={"build_hotel"})}
+    for name in ("build_hotel / hotel-after-full-houses", "build_hotel / cash-nonnegative", "build_hotel / hotel-supply"):
         q = picked[name]
         answers = _cvc5_answers("(set-logic ALL)\n" + q.smt2.replace("(set-info :status unknown)", ""))
         assert answers == [q.status], (name, answers, q.status)
@@ -54,7 +54,7 @@ def test_cvc5_agrees_with_z3_on_an_exported_proof_and_counterexample():
 def test_compile_target_writes_one_block_per_action_and_invariant(monkeypatch):
     from verify.smt import to_smt2 as mod
     r = load_ruleset(str(FIXTURE))
-    monkeypatch.setattr(mod, "queries", lambda ruleset: queries(ruleset, only={"build-hotel", "mortgage"}))
+    monkeypatch.setattr(mod, "queries", lambda ruleset: queries(ruleset, only={"build_hotel", "mortgage"}))
     text = to_smt2(r)
     assert text.count("(reset)") == text.count("(check-sat)") == 2 * 12  # two actions x every invariant
     assert "(set-info :status sat)" in text and "(set-info :status unsat)" in text

@@ -78,7 +78,7 @@ rules:
     assert res.exit_code == 1
     last = res.output.strip().splitlines()[-1]
     assert "every promised check PROVED" not in last and last.endswith("2 promised check(s) not proved"), last
-    assert "three-houses: build-hotel can never fire, though the ruleset has it" in res.output
+    assert "three-houses: build_hotel can never fire, though the ruleset has it" in res.output
 
 
 def test_check_with_an_unknown_action_or_invariant_is_a_usage_error():
@@ -198,19 +198,19 @@ rules:
     value: false
     assumed: "and sell where we like"
 """)
-    res = CliRunner().invoke(main, ["check", str(f), "--jobs", "1", "--action", "build-house"],
+    res = CliRunner().invoke(main, ["check", str(f), "--jobs", "1", "--action", "build_house"],
                              env={"COLUMNS": "300"})
     assert res.exit_code == 1, res.output
     assert (f"even-build is promised by official, which uneven builds on; if uneven does not keep that promise, "
             f"write `promises: {{even-build: false}}` in {f}") in res.output
-    scenario = res.output[res.output.index("VIOLATED by build-house"):]
+    scenario = res.output[res.output.index("VIOLATED by build_house"):]
     streets = {line.split(" (square")[0].strip() for line in scenario.splitlines() if "(square" in line}
     assert 1 <= len(streets) <= 3, scenario               # one colour group, not the whole board
     shown = json.loads(run("show", f, "--json").output)
     assert shown["promised_by"]["even-build"] == "official"
     kept = table(tmp_path, "uneven-kept", f.read_text().replace("id: uneven", "id: uneven-kept")
                  + "promises: {even-build: false}\n")
-    res = CliRunner().invoke(main, ["check", str(kept), "--jobs", "1", "--action", "build-house"])
+    res = CliRunner().invoke(main, ["check", str(kept), "--jobs", "1", "--action", "build_house"])
     assert res.exit_code == 0, res.output
 
 
@@ -381,8 +381,8 @@ def test_a_counterexample_is_minimised_by_work_not_by_wall_time(monkeypatch):
         return original(self, *args, **kw)
     monkeypatch.setattr(z3.Optimize, "set", record)
     res = run("check", Path(__file__).parent / "fixtures" / "negative" / "supply-never-decremented.yaml",
-              "--jobs", "1", "--action", "build-house")
-    assert res.exit_code == 1 and "VIOLATED by build-house" in res.output
+              "--jobs", "1", "--action", "build_house")
+    assert res.exit_code == 1 and "VIOLATED by build_house" in res.output
     assert ("rlimit", scenario.MINIMISE_RLIMIT) in seen
     assert all(ms >= 60_000 for key, ms in seen if key == "timeout")
 

@@ -18,7 +18,7 @@ from ..output import output_option
 from ..invariants import load_invariants
 from ..report.matrix import build_matrix
 from ..report.terminal import print_check
-from ..smt.actions import ACTIONS
+from ..smt.transitions import ALIASES, TRANSITIONS
 from ..smt.run import check
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import supply
@@ -54,10 +54,11 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     shortage and a bankruptcy are reachable, no building from nothing).
     """
     if "help" in actions:
-        for a in ACTIONS:
-            click.echo(f"{a.name:24s} {a.title}")
+        for a in TRANSITIONS:
+            click.echo(f"{a.name:24s} {a.title}  [{a.link}]")
         return
-    _known("--action", actions, [a.name for a in ACTIONS])
+    actions = tuple(_current(a) for a in actions)
+    _known("--action", actions, [a.name for a in TRANSITIONS])
     if invariants:
         _known("--invariant", invariants, [i.id for i in load_invariants()])
     named = _named(rulesets, settings)
@@ -80,6 +81,15 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
         print_check([r.to_json() for r in results], elapsed, matrix, all_counterexamples)
         _promise_notes(named, failed)
     sys.exit(1 if failed else 0)
+
+
+def _current(name: str) -> str:
+    """A transition's name now, for one it had before (said on stderr: the old name still works)."""
+    new = ALIASES.get(name)
+    if new is None:
+        return name
+    click.echo(f"verify: --action {name} is deprecated: the action is called {new} now", err=True)
+    return new
 
 
 def _known(option: str, given, known: list[str]) -> None:

@@ -1,6 +1,6 @@
 """Finding a witness situation: the SMT layer where it models the action, else the probe's own situations.
 
-Where a probe's action is one the SMT layer encodes (``verify.smt.actions``,
+Where a probe's action is one the SMT layer encodes (``verify.smt.transitions``,
 checked against the engine by the differential tests), z3 looks, over every
 state that satisfies the ruleset's invariants, for one in which the sides'
 transitions differ (one allows the action and another refuses it, or they

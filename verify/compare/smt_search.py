@@ -2,7 +2,7 @@
 
 For a probe whose action the SMT layer encodes, every side gets the symbolic
 state of ``verify.smt.state`` (the same z3 variables: one situation) and the
-action's transition from its own config (``verify.smt.actions``). z3 is asked
+action's transition from its own config (``verify.smt.transitions``). z3 is asked
 for a state that satisfies each side's promised invariants in which the sides
 disagree: one allows the action and another refuses it, or both allow it and
 leave different cash, owners, mortgages, buildings, bank stock or pot. The
@@ -14,20 +14,17 @@ from __future__ import annotations
 
 import z3
 
+from ..engine.actions import ACTIONS as ENGINE_ACTIONS
 from ..errors import GameError, VerifyError
 from ..interrupt import raise_if_interrupted
 from ..invariants import load_invariants
-from ..smt.actions import BY_NAME, Args
-from ..smt.model import Model, extras_of
+from ..smt.model import Model
+from ..smt.transitions import BY_NAME, Args, canonical
 from ..smt.proofs import invariant_before
 from ..smt.scenario import _deed_line, _describe_action, _player_line, minimise
 from ..smt.state import concrete, domain, fresh
 from .parties import TIMEOUT_MS, Found, Party, broken_promise, outcome_key
 from .situations import ACTOR, Table, play
-
-#: SMT action -> the engine action that performs it (the inverse of verify.smt.oracle.ENGINE_ACTIONS)
-ENGINE = {"build-house": "build_house", "build-hotel": "build_hotel", "sell-house": "sell_house",
-          "mortgage": "mortgage", "unmortgage": "unmortgage", "trade": "trade"}
 
 
 class _Step:
@@ -53,10 +50,11 @@ def smt_situation(probe, parties: list[Party]) -> Found:
     """Found("differs", "smt", ...) with the engine's outcomes, Found("same", "smt") when z3 proves the
     transitions never part, or Found("unknown", reason=...)."""
     name = probe.smt
-    action = BY_NAME.get(name)
-    if action is None or name not in ENGINE:
-        return Found("unknown", "smt", reason=f"the SMT layer has no engine counterpart for {name!r}")
-    models = [Model.from_config(p.cfg, extras_of(p.ruleset)) for p in parties]
+    action = BY_NAME.get(name) or BY_NAME.get(_current(name))
+    if action is None or not _playable(action):
+        return Found("unknown", "smt", reason=f"the SMT layer has no engine action {name!r} to play")
+    name = action.name
+    models = [Model.from_config(p.cfg) for p in parties]
     if len({m.players for m in models}) != 1:
         return Found("unknown", "smt", reason="the sides seat different numbers of players")
     x = Args.fresh("witness", models[0])
@@ -110,6 +108,22 @@ def smt_situation(probe, parties: list[Party]) -> Found:
                                               f"{TIMEOUT_MS / 1000:g} s")
     model = minimise(models[0], _Step(states[0]), solver, TIMEOUT_MS)
     return _engine_plays(probe, parties, models[0], states[0], x, model)
+
+
+def _playable(tr) -> bool:
+    """A transition that models one engine action whole, which ``_action`` writes from its arguments: a
+    trade, or an action whose only field is the deed it acts on."""
+    if tr.step is not None or len(tr.models) != 1:
+        return False
+    fields = [f.name for f in ENGINE_ACTIONS[tr.models[0]].fields]
+    return tr.name == "trade" or fields == ["square"]
+
+
+def _current(name: str) -> str:
+    try:
+        return canonical(name)
+    except KeyError:
+        return name
 
 
 def _arg(model, v):
@@ -175,7 +189,7 @@ def _action(name: str, m, args: dict) -> dict:
         elif args["amt"] < 0:
             take["cash"] = -args["amt"]
         return {"type": "trade", "seat": args["a"], "with": args["b"], "give": give, "take": take}
-    return {"type": ENGINE[name], "seat": args["a"], "square": square("sq")}
+    return {"type": BY_NAME[name].models[0], "seat": args["a"], "square": square("sq")}
 
 
 def _describe(m, st: dict, name: str, args: dict) -> str:
@@ -185,4 +199,4 @@ def _describe(m, st: dict, name: str, args: dict) -> str:
     return "; ".join(lines) + ". " + _describe_action(m, name, args)[0].upper() + _describe_action(m, name, args)[1:]
 
 
-__all__ = ["smt_situation", "ENGINE", "ACTOR"]
+__all__ = ["smt_situation", "ACTOR"]

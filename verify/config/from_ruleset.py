@@ -20,7 +20,7 @@ from ..errors import SpecError
 from .board import Card, load_deeds, load_decks
 from .model import (CORNER_20, GO, GO_TO_JAIL, INCOME_TAX, JAIL_SQUARE, LUXURY_TAX,
                     Board, Building, Cards, Casino, Clock, Debt, Deed, End, EngineConfig, Group, Jail, Mortgage,
-                    Movement, Purchase, Rent, Setup, SpeedDie, Taxes, Teams, Trade, _round)
+                    Movement, Purchase, Rent, Setup, SpeedDie, Taxes, Teams, Trade, round_money)
 from .parameters import check_places, compile_fields
 
 #: Parameters the engine plays with one value only ("What the engine does not model" in
@@ -57,7 +57,7 @@ def _board(v, scale: int) -> Board:
             group_names.append(d.group)
     deeds = tuple(Deed(d.square, d.name, group_names.index(d.group), d.kind, d.price * scale,
                        tuple(r * scale for r in d.rents), d.house_cost * scale,
-                       d.mortgage * scale if ratio == 0.5 else _round(d.price * scale * ratio))
+                       d.mortgage * scale if ratio == 0.5 else round_money(d.price * scale * ratio))
                   for d in raw)
     groups = tuple(Group(n, next(d.kind for d in deeds if d.group == i),
                          tuple(d.square for d in deeds if d.group == i))

@@ -377,11 +377,12 @@ class EngineConfig:
     def mortgage_interest(self, square: int, base: str | None = None) -> int:
         d = self.board.deed(square)
         b = d.price if (base or self.mortgage.interest_base) == "price" else d.mortgage
-        return _round(b * self.mortgage.interest_rate)
+        return round_money(b * self.mortgage.interest_rate)
 
 
-def _round(x: float) -> int:
-    """Money is whole; half rounds up (classic: 10 % of 35 = 3.5 -> 4)."""
+def round_money(x: float) -> int:
+    """Money is whole; half rounds up (classic: 10 % of 35 = 3.5 -> 4). The one rounding of money: the
+    config, the tables (``verify.config.tables``), the engine and the SMT model all round with it."""
     return int(x + 0.5 + 1e-9)
 
 
@@ -401,4 +402,4 @@ def fallback_ruleset():
                    catalogue=load_catalogue())
 
 
-__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "fallback_ruleset", "asdict"]
+__all__ = ["EngineConfig", "Board", "Deed", "Group", "Card", "KINDS", "fallback_ruleset", "asdict", "round_money"]

@@ -4,7 +4,7 @@ The rules are written once, as functions of ``(t, g, ...)`` (``verify.engine.rul
 An ``Engine`` is what the step API, the game loop, the bots and the conformance
 harness call: ``engine.roll(g, seat, dice)``, ``engine.why_not_build_house(g, seat,
 square)``, ``engine.price[square]``... Its attributes are the config's tables
-(``verify.engine.tables.Tables``, also as ``engine.t``) and one callable per rule
+(``verify.config.tables.Tables``, also as ``engine.t``) and one callable per rule
 function, with ``t`` already given.
 
 The code an engine runs (``Code``: the state, the tables, the rule families, the bots and
@@ -24,11 +24,11 @@ from functools import partial
 from types import ModuleType
 from typing import Any, Callable
 
-from ..config import EngineConfig
-from . import policies, state, tables
+from ..config import EngineConfig, tables
+from ..config.tables import TABLE_FIELDS
+from . import policies, state
 from .actions import ACTIONS
 from .rules import FAMILIES
-from .tables import TABLE_FIELDS
 
 
 class Code:

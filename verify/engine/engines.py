@@ -59,7 +59,7 @@ def compiled_code(required: bool = False) -> Code | None:
                 if m.startswith("engine.rules.") and m != "engine.rules.common"}
     classes = {name: cls for m in ("config.model", "config.board") for name, cls in vars(mods[m]).items()
                if isinstance(cls, type) and is_dataclass(cls)}
-    code = Code("compiled", mods["engine.state"], mods["engine.tables"], families, mods["engine.policies"],
+    code = Code("compiled", mods["engine.state"], mods["config.tables"], families, mods["engine.policies"],
                 mods["engine.loop"], config_of=lambda config: mirror(config, classes),
                 where=str(native.build_dir()))
     _COMPILED.append(code)

@@ -24,7 +24,7 @@ from .rules import auctions, base, debts, flow, movement
 from .simulate import GameResult
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
 from .step import enumerate_actions
-from .tables import Tables
+from ..config.tables import Tables
 
 #: each action's fields in order, with their defaults (from the registry): the fast path's dispatch
 FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {

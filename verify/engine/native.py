@@ -48,10 +48,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-#: the modules compiled (relative to ``verify``): the engine's state, tables, rules, bots and game loop, the
-#: config's model (so that the rules read the config's values as native attributes), and what a checked
-#: game runs after every action (the state's slices, the invariants' incremental bookkeeping)
-MODULES = ("config.board", "config.model", "engine.state", "engine.tables", "engine.rules.common",
+#: the modules compiled (relative to ``verify``): the config's model and tables (so that the rules read the
+#: config's values and the tables derived from them as native attributes), the engine's state, rules, bots
+#: and game loop, and what a checked game runs after every action (the state's slices, the invariants'
+#: incremental bookkeeping)
+MODULES = ("config.board", "config.model", "config.tables", "engine.state", "engine.rules.common",
            "engine.rules.base", "engine.rules.flow", "engine.rules.movement", "engine.rules.cards",
            "engine.rules.auctions", "engine.rules.building", "engine.rules.mortgages", "engine.rules.trades",
            "engine.rules.debts", "engine.rules.extras", "engine.rules", "engine.policies", "engine.loop",

@@ -37,7 +37,7 @@ from typing import Any
 
 from .rules import auctions, base, building, mortgages, movement, trades
 from .state import BUS, CASINO, INCOME_TAX, JAIL_CHOICE, PRE_ROLL, TRIPLES, GameState
-from .tables import Tables
+from ..config.tables import Tables
 
 JAIL_STRATEGIES = ("leave", "stay")
 

@@ -2,12 +2,16 @@
 
 Pipeline (data flows one way, each stage its own module)::
 
-    Ruleset --EngineConfig--> model.from_config   (the rule values the formulas read)
-                 |
+    Ruleset --EngineConfig--> model.from_config   (the rule values the formulas read, and the
+                 |                                 config's Tables: verify.config.tables)
                  v
     state.fresh            symbolic state: 28 deeds, players, bank stock, bank ledger, pot
     to_z3.formula          the expression language (verify.expr AST) as z3 terms
-    actions.ACTIONS        one transition per action: guard + effect, from the config
+    transitions            one transition per engine action, or step of one, in the engine's
+                           words (verify.vocabulary): guard + effect, from the config; one module
+                           per rule family, beside verify/engine/rules/; the registry
+                           (TRANSITIONS, BY_NAME, canonical, modelling, NOT_MODELLED)
+    oracle                 a transition on a concrete state (the differential test against the engine)
                  |
                  v
     proofs                 inductive step per action x invariant, vacuity, bounded runs,

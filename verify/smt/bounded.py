@@ -2,7 +2,7 @@
 
 * ``house-shortage-reachable``: from a state that satisfies the invariants
   with nothing built and the bank's full stock, a run of legal
-  ``build-house`` steps empties the bank. The run builds evenly, group by
+  ``build_house`` steps empties the bank. The run builds evenly, group by
   group (the order of the streets is fixed, everything else — owners, cash,
   mortgages — is left to the solver), so a SAT answer is a real witness of
   ``supply`` steps. Not applicable with an unlimited supply.
@@ -29,7 +29,7 @@ from dataclasses import replace
 import z3
 
 from ..invariants import load_invariants
-from .actions import BY_NAME, Args, street_rent
+from .transitions import BY_NAME, Args, street_rent
 from .model import Model
 from .proofs import invariant_before
 from .reads import Log, Recorder, same_reads
@@ -75,17 +75,17 @@ def _schedule(m: Model) -> list[int]:
 def shortage(rid: str, m: Model, promised, timeout_s: float) -> CheckResult:
     name = "bounded:house-shortage-reachable"
     if m.house_supply is None:
-        return CheckResult(rid, name, "build-house", False, Verdict.VIOLATED, None,
+        return CheckResult(rid, name, "build_house", False, Verdict.VIOLATED, None,
                            "the house supply is unlimited: a shortage cannot happen")
     plan = _schedule(m)
     if len(plan) < m.house_supply:
-        return CheckResult(rid, name, "build-house", True, Verdict.VIOLATED, None,
+        return CheckResult(rid, name, "build_house", True, Verdict.VIOLATED, None,
                            f"the board cannot hold {m.house_supply} houses at {m.config.building.max_houses} "
                            "per street")
     t0 = time.perf_counter()
     s, cons = _start(m, "@0", promised)
     cons += [p.houses == 0 for p in s.props] + [p.hotels == 0 for p in s.props]
-    action = BY_NAME["build-house"]
+    action = BY_NAME["build_house"]
     for k, sq in enumerate(plan):
         args = Args.fresh(f"bh@{k}", m)
         g, s = action.build(m, s, args)
@@ -94,12 +94,12 @@ def shortage(rid: str, m: Model, promised, timeout_s: float) -> CheckResult:
     status, model, why = _solve(cons, timeout_s)
     secs = time.perf_counter() - t0
     if status == "sat":
-        return CheckResult(rid, name, "build-house", True, Verdict.PROVED, None,
+        return CheckResult(rid, name, "build_house", True, Verdict.PROVED, None,
                            f"{len(plan)} legal builds empty the bank's {m.house_supply} houses", secs)
     if status == "unsat":
-        return CheckResult(rid, name, "build-house", True, Verdict.VIOLATED, None,
+        return CheckResult(rid, name, "build_house", True, Verdict.VIOLATED, None,
                            f"no run of {len(plan)} even builds empties the bank", secs)
-    return CheckResult(rid, name, "build-house", True, Verdict.UNKNOWN, None, f"solver: {why}", secs)
+    return CheckResult(rid, name, "build_house", True, Verdict.UNKNOWN, None, f"solver: {why}", secs)
 
 
 def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckResult:
@@ -110,7 +110,7 @@ def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckR
     s, cons = _start(m, "@0", promised)
     cons += [z3.Not(p.bankrupt) for p in s.players]
     cons += [p.houses == 0 for p in s.props] + [p.hotels == 0 for p in s.props]
-    build = BY_NAME["build-house"]
+    build = BY_NAME["build_house"]
     for j in range(max(0, k - 1)):
         a = Args.fresh(f"build@{j}", m)
         g, s = build.build(m, s, Args(1, 0, *[getattr(a, f) for f in ("sq", "sq2", "amt", "dice", "f1", "f2",
@@ -118,7 +118,7 @@ def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckR
         cons.append(g)
     end = Args.fresh("bankrupt@end", m)
     due = [z3.And(p.owner == 1, end.amt == street_rent(m, s, p.index)) for p in s.props if p.kind == "street"]
-    g, _after = BY_NAME["bankrupt-to-player"].build(m, s, Args(0, 1, *[getattr(end, f) for f in (
+    g, _after = BY_NAME["bankrupt_to_player"].build(m, s, Args(0, 1, *[getattr(end, f) for f in (
         "sq", "sq2", "amt", "dice", "f1", "f2", "f3", "f4", "f5", "f6")]))
     cons += [z3.Or(due), g]
     status, _, why = _solve(cons, timeout_s)
@@ -126,23 +126,23 @@ def bankruptcy(rid: str, m: Model, promised, timeout_s: float, k: int) -> CheckR
     verdict = {"sat": Verdict.PROVED, "unsat": Verdict.VIOLATED}.get(status, Verdict.UNKNOWN)
     reason = {"sat": f"after {k - 1} legal builds a street's rent bankrupts a player",
               "unsat": f"no rent bankrupts a player after {k - 1} builds"}.get(status, f"solver: {why}")
-    return CheckResult(rid, name, "build-house|bankrupt-to-player", True, verdict, None, reason, secs)
+    return CheckResult(rid, name, "build_house|bankrupt_to_player", True, verdict, None, reason, secs)
 
 
 _DONE: list[tuple[dict, tuple, CheckResult]] = []
 
 
-def check(rid: str, config, extras: dict, promised, timeout_s: float, k: int = 3) -> list[CheckResult]:
+def check(rid: str, config, promised, timeout_s: float, k: int = 3) -> list[CheckResult]:
     """The bounded checks for one ruleset; each is reused for rulesets that read the same values."""
     out = []
     for name in ("shortage", "bankruptcy"):
-        key = (name, tuple(sorted(extras.items())), tuple(sorted(promised)), timeout_s, k)
+        key = (name, tuple(sorted(promised)), timeout_s, k)
         hit = next((r for entries, kk, r in _DONE if kk == key and same_reads(config, entries)), None)
         if hit is not None:
             out.append(replace(hit, ruleset=rid, seconds=0.0, cached=True))
             continue
         log = Log()
-        m = Model.from_config(Recorder(config, log), extras)
+        m = Model.from_config(Recorder(config, log))
         res = shortage(rid, m, set(promised), timeout_s) if name == "shortage" else \
             bankruptcy(rid, m, set(promised), timeout_s, k)
         if res.verdict is not Verdict.UNKNOWN:

@@ -1,10 +1,9 @@
 """The rule values the SMT model reads, taken from an EngineConfig (the same one the engine plays by).
 
-``Model`` adds to the config only what a proof needs: how many players the
-symbolic state has, the colour groups as deed indexes, and the values of the
-rule parameters that invariants name (by catalogue id). Parameters that the
-config does not carry yet (added to the catalogue for the negative tests)
-are read from the ruleset.
+``Model`` adds to the config only what a proof needs: how many players the symbolic
+state has, the colour groups as deed indexes, the values of the rule parameters that
+invariants name (by catalogue id), and the config's ``Tables`` (``verify.config.tables``:
+prices, rents, refunds, interest: the numbers the engine plays by, derived once).
 """
 
 from __future__ import annotations
@@ -12,40 +11,33 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..invariants import load_invariants, param_value
 from ..config import EngineConfig
-
-#: Catalogue parameters the model reads beside the EngineConfig's own fields.
-EXTRA_PARAMS = ("building.supply_accounting", "bankruptcy.to_player_mortgaged")
+from ..config.tables import Tables
+from ..invariants import load_invariants, param_value
+from .reads import tables_of
 
 #: Players in the symbolic state: a debtor, a creditor and a bystander are enough for every
 #: action here (all rules are symmetric in the seats); team games take two teams of `size`.
 BASE_PLAYERS = 3
 
 
-def extras_of(ruleset) -> dict:
-    """The values of EXTRA_PARAMS in ``ruleset`` (both are catalogue parameters every ruleset decides)."""
-    return {pid: ruleset.value(pid) for pid in EXTRA_PARAMS}
-
-
 @dataclass(frozen=True)
 class Model:
-    config: Any                                  # verify.config.EngineConfig
+    config: EngineConfig                         # (or a verify.smt.reads.Recorder of one)
     players: int
     deeds: tuple
     street_groups: tuple[tuple[str, tuple[int, ...]], ...]
     group_index: tuple[int, ...]                 # per deed: index into ``all_groups``
     all_groups: tuple[tuple[str, tuple[int, ...]], ...]
     params: dict = field(compare=False)
-    extras: dict = field(compare=False)
+    tables: Tables = field(compare=False)        # the config's tables (read through the recorder too)
 
     @classmethod
     def from_ruleset(cls, ruleset) -> "Model":
-        return cls.from_config(EngineConfig.from_ruleset(ruleset), extras_of(ruleset))
+        return cls.from_config(EngineConfig.from_ruleset(ruleset))
 
     @classmethod
-    def from_config(cls, cfg, extras: dict | None = None) -> "Model":
-        extras = {**{pid: param_value(cfg, pid) for pid in EXTRA_PARAMS}, **(extras or {})}
+    def from_config(cls, cfg) -> "Model":
         board = cfg.board
         deeds = tuple(board.deeds)
         all_groups = tuple((g.name, tuple(i for i, d in enumerate(deeds) if d.group == gi))
@@ -59,8 +51,8 @@ class Model:
         for inv in load_invariants():
             for pid in inv.reads:
                 params[pid] = param_value(cfg, pid)
-        params.update(extras)
-        return cls(cfg, players, deeds, street_groups, tuple(d.group for d in deeds), all_groups, params, extras)
+        return cls(cfg, players, deeds, street_groups, tuple(d.group for d in deeds), all_groups, params,
+                   tables_of(cfg))
 
     # -- convenience -------------------------------------------------------------
     def team_of(self, seat: int) -> int:
@@ -79,16 +71,13 @@ class Model:
         return self.all_groups[self.group_index[i]][1]
 
     @property
-    def house_supply(self):
+    def house_supply(self) -> Any:
         return self.config.building.house_supply
 
     @property
-    def hotel_supply(self):
+    def hotel_supply(self) -> Any:
         return self.config.building.hotel_supply
 
     @property
-    def expiry_rounds(self):
+    def expiry_rounds(self) -> Any:
         return self.config.mortgage.expiry_rounds
-
-    def extra(self, pid: str) -> Any:
-        return self.extras[pid]

@@ -92,9 +92,8 @@ def check_open(target, timeout_s: float, actions) -> list[CheckResult]:
     """The proofs of ``target`` over its open values (see the module docstring)."""
     from . import proofs
     r = target.ruleset
-    base = proofs.check_ruleset(target.id, target.config, target.extras, target.promised, timeout_s,
-                                actions=actions)
-    reads = proofs.reads_of(target.config, target.extras, target.promised, timeout_s, actions)
+    base = proofs.check_ruleset(target.id, target.config, target.promised, timeout_s, actions=actions)
+    reads = proofs.reads_of(target.config, target.promised, timeout_s, actions)
     notes: dict[str, str] = {}
     enumerate_: list[str] = []
     for e in unsupplied(r):
@@ -129,8 +128,8 @@ def check_open(target, timeout_s: float, actions) -> list[CheckResult]:
         for pid in enumerate_:
             dom = ", ".join(_show(v) for v in finite_domain(r.catalogue[pid]))
             notes[pid] = f"{pid}: each value ({dom}) checked"
-    results = _merge(base, [(s, proofs.check_ruleset(target.id, EngineConfig.from_ruleset(rr), target.extras,
-                                                     target.promised, timeout_s, actions=actions))
+    results = _merge(base, [(s, proofs.check_ruleset(target.id, EngineConfig.from_ruleset(rr), target.promised,
+                                                     timeout_s, actions=actions))
                             for s, rr in combos])
     texts = tuple(notes[k] for k in sorted(notes))
     return [replace(x, open_values=texts) for x in results]

@@ -1,29 +1,26 @@
-"""The SMT model as an oracle on concrete states: is this action allowed, and what must follow?
+"""The SMT model as an oracle on concrete states: does a transition allow this, and what must follow?
 
-The differential tests (and a conformance harness) give a concrete canonical
-state and an engine action; the oracle evaluates the same guard and effect
-formulas that ``verify check`` proves things about, with every variable
-replaced by its value, and answers (allowed, expected successor).
+The differential tests (and a conformance harness) give a concrete canonical state and
+a transition's arguments (or an engine action, read into them); the oracle evaluates the
+same guard and effect formulas that ``verify check`` proves things about, on the state's
+values, and answers whether the guard allows it and which successor it gives. Arguments
+left out (and a transition's own unknowns, such as the share the late-game rent tax takes)
+are for z3 to choose: the guard is then satisfiable or not, and ``agrees`` asks whether
+some choice gives exactly the successor the engine played.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import z3
 
 from ..errors import GameError
 from ..invariants import NOBODY
-from .actions import BY_NAME, Args
 from .model import Model
 from .state import SymPlayer, SymProp, SymState
-
-#: engine action type -> SMT action (the engine's own names; see verify/engine/step.py)
-ENGINE_ACTIONS = {
-    "build_house": "build-house", "build_hotel": "build-hotel", "sell_house": "sell-house",
-    "sell_hotel": "break-down-hotel", "sell_group": "sell-group", "mortgage": "mortgage",
-    "unmortgage": "unmortgage", "trade": "trade", "surrender": "surrender",
-}
+from .transitions import ARG_FIELDS, BY_NAME, Args, Transition, modelling
 
 
 def sym_from_state(m: Model, state: dict) -> SymState:
@@ -33,8 +30,8 @@ def sym_from_state(m: Model, state: dict) -> SymState:
     for i, p in enumerate(state["players"]):
         cards = list(p.get("jail_cards") or [])
         team = p.get("team")
-        players.append(SymPlayer(seat=int(p.get("seat", i)), team=m.team_of(i) if team is None else int(team), cash=z3.IntVal(int(p["cash"])),
-                                 in_jail=z3.BoolVal(bool(p.get("in_jail"))),
+        players.append(SymPlayer(seat=int(p.get("seat", i)), team=m.team_of(i) if team is None else int(team),
+                                 cash=z3.IntVal(int(p["cash"])), in_jail=z3.BoolVal(bool(p.get("in_jail"))),
                                  bankrupt=z3.BoolVal(bool(p.get("bankrupt"))),
                                  chance=z3.BoolVal("chance" in cards), chest=z3.BoolVal("chest" in cards)))
     props = []
@@ -55,10 +52,28 @@ def sym_from_state(m: Model, state: dict) -> SymState:
                     jackpot=z3.IntVal(int(state.get("jackpot") or 0)))
 
 
-def _val(x: Any) -> Any:
+def _observed(s: SymState) -> dict[str, Any]:
+    """The modelled fields of a state as z3 terms (or None: an unlimited supply), by snapshot key."""
+    out: dict[str, Any] = {}
+    for p in s.players:
+        out[f"cash/{p.seat}"] = p.cash
+        out[f"bankrupt/{p.seat}"] = p.bankrupt
+        out[f"chance/{p.seat}"] = p.chance
+        out[f"chest/{p.seat}"] = p.chest
+    for p in s.props:
+        out[f"owner/{p.square}"] = p.owner
+        out[f"mortgaged/{p.square}"] = p.mortgaged
+        out[f"houses/{p.square}"] = p.houses
+        out[f"hotel/{p.square}"] = p.hotels >= 1
+    out.update({"bank/houses": s.bank_houses, "bank/hotels": s.bank_hotels, "bank/cash": s.bank_cash,
+                "pot": s.pot, "jackpot": s.jackpot})
+    return out
+
+
+def _value(x: Any, model: z3.ModelRef | None = None) -> Any:
     if x is None or isinstance(x, (bool, int)):
         return x
-    v = z3.simplify(x)
+    v = model.eval(x, model_completion=True) if model is not None else z3.simplify(x)
     if z3.is_int_value(v):
         return v.as_long()
     if z3.is_true(v):
@@ -68,19 +83,30 @@ def _val(x: Any) -> Any:
     raise GameError(f"the SMT oracle could not evaluate {v} on a concrete state")
 
 
-def snapshot(s: SymState) -> dict:
-    """The modelled fields of a (concrete) SymState, as plain values."""
+def _val(x: Any) -> Any:
+    """A term of a concrete state as a Python value (GameError when it is not constant)."""
+    return _value(x)
+
+
+def _flat(s: SymState, model: z3.ModelRef | None = None) -> dict[str, Any]:
+    return {k: _value(v, model) for k, v in _observed(s).items()}
+
+
+def snapshot(s: SymState, model: z3.ModelRef | None = None) -> dict:
+    """The modelled fields of a (concrete, or read in ``model``) SymState, as plain values."""
+    f = _flat(s, model)
     return {
-        "cash": [_val(p.cash) for p in s.players],
-        "bankrupt": [_val(p.bankrupt) for p in s.players],
-        "cards": [sorted((["chance"] if _val(p.chance) else []) + (["chest"] if _val(p.chest) else []))
+        "cash": [f[f"cash/{p.seat}"] for p in s.players],
+        "bankrupt": [f[f"bankrupt/{p.seat}"] for p in s.players],
+        "cards": [sorted((["chance"] if f[f"chance/{p.seat}"] else []) + (["chest"] if f[f"chest/{p.seat}"] else []))
                   for p in s.players],
-        "owner": {p.square: _val(p.owner) for p in s.props},
-        "mortgaged": {p.square: _val(p.mortgaged) for p in s.props},
-        "houses": {p.square: _val(p.houses) for p in s.props},
-        "hotel": {p.square: _val(p.hotels) > 0 for p in s.props},
-        "bank": [_val(s.bank_houses), _val(s.bank_hotels), _val(s.bank_cash)],
-        "pot": _val(s.pot),
+        "owner": {p.square: f[f"owner/{p.square}"] for p in s.props},
+        "mortgaged": {p.square: f[f"mortgaged/{p.square}"] for p in s.props},
+        "houses": {p.square: f[f"houses/{p.square}"] for p in s.props},
+        "hotel": {p.square: f[f"hotel/{p.square}"] for p in s.props},
+        "bank": [f["bank/houses"], f["bank/hotels"], f["bank/cash"]],
+        "pot": f["pot"],
+        "jackpot": f["jackpot"],
     }
 
 
@@ -89,62 +115,136 @@ def state_snapshot(m: Model, state: dict) -> dict:
     return snapshot(sym_from_state(m, state))
 
 
-def _args(m: Model, name: str, action: dict, state: dict | None = None) -> Args:
+# ---------------------------------------------------------------------------- a transition on a state
+@dataclass(frozen=True)
+class Judgement:
+    """The SMT model's answer on a concrete state: ``allowed`` (some choice of the free arguments satisfies
+    the guard), a successor it gives (``after``, a snapshot), and the chosen arguments."""
+
+    allowed: bool
+    after: dict | None
+    args: dict
+
+
+def _args(name: str, given: dict) -> Args:
+    return Args(**{f: given[f] if f in given else (z3.Bool(f"free.{f}") if f.startswith("f")
+                                                    else z3.Int(f"free.{f}")) for f in ARG_FIELDS})
+
+
+def _solver(guard) -> z3.Solver:
+    solver = z3.Solver()
+    solver.set("timeout", 30_000)
+    solver.add(guard)
+    return solver
+
+
+def evaluate(m: Model, tr: Transition | str, state: dict, args: dict) -> Judgement:
+    """Transition ``tr`` on ``state`` with the arguments in ``args`` (``Args`` fields; the others free)."""
+    tr = BY_NAME[tr] if isinstance(tr, str) else tr
+    if tr.disabled(m):
+        return Judgement(False, None, dict(args))
+    x = _args(tr.name, args)
+    guard, after = tr.build(m, sym_from_state(m, state), x)
+    g = z3.simplify(guard) if not isinstance(guard, bool) else z3.BoolVal(guard)
+    if z3.is_false(g):
+        return Judgement(False, None, dict(args))
+    if z3.is_true(g):
+        try:
+            return Judgement(True, snapshot(after), dict(args))
+        except GameError:
+            pass                      # the successor rests on a free argument: ask z3 for one
+    solver = _solver(g)
+    res = solver.check()
+    if res == z3.unsat:
+        return Judgement(False, None, dict(args))
+    if res != z3.sat:
+        raise GameError(f"the SMT oracle could not decide {tr.name}: {solver.reason_unknown()}")
+    model = solver.model()
+    chosen = {f: _value(getattr(x, f), model) for f in ARG_FIELDS}
+    return Judgement(True, snapshot(after, model), chosen)
+
+
+def agrees(m: Model, tr: Transition | str, state: dict, args: dict, expected: dict) -> Judgement | None:
+    """Whether transition ``tr`` allows a successor with exactly the modelled fields of canonical state
+    ``expected``: the judgement that gives it, or None (no choice of the free arguments does)."""
+    tr = BY_NAME[tr] if isinstance(tr, str) else tr
+    if tr.disabled(m):
+        return None
+    x = _args(tr.name, args)
+    guard, after = tr.build(m, sym_from_state(m, state), x)
+    want = _flat(sym_from_state(m, expected))
+    solver = _solver(guard)
+    for key, term in _observed(after).items():
+        if term is not None and want.get(key) is not None:
+            solver.add(term == want[key])
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+    return Judgement(True, snapshot(after, model), {f: _value(getattr(x, f), model) for f in ARG_FIELDS})
+
+
+# ---------------------------------------------------------------------------- an engine action
+def transition_for(state: dict, action: dict) -> Transition:
+    """The transition that models the engine action ``action`` whole (``bankrupt``: to a player or to the
+    bank, as the open debt says); GameError when the model has none."""
+    kind = action.get("type", "")
+    if kind == "bankrupt":
+        creditor = int(((state.get("pending") or {}).get("creditor", NOBODY)))
+        return BY_NAME["bankrupt_to_player" if creditor >= 0 else "bankrupt_to_bank"]
+    whole = [t for t in modelling(kind) if t.step is None]
+    if len(whole) != 1:
+        raise GameError(f"the SMT model has no transition for {kind!r}")
+    return whole[0]
+
+
+def args_for(m: Model, state: dict, action: dict) -> dict:
+    """The transition arguments an engine action stands for, on ``state`` (every field given)."""
     seat = int(action.get("seat", 0))
-    sq = 0
     index = {d.square: i for i, d in enumerate(m.deeds)}
-    zero = dict(a=seat, b=(seat + 1) % m.players, sq=0, sq2=0, amt=0, dice=0,
-                f1=False, f2=False, f3=False, f4=False, f5=False, f6=False)
-    if name == "sell-group":
-        squares = m.config.board.groups[int(action["group"])].squares
-        zero["sq"] = index[squares[0]]
-        return Args(**zero)
-    if name == "trade":
+    out = dict(a=seat, b=(seat + 1) % m.players, sq=0, sq2=0, amt=0, dice=0,
+               f1=False, f2=False, f3=False, f4=False, f5=False, f6=False)
+    kind = action.get("type")
+    if kind == "bankrupt":
+        pend = state.get("pending") or {}
+        creditor = int(pend.get("creditor", NOBODY))
+        out.update(a=int(action.get("seat", pend.get("debtor", 0))), amt=int(pend.get("amount", 0)))
+        if creditor >= 0:
+            out["b"] = creditor
+        return out
+    if kind == "sell_group":
+        out["sq"] = index[m.config.board.groups[int(action["group"])].squares[0]]
+        return out
+    if kind == "trade":
         give, take = action.get("give") or {}, action.get("take") or {}
         gs, ts = list(give.get("squares") or []), list(take.get("squares") or [])
         if len(gs) > 1 or len(ts) > 1:
             raise GameError("the SMT trade moves at most one deed each way")
         gc, tc = list(give.get("cards") or []), list(take.get("cards") or [])
-        zero.update(b=int(action["with"]), f1=bool(gs), f2=bool(ts), sq=index[gs[0]] if gs else 0,
-                    sq2=index[ts[0]] if ts else 0, amt=int(give.get("cash") or 0) - int(take.get("cash") or 0),
-                    f3="chance" in gc, f4="chest" in gc, f5="chance" in tc, f6="chest" in tc)
-        return Args(**zero)
+        out.update(b=int(action["with"]), f1=bool(gs), f2=bool(ts), sq=index[gs[0]] if gs else 0,
+                   sq2=index[ts[0]] if ts else 0, amt=int(give.get("cash") or 0) - int(take.get("cash") or 0),
+                   f3="chance" in gc, f4="chest" in gc, f5="chance" in tc, f6="chest" in tc)
+        return out
     if "square" in action:
         sq = int(action["square"])
         if sq not in index:
             raise GameError(f"square {sq} is not a deed")
-        zero["sq"] = index[sq]
-        if name == "unmortgage":     # f1: received just now, so lifted at once (mortgage.transfer_lift_at_once)
-            received = ((state or {}).get("turn") or {}).get("received") or []
-            zero["f1"] = [sq, seat] in [list(r) for r in received]
-    return Args(**zero)
+        out["sq"] = index[sq]
+        if kind == "unmortgage":     # f1: received just now, so lifted at once (mortgage.transfer_lift_at_once)
+            received = (state.get("turn") or {}).get("received") or []
+            out["f1"] = [sq, seat] in [list(r) for r in received]
+    return out
 
 
 def judge(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
     """(allowed by the SMT guard, the successor's modelled fields) for an engine action."""
     if action.get("type") == "bankrupt":
-        return _judge_bankrupt(m, state, action)
-    name = ENGINE_ACTIONS.get(action.get("type", ""))
-    if name is None:
-        raise GameError(f"the SMT model has no transition for {action.get('type')!r}")
-    if BY_NAME[name].disabled(m):
-        return False, None
-    s = sym_from_state(m, state)
-    guard, after = BY_NAME[name].build(m, s, _args(m, name, action, state))
-    allowed = _val(guard)
-    return bool(allowed), (snapshot(after) if allowed else None)
+        pend = state.get("pending") or {}
+        if state.get("phase") != "debt" or pend.get("debtor") != int(action.get("seat", pend.get("debtor", 0))):
+            return False, None
+    tr = transition_for(state, action)
+    j = evaluate(m, tr, state, args_for(m, state, action))
+    return j.allowed, j.after
 
 
-def _judge_bankrupt(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
-    """``bankrupt`` settles the open debt (``pending``): to a player or to the bank."""
-    pend = state.get("pending") or {}
-    seat = int(action.get("seat", pend.get("debtor", 0)))
-    if state.get("phase") != "debt" or pend.get("debtor") != seat:
-        return False, None
-    creditor = int(pend.get("creditor", NOBODY))
-    name = "bankrupt-to-player" if creditor >= 0 else "bankrupt-to-bank"
-    args = Args(a=seat, b=creditor if creditor >= 0 else (seat + 1) % m.players, sq=0, sq2=0,
-                amt=int(pend["amount"]), dice=0, f1=False, f2=False, f3=False, f4=False, f5=False, f6=False)
-    guard, after = BY_NAME[name].build(m, sym_from_state(m, state), args)
-    allowed = bool(_val(guard))
-    return allowed, (snapshot(after) if allowed else None)
+__all__ = ["sym_from_state", "snapshot", "state_snapshot", "Judgement", "evaluate", "agrees", "transition_for",
+           "args_for", "judge"]

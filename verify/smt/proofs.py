@@ -28,16 +28,13 @@ import z3
 
 from ..invariants import NOBODY, Invariant, load_invariants
 from ..expr import Name
-from .actions import ACTIONS, Action, Args, pick
+from .transitions import LEAVING, TRANSITIONS, Args, Transition, pick
 from .model import Model
 from .reads import Log, Recorder, same_reads
 from .scenario import counterexample
 from .state import domain, fresh, link_before, view, _Rec
 from .to_z3 import as_bool, formula
 from .verdict import CheckResult, Verdict
-
-BANKRUPTCY_ACTIONS = {"bankrupt-to-player", "bankrupt-to-bank", "surrender"}
-
 
 class QueryCache:
     """Solved queries by their (hash-consed) z3 term: identical queries are solved once."""
@@ -70,14 +67,14 @@ def cache() -> QueryCache:
 class Step:
     """One action instantiated on a fresh state: what every check of that action shares."""
 
-    action: Action
+    action: Transition
     before: Any
     args: Args
     guard: Any
     after: Any
 
 
-def instantiate(m: Model, action: Action, tag: str = "") -> Step:
+def instantiate(m: Model, action: Transition, tag: str = "") -> Step:
     s = fresh(m, tag)
     args = Args.fresh(action.name + tag, m)
     guard, after = action.build(m, s, args)
@@ -86,10 +83,10 @@ def instantiate(m: Model, action: Action, tag: str = "") -> Step:
 
 def action_view(m: Model, step: Step):
     name = step.action.name
-    creditor = step.args.b if name == "bankrupt-to-player" else NOBODY
+    creditor = step.args.b if name == "bankrupt_to_player" else NOBODY
     team = pick(step.args.a, [p.team for p in step.before.players])
     return _Rec(kind=name, player=step.args.a, creditor=creditor, team=team,
-                bankruptcy=name in BANKRUPTCY_ACTIONS)
+                bankruptcy=name in LEAVING)
 
 
 def invariant_after(m: Model, inv: Invariant, step: Step, envs: dict | None = None) -> Any:
@@ -167,7 +164,7 @@ class _Built:
 
 
 _BUILT: dict[tuple, list[_Built]] = {}
-#: (reads, (pre-state, domain, invariants before)) per extras and invariants: the start of every check of a
+#: (reads, (pre-state, domain, invariants before)) per invariants: the start of every check of a
 #: ruleset, reused, like an action's terms, by every ruleset with the same values at ``reads``
 _START: dict[tuple, list[tuple[dict, tuple]]] = {}
 
@@ -190,12 +187,12 @@ def no_building_goal(m: Model, step) -> Any:
         if q.houses is p.houses and q.hotels is p.hotels:
             continue
         here = x.sq == p.index
-        more_h = z3.If(here, 1, 0) if action.name == "build-house" else \
+        more_h = z3.If(here, 1, 0) if action.name == "build_house" else \
             z3.If(z3.And(here, p.hotel), m.config.building.max_houses, 0) \
-            if action.name == "break-down-hotel" else 0
-        more_t = z3.If(here, 1, 0) if action.name == "build-hotel" else 0
+            if action.name == "sell_hotel" else 0
+        more_t = z3.If(here, 1, 0) if action.name == "build_hotel" else 0
         cond += [q.houses <= p.houses + more_h, q.hotels <= p.hotels + more_t]
-    if action.name == "build-house":
+    if action.name == "build_house":
         cond.append(step.after.bank_cash - step.before.bank_cash
                     == z3.Sum([z3.If(x.sq == p.index, m.deeds[p.index].house_cost, 0)
                                for p in step.before.props]))
@@ -242,8 +239,8 @@ def clear_caches() -> None:
     _START.clear()
 
 
-def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeout_s: float = 10.0,
-                  actions: Iterable[Action] = ACTIONS, reuse: bool = True) -> list[CheckResult]:
+def check_ruleset(rid: str, config, promised: Iterable[str], timeout_s: float = 10.0,
+                  actions: Iterable[Transition] = TRANSITIONS, reuse: bool = True) -> list[CheckResult]:
     """Inductive steps and vacuity for every action and every invariant (promised or not).
 
     Only promised invariants count for success; the others are shown in the
@@ -252,35 +249,34 @@ def check_ruleset(rid: str, config, extras: dict, promised: Iterable[str], timeo
     """
     promised = set(promised)
     actions = tuple(actions)
-    key = _key(extras, promised, actions, timeout_s)
+    key = _key(promised, actions, timeout_s)
     if reuse:
         hit = _RESULTS.find(key, config)
         if hit is not None:
             return [dc_replace(r, ruleset=rid, seconds=0.0, cached=True) for r in hit]
     log = Log()
-    checker = _Checker(rid, Model.from_config(Recorder(config, log), extras), promised, actions, timeout_s,
-                       config, log, key[0])
+    checker = _Checker(rid, Model.from_config(Recorder(config, log)), promised, actions, timeout_s, config, log)
     results = checker.run()
     if not any(r.verdict is Verdict.UNKNOWN for r in results):
         _RESULTS.add(key, checker.reads(), results)
     return results
 
 
-def _key(extras: dict, promised: Iterable[str], actions: Iterable[Action], timeout_s: float) -> tuple:
-    return (tuple(sorted(extras.items())), tuple(sorted(set(promised))), tuple(a.name for a in actions), timeout_s,
+def _key(promised: Iterable[str], actions: Iterable[Transition], timeout_s: float) -> tuple:
+    return (tuple(sorted(set(promised))), tuple(a.name for a in actions), timeout_s,
             tuple(i.text for i in load_invariants()))
 
 
-def reads_of(config, extras: dict, promised: Iterable[str], timeout_s: float = 10.0,
-             actions: Iterable[Action] = ACTIONS) -> dict | None:
+def reads_of(config, promised: Iterable[str], timeout_s: float = 10.0,
+             actions: Iterable[Transition] = TRANSITIONS) -> dict | None:
     """The config values (path -> value) that the checks of ``check_ruleset`` with these arguments read,
     or None when they were not kept (not run yet, or a result was UNKNOWN)."""
-    return _RESULTS.reads(_key(extras, promised, tuple(actions), timeout_s), config)
+    return _RESULTS.reads(_key(promised, tuple(actions), timeout_s), config)
 
 
-def _start(m: Model, config, log: Log, extras_key: tuple, state_invs: list[Invariant]) -> tuple:
+def _start(m: Model, config, log: Log, state_invs: list[Invariant]) -> tuple:
     """The pre-state, its domain and the state invariants on it (built, or reused with their reads)."""
-    key = extras_key + tuple(i.text for i in state_invs)
+    key = tuple(i.text for i in state_invs)
     for reads, start in _START.get(key, ()):
         if same_reads(config, reads):
             log.entries.update(reads)
@@ -340,16 +336,16 @@ def new_solver(logic: str | None, timeout_ms: int) -> z3.Solver:
 
 
 class _Checker:
-    def __init__(self, rid: str, m: Model, promised: set[str], actions: tuple[Action, ...], timeout_s: float,
-                 config, log: Log, extras_key: tuple):
+    def __init__(self, rid: str, m: Model, promised: set[str], actions: tuple[Transition, ...], timeout_s: float,
+                 config, log: Log):
         self.rid, self.m, self.promised, self.timeout_s = rid, m, promised, timeout_s
-        self.config, self.log, self.extras_key = config, log, extras_key
+        self.config, self.log = config, log
         self.used: list[_Built] = []
         self.ms = int(timeout_s * 1000)
         self.invs = load_invariants()
         self.state_invs = [i for i in self.invs if i.kind == "state"]
         self.step_invs = [i for i in self.invs if i.kind == "step"]
-        self.pre_state, self.dom, self.before = _start(m, config, log, extras_key, self.state_invs)
+        self.pre_state, self.dom, self.before = _start(m, config, log, self.state_invs)
         self.dom_term = z3.And(self.dom)
         self.lits = {i.id: z3.Bool(f"assume:{i.id}") for i in self.state_invs}
         self.actions = actions
@@ -363,8 +359,8 @@ class _Checker:
             out.update(b.reads)
         return out
 
-    def _built(self, action: Action) -> _Built:
-        key = (action.name,) + self.extras_key
+    def _built(self, action: Transition) -> _Built:
+        key = (action.name,)
         for b in _BUILT.get(key, ()):
             if same_reads(self.config, b.reads):
                 self.used.append(b)
@@ -395,7 +391,7 @@ class _Checker:
 
     def run(self) -> list[CheckResult]:
         rid, m = self.rid, self.m
-        live: list[tuple[Action, _Built, _LazySolver]] = []
+        live: list[tuple[Transition, _Built, _LazySolver]] = []
         for action in self.actions:
             why_off = action.disabled(m)
             if why_off:
@@ -548,7 +544,7 @@ class _Checker:
             _CACHE.put(key, value)
         return value + (time.perf_counter() - t0,)
 
-    def _vacuity(self, action: Action, step: Step, lazy: _LazySolver, assumed: list, candidates: set) -> None:
+    def _vacuity(self, action: Transition, step: Step, lazy: _LazySolver, assumed: list, candidates: set) -> None:
         t0 = time.perf_counter()
         key = self._query_key(step, _VACUITY, assumed, candidates)     # the guard alone, with no goal
         hit = _CACHE.get(key)

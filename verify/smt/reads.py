@@ -7,12 +7,19 @@ values at every logged path yields the identical formula and the identical
 verdicts: its checks are answered from the first one without building or
 solving anything. (Branches taken on other values would read other paths,
 so the comparison is exact, not a heuristic.)
+
+The config's ``Tables`` (``verify.config.tables``: prices, rents, refunds...) are read
+the same way: ``tables_of`` gives a view whose fields are derived on first read by the
+very functions ``Tables.of`` uses (``verify.config.tables.DERIVED``), from the recorded
+config, so a table read logs exactly the config values that table is made of.
 """
 
 from __future__ import annotations
 
 from dataclasses import is_dataclass
 from typing import Any
+
+from ..config.tables import DERIVED, Tables
 
 
 class Log:
@@ -46,6 +53,42 @@ class Recorder:
 
     def __setattr__(self, name, value):
         raise AttributeError("read-only")
+
+
+class TableView:
+    """The ``Tables`` of a recorded config, one field at a time: a field is derived on its first read
+    (``DERIVED``, from the config itself) with the config values it read noted, and every read of it,
+    first or not, logs those values in the recorder's current log."""
+
+    __slots__ = ("_cfg", "_log", "_done")
+
+    def __init__(self, recorder: Recorder):
+        object.__setattr__(self, "_cfg", recorder._obj)
+        object.__setattr__(self, "_log", recorder._log)
+        object.__setattr__(self, "_done", {})
+
+    def __getattr__(self, name: str) -> Any:
+        done = self._done.get(name)
+        if done is None:
+            derive = DERIVED.get(name)
+            if derive is None:
+                raise AttributeError(f"tables.{name}: not a derived table")
+            own = Log()
+            done = self._done[name] = (derive(Recorder(self._cfg, own)), dict(own.all))
+        value, reads = done
+        self._log.entries.update(reads)
+        self._log.all.update(reads)
+        return value
+
+    def __setattr__(self, name, value):
+        raise AttributeError("read-only")
+
+
+def tables_of(cfg: Any) -> Any:
+    """The ``Tables`` of a config; of a recorded config, a ``TableView`` (each read logged)."""
+    if isinstance(cfg, Recorder):
+        return TableView(cfg)
+    return Tables.of(cfg)
 
 
 def value_at(obj: Any, path: tuple[str, ...]) -> Any:

@@ -25,7 +25,6 @@ from ..execute.backends import make_backend
 from ..execute.progress import Progress
 from .. import __version__
 from .verdict import CheckResult
-from .model import extras_of
 from .open_values import check_open, unsupplied_note
 
 
@@ -35,25 +34,31 @@ class Target:
 
     id: str
     config: object        # EngineConfig
-    extras: dict
     promised: tuple[str, ...]
     ruleset: object       # verify.spec.Ruleset (for constraints)
 
     @classmethod
     def of(cls, r) -> "Target":
         """The target of a resolved ruleset (values supplied, overlays stacked)."""
-        return cls(r.id, EngineConfig.from_ruleset(r), extras_of(r), tuple(r.promised()), r)
+        return cls(r.id, EngineConfig.from_ruleset(r), tuple(r.promised()), r)
 
     def fingerprint(self) -> str:
         """A hash of everything a check of this target depends on; computed once (every result row of a
         check carries it, and serialising the whole config per row was a sixth of a full check's CPU)."""
         fp = self.__dict__.get("_fingerprint")
         if fp is None:
-            text = json.dumps([self.config.to_json(), sorted(self.extras.items()), self.promised], sort_keys=True,
+            text = json.dumps([self.config.to_json(), _legacy_values(self.config), self.promised], sort_keys=True,
                               default=str)
             fp = hashlib.sha256(text.encode()).hexdigest()
             object.__setattr__(self, "_fingerprint", fp)       # frozen: a cache, not a field
         return fp
+
+
+def _legacy_values(config) -> list:
+    """Two values a check once took from the ruleset beside its config (both config fields now), kept in
+    the hash so that a check saved before keeps its hash."""
+    return [["bankruptcy.to_player_mortgaged", config.debt.to_player_mortgaged],
+            ["building.supply_accounting", config.building.supply_accounting]]
 
 
 def config_hash(r) -> str:
@@ -99,9 +104,9 @@ class CheckChunk:
 def run_chunk(chunk: CheckChunk) -> list[dict]:
     """Every check of the chunk's rulesets, as JSON records (``CheckResult.to_record``)."""
     from . import bounded, constraints, proofs
-    from .actions import ACTIONS
+    from .transitions import TRANSITIONS
     actions = chunk.actions
-    chosen = ACTIONS if not actions else tuple(a for a in ACTIONS if a.name in actions)
+    chosen = TRANSITIONS if not actions else tuple(a for a in TRANSITIONS if a.name in actions)
     out: list[CheckResult] = []
     for t in chunk.targets:
         out += constraints.check(t.ruleset)
@@ -110,11 +115,11 @@ def run_chunk(chunk: CheckChunk) -> list[dict]:
             out += proved
             note = proved[0].open_values if proved else ()
         else:
-            out += proofs.check_ruleset(t.id, t.config, t.extras, t.promised, chunk.timeout_s, actions=chosen)
+            out += proofs.check_ruleset(t.id, t.config, t.promised, chunk.timeout_s, actions=chosen)
             note = ()
         if chunk.bounded_k and not actions:
             out += [replace(x, open_values=unsupplied_note(t.ruleset)) if note else x
-                    for x in bounded.check(t.id, t.config, t.extras, t.promised, chunk.timeout_s, chunk.bounded_k)]
+                    for x in bounded.check(t.id, t.config, t.promised, chunk.timeout_s, chunk.bounded_k)]
     return [r.to_record() for r in out]
 
 
@@ -134,14 +139,19 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
           label: str = "check") -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
 
-    ``actions`` restricts the inductive checks to those actions (and skips the bounded runs);
+    ``actions`` restricts the inductive checks to those transitions (and skips the bounded runs; a former
+    name of a transition is taken with a ``FutureWarning``);
     ``settings`` are ``--set`` values given to every ruleset; ``jobs``, ``scheduler`` and ``resume``
     are the execution layer's (default: up to 2 local processes); ``progress`` shows a bar (or plain
     lines) on stderr named ``label``."""
-    from .actions import BY_NAME
+    from .transitions import BY_NAME, canonical
+    named = []
     for a in actions:
-        if a not in BY_NAME:
-            raise SpecError("E033", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}")
+        try:
+            named.append(canonical(a))
+        except KeyError:
+            raise SpecError("E033", f"unknown action {a!r}; actions: {', '.join(BY_NAME)}") from None
+    actions = tuple(named)
     targets = resolve(list(names) if names else default_names(), settings)
     groups: dict[str, list[Target]] = {}
     for t in targets:

@@ -110,21 +110,19 @@ def _describe_action(m, name: str, args: dict) -> str:
     a, b = f"player {args['a']}", f"player {args['b']}"
     if name == "buy":
         return f"{a} buys {deed('sq')}"
-    if name == "auction-settle":
+    if name == "auction_won":
         return f"{a} wins the auction of {deed('sq')} for {args['amt']}"
-    if name.startswith("rent-"):
-        extra = f" (dice {args['dice']})" if name == "rent-utility" else ""
+    if name.startswith("rent_"):
+        extra = f" (dice {args['dice']})" if name == "rent_utility" else ""
         return f"{a} lands on {deed('sq')} and pays rent{extra}"
-    if name in ("build-house", "build-hotel", "sell-house", "sell-hotel", "break-down-hotel",
-                "card-destroy-building"):
-        verb = {"build-house": "builds a house on", "build-hotel": "builds a hotel on",
-                "sell-house": "sells a house on", "sell-hotel": "sells the hotel on",
-                "break-down-hotel": "breaks down the hotel on",
-                "card-destroy-building": "draws a card that destroys a building on"}[name]
-        return f"{a} {verb} {deed('sq')}"
+    verbs = {"build_house": "builds a house on", "build_hotel": "builds a hotel on",
+             "sell_house": "sells a house on", "sell_hotel": "breaks down the hotel on",
+             "card_destroy_building": "draws a card that destroys a building on"}
+    if name in verbs:
+        return f"{a} {verbs[name]} {deed('sq')}"
     if name in ("mortgage", "unmortgage"):
         return f"{a} {'mortgages' if name == 'mortgage' else 'lifts the mortgage on'} {deed('sq')}"
-    if name == "mortgage-expiry":
+    if name == "mortgage_expired":
         won = "nobody bids" if args["f1"] else f"{a} wins it for {args['amt']}"
         return f"the mortgage on {deed('sq')} expires and is auctioned: {won}"
     if name == "trade":
@@ -139,24 +137,24 @@ def _describe_action(m, name: str, args: dict) -> str:
             if args[flag]:
                 parts.append(f"{who} hands over the {card} jail card")
         return f"{a} and {b} trade: " + "; ".join(parts or ["nothing"])
-    if name == "card-repairs":
+    if name == "card_repairs":
         return f"{a} draws a repairs card and pays {args['dice']}"
-    if name == "card-each-player":
+    if name == "card_each_player":
         k = args["amt"]
         return f"{a} draws a card: " + (f"pays every other player {-k}" if k < 0 else f"collects {k} from each")
-    if name == "casino-bet":
+    if name == "casino_bet":
         return (f"{a} bets on {args['amt']} number(s)" + (", the die shows one" if args["f1"] else "")
                 + (", and wins the jackpot" if args["f2"] else ""))
-    if name == "free-parking":
+    if name == "free_parking":
         return f"{a} lands on Free Parking and takes the pot"
-    if name == "auction-mortgaged":
+    if name == "auction_mortgaged":
         return (f"{a} auctions the mortgaged {deed('sq')}: "
                 + ("nobody bids" if args["f1"] else f"{b} wins it for {args['amt']}"))
     if name == "tax":
         return f"{a} pays a tax of {args['amt']}"
-    if name == "bankrupt-to-player":
+    if name == "bankrupt_to_player":
         return f"{a} owes {b} {args['amt']}, cannot raise it and goes bankrupt to {b}"
-    if name == "bankrupt-to-bank":
+    if name == "bankrupt_to_bank":
         return f"{a} owes the bank {args['amt']}, cannot raise it and goes bankrupt"
     if name == "surrender":
         return f"{a} gives up"
@@ -184,8 +182,8 @@ def counterexample(m, step, inv, solver: z3.Solver, timeout_ms: int, act, assump
     keep = _matters(m, before, after)
     # the players that matter: the acting ones, the ones that change, own a shown deed or hold something
     involved = {args["a"]}
-    if step.action.name in ("trade", "bankrupt-to-player", "auction-mortgaged") or \
-            step.action.name.startswith("rent-"):
+    if step.action.name in ("trade", "bankrupt_to_player", "auction_mortgaged") or \
+            step.action.name.startswith("rent_"):
         involved.add(args["b"])
     for p, q in zip(before["players"], after["players"]):
         if p != q or p["jail_cards"] or p["bankrupt"] or p["in_jail"]:

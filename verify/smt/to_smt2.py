@@ -16,33 +16,34 @@ import z3
 
 from ..invariants import load_invariants
 from ..config import EngineConfig
-from .actions import ACTIONS
-from .model import Model, extras_of
+from .model import Model
+from .transitions import TRANSITIONS, canonical
 from .proofs import instantiate, invariant_after, invariant_before, check_ruleset
 from .state import domain
 
 
 @dataclass(frozen=True)
 class Query:
-    name: str            # "<action> / <invariant>"
+    name: str            # "<transition> / <invariant>"
     status: str          # z3's answer: unsat (PROVED) | sat (VIOLATED) | unknown
     smt2: str
 
 
 def queries(ruleset, timeout_s: float = 10.0, only: set[str] | None = None) -> list[Query]:
-    """The inductive queries of ``ruleset`` (optionally only actions named in ``only``)."""
+    """The inductive queries of ``ruleset`` (optionally only the transitions named in ``only``; a former
+    name of a transition is taken with a ``FutureWarning``)."""
+    only = {canonical(n) for n in only} if only else None
     cfg = EngineConfig.from_ruleset(ruleset)
-    extras = extras_of(ruleset)
     promised = set(ruleset.promised())
-    chosen = tuple(a for a in ACTIONS if not only or a.name in only)
-    results = check_ruleset(ruleset.id, cfg, extras, promised, timeout_s, actions=chosen)
+    chosen = tuple(a for a in TRANSITIONS if not only or a.name in only)
+    results = check_ruleset(ruleset.id, cfg, promised, timeout_s, actions=chosen)
     broken = {r.invariant for r in results if r.verdict.value == "VIOLATED"}
-    m = Model.from_config(cfg, extras)
+    m = Model.from_config(cfg)
     state_invs = [i for i in load_invariants() if i.kind == "state"]
     # the assumption of the final round: every state invariant no action breaks
     assumed = [i for i in state_invs if i.id not in broken]
     out = []
-    for action in ACTIONS:
+    for action in TRANSITIONS:
         if action.disabled(m) or (only and action.name not in only):
             continue
         step = instantiate(m, action)

@@ -8,6 +8,7 @@ as "fine").
 from __future__ import annotations
 
 import enum
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,8 +38,8 @@ class CheckResult:
     #: how open values (set by a host or the players, none supplied) were treated, one text per
     #: parameter: every value / each value of a finite domain / the fallback assumed (verify.smt.open_values)
     open_values: tuple[str, ...] = ()
-    #: the hash of what was checked (``verify.smt.run.config_hash``: the compiled config, the
-    #: model's extras and the promises), so a saved result is never shown for a ruleset since changed
+    #: the hash of what was checked (``verify.smt.run.config_hash``: the compiled config and the
+    #: promises), so a saved result is never shown for a ruleset since changed
     config: str = ""
 
     @property
@@ -82,7 +83,9 @@ def results_from_json(doc: Any, rulesets: list[str] | None = None,
     not one of ``rulesets`` (a check saved for other rulesets), or a summary whose count
     disagrees; and ``StaleCheck`` when a result's config hash is not ``configs[ruleset]`` (the
     ruleset changed since the check was saved, or the file predates the hashes). A saved check
-    is shown as real results, so it must be one, of the rulesets as they are now."""
+    is shown as real results, so it must be one, of the rulesets as they are now. A result saved under an
+    action's former name (``build-house``) is read under its name now (``build_house``), with a
+    ``FutureWarning`` saying so."""
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise ValueError('not a `verify check --json` document (no "results" list)')
     results = doc["results"]
@@ -103,6 +106,7 @@ def results_from_json(doc: Any, rulesets: list[str] | None = None,
         if rulesets is not None and r["ruleset"] not in rulesets:
             raise ValueError(f"result {i} is for ruleset {r['ruleset']!r}, which this report does not include "
                              "(the check was saved for other rulesets)")
+    results = _current_names(results)
     summary = doc.get("summary")
     if isinstance(summary, dict) and summary.get("checks") not in (None, len(results)):
         raise ValueError(f"its summary counts {summary['checks']} checks but it holds {len(results)}")
@@ -116,3 +120,29 @@ def results_from_json(doc: Any, rulesets: list[str] | None = None,
                              + f", but {r['ruleset']!r} compiles to {now} now: the ruleset changed since; "
                              "run `verify check --json -o FILE` again")
     return tuple(results)
+
+
+def _current_names(results: list) -> list:
+    """The results with every former transition name (also in a counterexample, and each part of a bounded
+    check's ``a|b``) replaced by the name now; one FutureWarning per former name met."""
+    from .transitions import ALIASES, DeprecatedName
+    met: dict[str, str] = {}
+
+    def now(name: Any) -> Any:
+        if not isinstance(name, str):
+            return name
+        parts = name.split("|")
+        for part in parts:
+            if part in ALIASES:
+                met[part] = ALIASES[part]
+        return "|".join(ALIASES.get(part, part) for part in parts)
+
+    out = []
+    for r in results:
+        r = dict(r, action=now(r["action"]))
+        if isinstance(r.get("counterexample"), dict) and "action" in r["counterexample"]:
+            r["counterexample"] = dict(r["counterexample"], action=now(r["counterexample"]["action"]))
+        out.append(r)
+    for old, new in met.items():
+        warnings.warn(DeprecatedName(old, new), stacklevel=3)
+    return out

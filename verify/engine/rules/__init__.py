@@ -1,7 +1,7 @@
 """The rules: one implementation of every rule the engine plays, as plain functions.
 
 Every rule is a module-level function whose first two arguments are ``t`` (the
-frozen per-config ``verify.engine.tables.Tables``) and ``g`` (the mutable
+frozen per-config ``verify.config.tables.Tables``) and ``g`` (the mutable
 ``verify.engine.state.GameState``); nothing else is shared between rule families.
 One module per family:
 

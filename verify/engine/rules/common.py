@@ -10,7 +10,7 @@ from ...errors import GameError
 from ..reasons import IllegalAction
 from ..state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, OVER, POST_ROLL, PRE_ROLL,
                      TRIPLES, UNLIMITED, GameState)
-from ..tables import Tables, round_money
+from ...config.tables import Tables, round_money
 
 MOVING: Final = "moving"                     # transient: inside a move, never seen by callers
 #: the phases in which property may be managed (building, selling, mortgaging, trading)
