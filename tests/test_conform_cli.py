@@ -71,7 +71,7 @@ def test_the_text_output_is_a_step_list_with_board_lines(tmp_path):
     assert "Replay: verify conform --replay" in out and "--engine tests.conform_engines.faults:ShortMover" in out
     (replay_line,) = [line for line in out.splitlines() if line.startswith("Replay: ")]
     assert replay_line.split()[4].startswith(str(tmp_path / "sc") + "/")   # the --scenarios folder used
-    assert "1 distinct deviation(s) (1 new); FAILED" in out
+    assert "1 cause(s) (1 new); FAILED" in out
 
 
 def test_junit_and_html_reports(tmp_path):

@@ -78,7 +78,7 @@ from .ruleset_options import reading_option, set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
             replay_file, trace_file, trace_states, scenario_dir, baseline_file, write_baseline, prune_baseline, strict,
             jobs, scheduler, resume, readings, settings) -> None:
-    """Check an engine step by step against RULESET; each distinct deviation is reported once, with how
+    """Check an engine step by step against RULESET; each cause of a deviation is reported once, with how
     many scenarios showed it and a shrunk, replayable scenario.
 
     A ruleset with an open value (set by a host or the players) is refused until the value is

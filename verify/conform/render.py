@@ -258,7 +258,7 @@ def run_text(result, files: list[str | None], engine_arg: str = "") -> str:
     for dev in result.deviations:
         counts[result.status(dev)] = counts.get(result.status(dev), 0) + 1
     n = len(result.deviations)
-    verdict = "no deviation" if not n else f"{n} distinct deviation(s)"
+    verdict = "no deviation" if not n else f"{n} cause(s)"
     if n:
         verdict += " (" + ", ".join(f"{counts[k]} {k}" for k in ("new", "changed", "unstated", "accepted")
                                     if counts.get(k)) + ")"

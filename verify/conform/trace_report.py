@@ -123,7 +123,7 @@ def text(result: TraceCheck) -> str:
         lines.append("")
     engines = ", ".join(sorted({g.engine for g in result.games}))
     verdict = ("every transition explained" if result.ok else
-               f"{len(result.unexplained)} not explained ({len(devs)} distinct deviation(s))")
+               f"{len(result.unexplained)} not explained ({len(devs)} cause(s))")
     lines.append(f"{engines} on {result.ruleset}: {len(result.games)} game(s), {result.transitions} "
                  f"transition(s) in {result.file}: {verdict}")
     return "\n".join(lines)
