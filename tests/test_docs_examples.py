@@ -166,7 +166,7 @@ def test_the_readme_reports_what_the_recorded_default_runs_found():
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     gnome = json.loads((ROOT / "docs/evidence/gnome/default-run.json").read_text(encoding="utf-8"))
     unstated = sum(1 for v in gnome["violations"] if v["status"] == "unstated")
-    assert (f"{len(gnome['violations'])} distinct deviations from `official`, {unstated} of them resting only on "
+    assert (f"{len(gnome['violations'])} causes from `official`, {unstated} of them resting only on "
             "values the rulebook leaves unstated") in text
     trace = json.loads((ROOT / "docs/evidence/simclasses/validate-trace.json").read_text(encoding="utf-8"))
-    assert f"`--validate-trace`), {len(trace['deviations'])} distinct deviations" in text
+    assert f"`--validate-trace`), {len(trace['deviations'])} causes" in text

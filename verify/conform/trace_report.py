@@ -1,8 +1,8 @@
 """The result of a trace validation (``verify.conform.trace_check``), told to people and as JSON.
 
 Each transition of a game log that no sequence of legal actions explains is an ``Unexplained``
-(where, the logged throws and draws, the closest explanation, what still differs, a signature);
-``TraceCheck.deviations`` groups them by signature, most frequent first; ``text`` prints each
+(where, the logged throws and draws, the closest explanation, what still differs, its cause);
+``TraceCheck.deviations`` groups them by cause, most frequent first; ``text`` prints each
 distinct deviation once, then a summary line.
 """
 
@@ -109,6 +109,8 @@ def text(result: TraceCheck) -> str:
         lines.append(f"  first at {where}, game {u.game}")
         if u.reason:
             lines.append(f"  {u.reason}")
+        if " › " in u.chain:
+            lines.append(f"  chain: {u.chain} (the cause is its last link)")
         draws = [f"dice {'+'.join(map(str, d))}" for d in u.dice] + [f"card {c}" for c in u.cards]
         if draws:
             lines.append(f"  logged since the state before: {', '.join(draws)}")
