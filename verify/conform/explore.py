@@ -3,10 +3,11 @@
 A run is cut into chunks (``plan``); a chunk generates its scenarios from its
 seed (scenario *k* from ``scenario_seed(chunk seed, k)``) and plays every one
 against the engine: a violation does not stop it. Each violation is filed
-under its signature (``signature.py``): a chunk's result counts, per
-deviation, the scenarios that showed it and keeps the shortest of them (the
-fewest steps, then the smallest document, then the first) as the candidate
-to shrink, and the cards its scenarios drew. ``merge_chunks`` adds the chunks up the same way, so the counts and
+under its cause (``cause.py``): a chunk's result counts, per cause, the
+scenarios that showed it and where (its contexts), and keeps the shortest of
+them (the fewest steps, then the smallest document, then the first) as the
+candidate to shrink (for a refusal met on several actions, one per action, to
+judge apart whether it is unstated), and the cards its scenarios drew. ``merge_chunks`` adds the chunks up the same way, so the counts and
 candidates of a run depend on its seed and size alone, not on how its chunks
 were scheduled. Shrinking comes after, once per deviation (``shrink.py``).
 
@@ -16,10 +17,8 @@ chunk's size), so ``examples`` counts checked scenarios. Protocol faults are
 deviations too; the engine is restarted and the chunk goes on, unless it
 faulted on ``MAX_FAULTS`` scenarios in a row (it cannot play at all) or timed
 out (each timeout costs the full step timeout): then the chunk stops and
-says so. When merging, deviations met on several cards alike, and on half the
-cards the run drew, become one of any card (``signature.generalize``), and successor deviations that are
-simpler ones seen together (the same step breaking two rules at once) are
-folded into those (``signature.fold``).
+says so. When merging, causes met on several cards alike, and on half the
+cards the run drew, become one of any card (``signature.generalize``).
 """
 
 from __future__ import annotations

@@ -5,16 +5,17 @@ process, ``--jobs N`` worker processes or a Dask cluster, ``--resume``), on
 one backend:
 
 1. **explore** (``explore.py``): the run's scenarios in seeded chunks, every
-   one generated and checked, every violation filed under its deviation's
-   signature with a count and the shortest scenario that showed it;
-2. **shrink** (``shrink.py``): one task per distinct deviation, its scenario
-   shrunk within a counted budget without turning into another deviation.
+   one generated and checked, every violation filed under its cause
+   (``cause.py``) with a count, its contexts and the shortest scenario that
+   showed it;
+2. **shrink** (``shrink.py``): one task per cause, its scenario shrunk within
+   a counted budget without turning into another cause.
 
 Both are functions of their inputs, so a run's deviations, counts and saved
 scenarios depend on its seed and size alone (and the engine, for a
 deterministic engine), not on ``--jobs``, ``--scheduler`` or the machine's
 load. Most of a run's work is checking: shrinking costs at most
-``shrink_runs`` engine runs per distinct deviation, whatever the number of
+``shrink_runs`` engine runs per cause, whatever the number of
 scenarios that showed it. Values supplied with ``--set`` travel in every
 task, so a worker compiles the config the command checked.
 """
@@ -175,7 +176,7 @@ class ConformResult:
 
 
 def _order(deviations: dict) -> list[tuple[str, dict]]:
-    """Most frequent first, then by signature (a function of the counts: the same in every run)."""
+    """Most frequent first, then by cause (a function of the counts: the same in every run)."""
     return sorted(deviations.items(), key=lambda kv: (-kv[1]["count"], kv[0]))
 
 

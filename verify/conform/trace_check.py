@@ -19,9 +19,10 @@ are where the next transition's search starts. A transition nothing explains is
 reported with the closest explanation (the reached state with the fewest
 differences) and its diff; the check then goes on from the logged state laid
 over that closest state, so one log shows every kind of deviation it holds.
-Transitions not explained are grouped into distinct deviations by a signature:
-the values that differ (seats generalised), where the players concerned stand
-(the square's kind) and, on a card square, the card drawn.
+Transitions not explained are grouped by their cause (``cause.py``), as a
+step's: the closest explanation's actions played link by link from where it
+started, the logged state laid over where it ended, the first link whose
+outcome differs.
 
 The actions searched are every finite legal action (``legal_actions``), except
 that a building, selling or mortgage action is tried only on a deed whose logged
