@@ -195,35 +195,6 @@ class UndeclaredAutoRent(AutoRent):
     declare = False
 
 
-class Liquidator(ReferenceEngine):
-    """Settles every debt itself (sells buildings, mortgages, pays or goes bankrupt: never a debt phase) and
-    declares it (automatic liquidation, no debt phase, no pay/bankrupt actions)."""
-
-    name = "liquidator"
-
-    def hello(self) -> dict:
-        from verify.conform.protocol import PHASES
-        from verify.engine.step import ACTION_TYPES
-        h = super().hello()
-        h["automatic"] = ["liquidation"]
-        h["phases"] = [p for p in PHASES if p != "debt"]
-        h["actions"] = [t for t in ACTION_TYPES if t not in ("pay", "bankrupt")]
-        return h
-
-    def apply(self, action: dict) -> dict:
-        from verify.engine.step import legal_actions
-        new = super().apply(action)
-        while new["phase"] == "debt":
-            debtor = new["pending"]["debtor"]
-            acts = [a for a in legal_actions(self._config, new) if a.get("seat") == debtor]
-            pick = next((a for kind in ("pay", "sell_hotel", "sell_house", "mortgage", "bankrupt")
-                         for a in acts if a["type"] == kind), None)
-            if pick is None:
-                break
-            new = super().apply(pick)
-        return new
-
-
 class Named(ReferenceEngine):
     """The reference engine under a name that is HTML (the report must escape it)."""
 
@@ -405,3 +376,11 @@ def chain_engine(*automatic: str, declare: bool = True, bug: str = "") -> type:
     return type("Chain_" + "_".join(automatic) + ("" if declare else "_undeclared") + (f"_{bug}" if bug else ""),
                 (ChainEngine,), {"AUTOMATIC": automatic, "declare": declare, "bug": bug,
                                  "name": "chain:" + "+".join(automatic)})
+
+
+class Liquidator(ChainEngine):
+    """Settles every debt itself (sells buildings, mortgages, pays or goes bankrupt: never a debt phase) and
+    declares it (automatic liquidation, no debt phase, no pay/bankrupt actions)."""
+
+    name = "liquidator"
+    AUTOMATIC = ("liquidation",)
