@@ -41,6 +41,7 @@ from .coverage import EDGE_CANDIDATES, Coverage, deed_key, situation, steer_dice
 from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect, used_only
 from .signature import template_key
+from .situations import situation_for
 from .states import loaded_state
 
 def _reads_only(act, prefixes: tuple[str, ...]) -> bool:
@@ -443,7 +444,12 @@ def build(d, ctx: Context, lazy: bool = False, cov: Coverage | None = None) -> S
     action drawn when it is first asked for, ``Scenario.step``; the same actions either way). ``cov``: the
     situations met so far (a chunk's, shared by its scenarios; default this scenario's own)."""
     cov = cov if cov is not None else Coverage()
-    origin, state, setup, history, first = loaded_state(d, ctx, cov)
+    found = situation_for(d, ctx, cov)      # every few scenarios a rare circumstance (situations.py)
+    if found is not None:
+        origin, state, history, first = found
+        setup = None
+    else:
+        (origin, state, setup, history), first = loaded_state(d, ctx, cov), None
     sc = Scenario(state, [], origin, setup=setup, history=history)
     now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps), "first": first}
 

@@ -253,8 +253,14 @@ def _third_double(passing_go: bool):
         p, _ = _seats(d, g)
         _setup(d, ctx, g, p)
         g.doubles[p] = 2
-        a = d.int(1, 6)
-        g.pos[p] = d.int(40 - 2 * a, 39) if passing_go else d.int(0, 39 - 2 * a)
+        r = ctx.rules
+        # onto a deed (where the dice would take it: no card or jail square to say more than the double does)
+        options = [(a, t) for a in range(1, 7) for t in r.ownable
+                   if (t < 2 * a if passing_go else t >= 2 * a)]
+        if not options:
+            return None
+        a, target = d.pick(options)
+        g.pos[p] = (target - 2 * a) % 40
         return Plan(_roll(p, [a, a]))
     return build
 
@@ -584,6 +590,21 @@ def _charge(ctx, state: dict, action: dict, payer: int) -> int:
     return big - got + salary + owed
 
 
+#: Every SITUATION_EVERY-th scenario of a chunk starts from a situation: a chunk of the default size offers
+#: its share of them all, whatever is drawn.
+SITUATION_EVERY = 3
+
+
+def situation_for(d, ctx, cov) -> tuple[str, dict, dict | None, dict] | None:
+    """This scenario's situation, when it is one of the chunk's every ``SITUATION_EVERY``-th (``realize``)."""
+    if cov is None:
+        return None
+    cov.seen[("source",)] = k = cov.seen.get(("source",), 0) + 1
+    if k % SITUATION_EVERY:
+        return None
+    return realize(d, ctx, cov.start, cov.chunks, cov)
+
+
 def realize(d, ctx, chunk: int = 0, chunks: int = 1, cov=None) -> tuple[str, dict, dict | None, dict] | None:
     """A situation's loaded state and first action: the one this chunk has offered least (its share of the
     list first), built on a fresh game; ``(origin, state, history, first action)``, None when it cannot be
@@ -652,4 +673,4 @@ def order(ctx, chunk: int, chunks: int) -> list[Situation]:
     return mine + [s for s in items if s not in mine]
 
 
-__all__ = ["Situation", "Plan", "listed", "order", "realize", "auction_bid"]
+__all__ = ["Situation", "Plan", "listed", "order", "situation_for", "realize", "auction_bid", "SITUATION_EVERY"]

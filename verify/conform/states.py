@@ -36,9 +36,6 @@ from .coverage import SUPPLIES, Coverage
 
 #: Where loaded states come from, weighted by repetition.
 SOURCES = ("new", "midgame", "boundary", "midgame", "boundary", "smt")
-#: Every SITUATION_EVERY-th scenario of a chunk starts from a situation (``situations.py``): a chunk of the
-#: default size offers its share of them all, whatever is drawn.
-SITUATION_EVERY = 3
 #: The boundary states of the rules (``_boundary`` builds each).
 BOUNDARIES = ("last-house", "exact-cash", "even-limit", "bankruptcy-to-player", "bankruptcy-to-bank",
               "mortgage-expiry", "three-way-auction", "jail-with-card", "trade-built-street")
@@ -302,26 +299,13 @@ def advance(d, ctx, state: dict, prefix: list[dict], steps: int) -> tuple[dict, 
     return state, done
 
 
-def loaded_state(d, ctx, cov: Coverage | None = None
-                 ) -> tuple[str, dict, dict | None, dict | None, dict | None]:
+def loaded_state(d, ctx, cov: Coverage | None = None) -> tuple[str, dict, dict | None, dict | None]:
     """A state satisfying the promised invariants, in a phase the engine can hold, where it came from, for
     a new game as set up its setup (players, seed; else None), and for a state reached by steps from
     another its history (``{"state", "actions"}``; else None). ``cov``: the chunk's coverage, which steers
     a mid-game state's supply of buildings to the situation least reached (``coverage.SUPPLIES``) and
-    puts the card each deck has drawn least on top of it (a new game's decks are its setup's). The last item
-    is the first action a situation's state is built for (``situations.py``), else None."""
+    puts the card each deck has drawn least on top of it (a new game's decks are its setup's)."""
     source = d.pick(SOURCES)
-    if cov is not None:
-        cov.seen[("source",)] = k = cov.seen.get(("source",), 0) + 1
-        if k % SITUATION_EVERY == 0:
-            source = "situation"
-    if source == "situation":
-        from .situations import realize
-        found = realize(d, ctx, cov.start if cov is not None else 0, cov.chunks if cov is not None else 1, cov)
-        if found is not None:
-            origin, state, history, first = found
-            return origin, state, None, history, first
-        source = "midgame"
     g, setup = fresh(d, ctx)
     fallback = out(ctx, g)
     prefix: list[dict] = []
@@ -348,7 +332,7 @@ def loaded_state(d, ctx, cov: Coverage | None = None
         state, origin, prefix = fallback, "new game", []
     warm, steps = advance(d, ctx, state, prefix, d.pick(WARM_UP))
     return (origin, warm, (setup if origin == "new game" and not steps else None),
-            {"state": state, "actions": steps} if steps else None, None)
+            {"state": state, "actions": steps} if steps else None)
 
 
 # ---- simpler loaded states (shrinking) ------------------------------------------------------------
