@@ -33,6 +33,7 @@ and what a baseline lists.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -99,17 +100,15 @@ def card_names(config) -> dict[str, str]:
         for c in cards:
             base.setdefault(_COPY.sub("", c.id), []).append(c)
         for name, copies in base.items():
-            same = len(copies) > 1 and len({(c.effect, json_key(c)) for c in copies}) == 1
+            same = len(copies) > 1 and len({_effect(c) for c in copies}) == 1
             for c in copies:
                 out[c.id] = name if same else c.id
     return out
 
 
-def json_key(card) -> str:
+def _effect(card) -> tuple:
     """A card's effect and its values, without its id (copies of a card are equal on it)."""
-    d = {k: v for k, v in vars(card).items() if k not in ("id", "title", "text")} if hasattr(card, "__dict__") \
-        else {k: getattr(card, k) for k in getattr(card, "__slots__", ()) if k not in ("id", "title", "text")}
-    return repr(sorted(d.items()))
+    return tuple(sorted((k, repr(v)) for k, v in dataclasses.asdict(card).items() if k != "id"))
 
 
 def atom_path(atom: str) -> str:

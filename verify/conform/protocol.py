@@ -219,7 +219,9 @@ def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str
         raise EngineFault("protocol", f"hello: \"{key}\" must be a list of {what}s")
     unknown = sorted(set(names) - set(known))
     if unknown:
-        raise EngineFault("protocol", f"hello: unknown {what}(s) in {key} {unknown}; known: {', '.join(known)}")
+        listed = [k for k in known if "." not in k]
+        more = " (or TOP.FIELD, a field of the state schema under one of them)" if len(listed) < len(known) else ""
+        raise EngineFault("protocol", f"hello: unknown {what}(s) in {key} {unknown}; known: {', '.join(listed)}{more}")
     return tuple(n for n in known if n in names)
 
 
