@@ -185,3 +185,17 @@ def test_a_cached_answer_is_reused_only_for_the_same_whole_query(monkeypatch):
         assert run()[("hotel-after-full-houses", "build_hotel")] is Verdict.VIOLATED
     finally:
         proofs.clear_caches()
+
+
+def test_the_card_aimed_at_an_opponents_most_developed_street_keeps_building_even():
+    """A designer's variant: the destroying card hits the most developed street of an opponent, in a game
+    without hotels. Taking a house from the most developed street keeps its group even, and the check proves
+    it (a transition that let the card hit any built street called it VIOLATED)."""
+    from verify.smt.transitions import BY_NAME
+    r = load_ruleset(str(Path(__file__).parent / "fixtures" / "tables" / "destroy-opponent-no-hotels.yaml"))
+    cfg = EngineConfig.from_ruleset(r)
+    assert cfg.cards.building_destroy_target == "opponent" and "even-build" in r.promised()
+    cells = {x.invariant: x for x in proofs.check_ruleset(r.id, cfg, r.promised(),
+                                                          actions=(BY_NAME["card_destroy_building"],), reuse=False)}
+    assert cells["(enabled)"].verdict is Verdict.PROVED
+    assert cells["even-build"].verdict is Verdict.PROVED, cells["even-build"].reason

@@ -58,3 +58,11 @@ def test_compile_target_writes_one_block_per_action_and_invariant(monkeypatch):
     text = to_smt2(r)
     assert text.count("(reset)") == text.count("(check-sat)") == 2 * 12  # two actions x every invariant
     assert "(set-info :status sat)" in text and "(set-info :status unsat)" in text
+
+
+def test_a_query_named_by_the_former_name_of_its_transition_is_found_with_a_notice():
+    from verify.smt.transitions import DeprecatedName
+    r = load_ruleset(str(FIXTURE))
+    with pytest.warns(DeprecatedName, match="'build-hotel' is deprecated"):
+        qs = queries(r, only={"build-hotel"})
+    assert qs and all(q.name.startswith("build_hotel / ") for q in qs)

@@ -2,7 +2,9 @@
 
 Each proof builds, from a ruleset's normalised values, a premise (the rulings
 the ruleset cites) and a conclusion (the clause claimed redundant) over a few
-symbolic quantities. The clause is redundant when ``premise and not
+symbolic quantities; where it restates the rules' arithmetic (a mortgage's
+interest, the casino's payout) it calls the very function the config's tables
+are derived with (``verify.config.tables``). The clause is redundant when ``premise and not
 conclusion`` is unsatisfiable. Every proof attempt ends three-valued
 (``Proof``): PROVED, REFUTED with the model z3 found (the clause is not
 implied), or UNKNOWN with the reason (a timeout, a value the proof cannot
@@ -18,6 +20,7 @@ from typing import Any, Callable
 
 import z3
 
+from ..config.tables import casino_payout, mortgage_interest
 from ..interrupt import raise_if_interrupted
 
 Get = Callable[[str], Any]
@@ -70,29 +73,33 @@ def gap_implies_ratio(get: Get, args: dict):
 
 
 def unmortgage_share(get: Get, args: dict):
+    """Lifting a mortgage costs its value plus the interest the tables charge (``mortgage_interest``, read over
+    every price p, unrounded)."""
     share = args.get("share")
     v, rate, base = get("mortgage.value"), get("mortgage.interest_rate"), get("mortgage.interest_base")
     if not (_num(v) and _num(rate) and _num(share)):
         return None
     p = z3.Real("price")
     mv = _r(v) * p
-    cost = mv + _r(rate) * (mv if base == "mortgage_value" else p)
+    cost = mv + mortgage_interest(p, mv, _r(rate), "mortgage_value" if base == "mortgage_value" else "price",
+                                  rounding=lambda x: x)
     return (p > 0), (cost == _r(share) * p), (
         f"for every price p > 0: {v}·p + {rate}·{'(mortgage value)' if base == 'mortgage_value' else 'p'}"
         f" = {share}·p")
 
 
 def casino_table(get: Get, args: dict):
+    """The payout the tables give a bet on K numbers (``casino_payout``: the stake times the numerator over K,
+    rounded down), for every stake, is the table's multiple of the stake."""
     n, most = get("casino.payout_numerator"), get("casino.max_numbers")
     table = args.get("table") or []
-    if not (_num(n) and _num(most)) or len(table) != most:
+    if not (_num(n) and _num(most)) or len(table) != most or int(n) != n:
         return None
-    k, pay = z3.Int("numbers_chosen"), z3.Real("payout_factor")
-    premise = z3.And(k >= 1, k <= most, pay * z3.ToReal(k) == n)
-    expected = _r(table[-1])
-    for i in range(len(table) - 2, -1, -1):
-        expected = z3.If(k == i + 1, _r(table[i]), expected)
-    return premise, pay == expected, f"payout factor = {n} ÷ K for K in 1..{most} gives {table}"
+    stake = z3.Int("stake")
+    pays = [z3.ToReal(casino_payout(stake, int(n), k, div=lambda a, b: a / b)) == _r(x) * z3.ToReal(stake)
+            for k, x in enumerate(table, 1)]
+    return stake > 0, z3.And(pays), f"payout = stake × {n} ÷ K (rounded down) for K in 1..{most} gives " \
+                                    f"stake × {table}"
 
 
 def even_build_example(get: Get, args: dict):

@@ -366,19 +366,6 @@ class EngineConfig:
         text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def mortgage_value(self, square: int) -> int:
-        return self.board.deed(square).mortgage
-
-    def unmortgage_cost(self, square: int) -> int:
-        """Mortgage value plus interest (interest rounded to whole money)."""
-        d = self.board.deed(square)
-        return d.mortgage + self.mortgage_interest(square)
-
-    def mortgage_interest(self, square: int, base: str | None = None) -> int:
-        d = self.board.deed(square)
-        b = d.price if (base or self.mortgage.interest_base) == "price" else d.mortgage
-        return round_money(b * self.mortgage.interest_rate)
-
 
 def round_money(x: float) -> int:
     """Money is whole; half rounds up (classic: 10 % of 35 = 3.5 -> 4). The one rounding of money: the

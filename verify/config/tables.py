@@ -18,6 +18,7 @@ reads a parameter that needs no derivation straight from ``t.cfg``.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 from types import MappingProxyType
 from typing import Any, Callable, Final, Mapping
@@ -45,6 +46,7 @@ class Tables:
     interest: tuple[int, ...]               # a mortgage's interest (mortgage.interest_rate of its base)
     transfer_interest: tuple[int, ...]      # the interest on a mortgage received in a bankruptcy
     sell_house_value: tuple[int, ...]       # what a house (or a hotel, each level) sells back for
+    casino_payout: tuple[int, ...]          # what a casino bet on 1, 2... numbers pays when the die shows one
     next_station: tuple[int, ...]           # the nearest station forward from each square
     next_utility: tuple[int, ...]
     # ---- the deeds and groups
@@ -99,11 +101,26 @@ def _is_ownable(cfg: EngineConfig) -> tuple[bool, ...]:
     return tuple(out)
 
 
+def mortgage_interest(price: Any, mortgage: Any, rate: Any, base: str,
+                      rounding: Callable[[Any], Any] = round_money) -> Any:
+    """A mortgage's interest: ``rate`` (mortgage.interest_rate) of the printed price or of the mortgage value
+    (``base``: mortgage.interest_base), in whole money; ``rounding`` the identity where a proof reads the
+    formula over every price (``verify.compare.proofs``)."""
+    return rounding((price if base == "price" else mortgage) * rate)
+
+
+def casino_payout(stake: Any, numerator: Any, numbers: Any,
+                  div: Callable[[Any, Any], Any] = operator.floordiv) -> Any:
+    """What a casino bet on ``numbers`` numbers pays when the die shows one of them: the stake times
+    casino.payout_numerator over the numbers, rounded down (``div``: z3's integer division in a proof)."""
+    return div(stake * numerator, numbers)
+
+
 def _interest(cfg: EngineConfig, base: str) -> tuple[int, ...]:
-    """A mortgage's interest per square: mortgage.interest_rate of its price or of its mortgage value."""
+    """A mortgage's interest per square."""
     rate = cfg.mortgage.interest_rate
     price, mortgage = _per_square(cfg, "price"), _per_square(cfg, "mortgage")
-    return tuple(round_money((price[s] if base == "price" else mortgage[s]) * rate) for s in range(40))
+    return tuple(mortgage_interest(price[s], mortgage[s], rate, base) for s in range(40))
 
 
 def _kind_squares(cfg: EngineConfig, kind: str) -> tuple[int, ...]:
@@ -134,6 +151,8 @@ DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
     "group_of": lambda c: _per_square(c, "group"),
     "interest": lambda c: _interest(c, c.mortgage.interest_base),
     "transfer_interest": lambda c: _interest(c, c.debt.transfer_interest_base),
+    "casino_payout": lambda c: tuple(casino_payout(c.casino.stake, c.casino.payout_numerator, k)
+                                     for k in range(1, c.casino.max_numbers + 1)),
     "sell_house_value": lambda c: tuple(round_money(x * c.building.sell_ratio) for x in _per_square(c, "house_cost")),
     "next_station": lambda c: _nearest(_kind_squares(c, "station")),
     "next_utility": lambda c: _nearest(_kind_squares(c, "utility")),
@@ -178,4 +197,4 @@ def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
 
 TABLE_FIELDS = tuple(f.name for f in fields(Tables))
 
-__all__ = ["Tables", "TABLE_FIELDS", "DERIVED", "POT_KINDS", "round_money"]
+__all__ = ["Tables", "TABLE_FIELDS", "DERIVED", "POT_KINDS", "round_money", "mortgage_interest", "casino_payout"]

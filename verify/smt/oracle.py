@@ -18,6 +18,7 @@ import z3
 
 from ..errors import GameError
 from ..invariants import NOBODY
+from . import terms as T
 from .model import Model
 from .state import SymPlayer, SymProp, SymState
 from .transitions import ARG_FIELDS, BY_NAME, Args, Transition, modelling
@@ -31,25 +32,25 @@ def sym_from_state(m: Model, state: dict) -> SymState:
         cards = list(p.get("jail_cards") or [])
         team = p.get("team")
         players.append(SymPlayer(seat=int(p.get("seat", i)), team=m.team_of(i) if team is None else int(team),
-                                 cash=z3.IntVal(int(p["cash"])), in_jail=z3.BoolVal(bool(p.get("in_jail"))),
-                                 bankrupt=z3.BoolVal(bool(p.get("bankrupt"))),
-                                 chance=z3.BoolVal("chance" in cards), chest=z3.BoolVal("chest" in cards)))
+                                 cash=T.int_val(int(p["cash"])), in_jail=T.bool_val(bool(p.get("in_jail"))),
+                                 bankrupt=T.bool_val(bool(p.get("bankrupt"))),
+                                 chance=T.bool_val("chance" in cards), chest=T.bool_val("chest" in cards)))
     props = []
     for i, d in enumerate(m.deeds):
         raw = props_by_sq[d.square]
         owner = NOBODY if raw.get("owner") is None else int(raw["owner"])
-        props.append(SymProp(index=i, square=d.square, kind=d.kind, group=m.group_name(i), owner=z3.IntVal(owner),
-                             mortgaged=z3.BoolVal(bool(raw.get("mortgaged"))),
-                             houses=z3.IntVal(int(raw.get("houses") or 0)),
-                             hotels=z3.IntVal(1 if raw.get("hotel") else 0),
-                             mrounds=z3.IntVal(int(raw.get("mortgage_rounds") or 0))))
+        props.append(SymProp(index=i, square=d.square, kind=d.kind, group=m.group_name(i), owner=T.int_val(owner),
+                             mortgaged=T.bool_val(bool(raw.get("mortgaged"))),
+                             houses=T.int_val(int(raw.get("houses") or 0)),
+                             hotels=T.int_val(1 if raw.get("hotel") else 0),
+                             mrounds=T.int_val(int(raw.get("mortgage_rounds") or 0))))
     bank = state.get("bank") or {}
-    opt = lambda v, limited: z3.IntVal(int(v)) if limited and v is not None else None  # noqa: E731
+    opt = lambda v, limited: T.int_val(int(v)) if limited and v is not None else None  # noqa: E731
     return SymState(players=tuple(players), props=tuple(props),
                     bank_houses=opt(bank.get("houses"), m.house_supply is not None),
                     bank_hotels=opt(bank.get("hotels"), m.hotel_supply is not None),
-                    bank_cash=z3.IntVal(int(bank.get("cash") or 0)), pot=z3.IntVal(int(state.get("pot") or 0)),
-                    jackpot=z3.IntVal(int(state.get("jackpot") or 0)))
+                    bank_cash=T.int_val(int(bank.get("cash") or 0)), pot=T.int_val(int(state.get("pot") or 0)),
+                    jackpot=T.int_val(int(state.get("jackpot") or 0)))
 
 
 def _observed(s: SymState) -> dict[str, Any]:
@@ -131,56 +132,103 @@ def _args(name: str, given: dict) -> Args:
                                                     else z3.Int(f"free.{f}")) for f in ARG_FIELDS})
 
 
-def _solver(guard) -> z3.Solver:
-    solver = z3.Solver()
-    solver.set("timeout", 30_000)
-    solver.add(guard)
-    return solver
+class Case:
+    """Transition ``tr`` on ``state`` with the arguments in ``args`` (``Args`` fields; the others free),
+    built once and asked several questions."""
+
+    def __init__(self, m: Model, tr: Transition | str, state: dict, args: dict):
+        self.m, self.tr, self.args = m, BY_NAME[tr] if isinstance(tr, str) else tr, dict(args)
+        self.off = bool(self.tr.disabled(m))
+        if not self.off:
+            self.x = _args(self.tr.name, args)
+            guard, self.after = self.tr.build(m, sym_from_state(m, state), self.x)
+            self.guard = z3.simplify(guard) if not isinstance(guard, bool) else z3.BoolVal(guard)
+            self.terms = _observed(self.after)
+        self._solver: z3.Solver | None = None
+
+    def _chosen(self, model) -> dict:
+        return {f: _value(getattr(self.x, f), model) for f in ARG_FIELDS}
+
+    def judge(self) -> Judgement:
+        """Whether the guard allows it (for some choice of the free arguments), and a successor it gives."""
+        if self.off or z3.is_false(self.guard):
+            return Judgement(False, None, self.args)
+        if z3.is_true(self.guard):
+            try:
+                return Judgement(True, snapshot(self.after), self.args)
+            except GameError:
+                pass                      # the successor rests on a free argument: ask z3 for one
+        solver = self.solver()
+        res = solver.check()
+        if res == z3.unsat:
+            return Judgement(False, None, self.args)
+        if res != z3.sat:
+            raise GameError(f"the SMT oracle could not decide {self.tr.name}: {solver.reason_unknown()}")
+        return Judgement(True, snapshot(self.after, solver.model()), self._chosen(solver.model()))
+
+    def solver(self) -> z3.Solver:
+        if self._solver is None:
+            self._solver = z3.Solver()
+            self._solver.set("timeout", 30_000)
+            self._solver.add(self.guard)
+        return self._solver
+
+    def successor(self, expected: dict, same: bool = True) -> Judgement | None:
+        """With ``same``: a choice of the free arguments whose successor has exactly the modelled fields of
+        canonical state ``expected`` (None: there is none). Without: one whose successor differs from it
+        (None: ``expected``'s is the only successor)."""
+        if self.off:
+            return None
+        want = plain_state(self.m, expected)
+        equal = [term == want[key] for key, term in self.terms.items()
+                 if term is not None and want.get(key) is not None]
+        solver = self.solver()
+        solver.push()
+        try:
+            solver.add(z3.And(equal) if same else z3.Not(z3.And(equal)))
+            if solver.check() != z3.sat:
+                return None
+            model = solver.model()
+            return Judgement(True, snapshot(self.after, model), self._chosen(model))
+        finally:
+            solver.pop()
+
+
+def plain_state(m: Model, state: dict) -> dict[str, Any]:
+    """The modelled fields of a canonical state by snapshot key (``_observed``), read without z3."""
+    out: dict[str, Any] = {}
+    for i, p in enumerate(state["players"]):
+        seat, cards = int(p.get("seat", i)), list(p.get("jail_cards") or [])
+        out.update({f"cash/{seat}": int(p["cash"]), f"bankrupt/{seat}": bool(p.get("bankrupt")),
+                    f"chance/{seat}": "chance" in cards, f"chest/{seat}": "chest" in cards})
+    for p in state["properties"]:
+        sq = int(p["square"])
+        out.update({f"owner/{sq}": NOBODY if p.get("owner") is None else int(p["owner"]),
+                    f"mortgaged/{sq}": bool(p.get("mortgaged")), f"houses/{sq}": int(p.get("houses") or 0),
+                    f"hotel/{sq}": bool(p.get("hotel"))})
+    bank = state.get("bank") or {}
+    out.update({"bank/houses": bank.get("houses") if m.house_supply is not None else None,
+                "bank/hotels": bank.get("hotels") if m.hotel_supply is not None else None,
+                "bank/cash": int(bank.get("cash") or 0), "pot": int(state.get("pot") or 0),
+                "jackpot": int(state.get("jackpot") or 0)})
+    return out
 
 
 def evaluate(m: Model, tr: Transition | str, state: dict, args: dict) -> Judgement:
     """Transition ``tr`` on ``state`` with the arguments in ``args`` (``Args`` fields; the others free)."""
-    tr = BY_NAME[tr] if isinstance(tr, str) else tr
-    if tr.disabled(m):
-        return Judgement(False, None, dict(args))
-    x = _args(tr.name, args)
-    guard, after = tr.build(m, sym_from_state(m, state), x)
-    g = z3.simplify(guard) if not isinstance(guard, bool) else z3.BoolVal(guard)
-    if z3.is_false(g):
-        return Judgement(False, None, dict(args))
-    if z3.is_true(g):
-        try:
-            return Judgement(True, snapshot(after), dict(args))
-        except GameError:
-            pass                      # the successor rests on a free argument: ask z3 for one
-    solver = _solver(g)
-    res = solver.check()
-    if res == z3.unsat:
-        return Judgement(False, None, dict(args))
-    if res != z3.sat:
-        raise GameError(f"the SMT oracle could not decide {tr.name}: {solver.reason_unknown()}")
-    model = solver.model()
-    chosen = {f: _value(getattr(x, f), model) for f in ARG_FIELDS}
-    return Judgement(True, snapshot(after, model), chosen)
+    return Case(m, tr, state, args).judge()
 
 
 def agrees(m: Model, tr: Transition | str, state: dict, args: dict, expected: dict) -> Judgement | None:
     """Whether transition ``tr`` allows a successor with exactly the modelled fields of canonical state
     ``expected``: the judgement that gives it, or None (no choice of the free arguments does)."""
-    tr = BY_NAME[tr] if isinstance(tr, str) else tr
-    if tr.disabled(m):
-        return None
-    x = _args(tr.name, args)
-    guard, after = tr.build(m, sym_from_state(m, state), x)
-    want = _flat(sym_from_state(m, expected))
-    solver = _solver(guard)
-    for key, term in _observed(after).items():
-        if term is not None and want.get(key) is not None:
-            solver.add(term == want[key])
-    if solver.check() != z3.sat:
-        return None
-    model = solver.model()
-    return Judgement(True, snapshot(after, model), {f: _value(getattr(x, f), model) for f in ARG_FIELDS})
+    return Case(m, tr, state, args).successor(expected, same=True)
+
+
+def another(m: Model, tr: Transition | str, state: dict, args: dict, expected: dict) -> Judgement | None:
+    """A successor that transition ``tr`` allows on ``state`` besides ``expected``'s modelled fields (some
+    choice of the free arguments gives a different one), or None: ``expected`` is the only one."""
+    return Case(m, tr, state, args).successor(expected, same=False)
 
 
 # ---------------------------------------------------------------------------- an engine action
@@ -246,5 +294,6 @@ def judge(m: Model, state: dict, action: dict) -> tuple[bool, dict | None]:
     return j.allowed, j.after
 
 
-__all__ = ["sym_from_state", "snapshot", "state_snapshot", "Judgement", "evaluate", "agrees", "transition_for",
+__all__ = ["sym_from_state", "snapshot", "state_snapshot", "plain_state", "Judgement", "Case", "evaluate", "agrees",
+           "another", "transition_for",
            "args_for", "judge"]

@@ -175,10 +175,13 @@ def invariant_before(m: Model, inv: Invariant, s) -> Any:
 
 #: A per-step property checked with the invariants of every action (named as the bounded checks are).
 NOBF = "bounded:no-building-from-nothing"
+#: the transitions that break a hotel down into the houses it stood for (houses appear; the street loses a level)
+BREAK_HOTELS = ("sell_hotel", "card_destroy_building")
 
 
 def no_building_goal(m: Model, step) -> Any:
-    """No street gains a building in ``step`` except by a paid build (a per-step property)."""
+    """No street gains a building in ``step`` except by a paid build (a per-step property); a hotel broken
+    down into houses gains none."""
     x, cond = step.args, []
     action = step.action
     for p, q in zip(step.before.props, step.after.props):
@@ -189,7 +192,7 @@ def no_building_goal(m: Model, step) -> Any:
         here = x.sq == p.index
         more_h = z3.If(here, 1, 0) if action.name == "build_house" else \
             z3.If(z3.And(here, p.hotel), m.config.building.max_houses, 0) \
-            if action.name == "sell_hotel" else 0
+            if action.name in BREAK_HOTELS else 0
         more_t = z3.If(here, 1, 0) if action.name == "build_hotel" else 0
         cond += [q.houses <= p.houses + more_h, q.hotels <= p.hotels + more_t]
     if action.name == "build_house":

@@ -6,7 +6,8 @@ from ...invariants import NOBODY
 from ..model import Model
 from ..state import SymState
 from .common import Args, active, add_cash, all_, bank_gets, deed_ok, per_deed, pf, pick, seat_ok, set_prop
-from .registry import transition
+from .plays import auction, deeds_of, index_of, prop, roll_onto, someone
+from .registry import Example, transition
 
 
 @transition("buy", "buy the unowned deed landed on at its printed price", "buy")
@@ -41,3 +42,47 @@ def auction_won(m: Model, s: SymState, x: Args):
     after = set_prop(s, x.sq, owner=x.a)
     after = bank_gets(add_cash(after, x.a, -x.amt), x.amt)
     return all_(guard), after
+
+
+def _landing_on_unowned(cfg, base, rnd):
+    """A state, a seat and the roll that lands it on an unowned deed (None: no such roll)."""
+    s, a = someone(cfg, base, rnd)
+    free = [q for q in deeds_of(cfg) if prop(s, q)["owner"] is None]
+    if not free:
+        return None
+    sq = rnd.choice(free)
+    roll = roll_onto(cfg, s, a, sq, rnd)
+    return None if roll is None else (s, a, sq, roll)
+
+
+@buy.examples
+def _buy_example(cfg, base, rnd):
+    found = _landing_on_unowned(cfg, base, rnd)
+    if found is None:
+        return None
+    s, a, sq, roll = found
+    return Example(s, (roll, {"type": "buy", "seat": a}), dict(a=a, sq=index_of(cfg, sq)))
+
+
+@auction_won.examples
+def _auction_won_example(cfg, base, rnd):
+    """The deed landed on is declined and auctioned: a bidder bids once (at, below or above the opening,
+    within the bidder's cash or not), everyone else passes."""
+    if cfg.purchase.on_decline != "auction":
+        return None
+    found = _landing_on_unowned(cfg, base, rnd)
+    if found is None:
+        return None
+    s, a, sq, roll = found
+    w = rnd.randrange(len(s["players"]))
+    pc = cfg.purchase
+    opening = prop_price(cfg, sq) if pc.opening == "printed_price" else pc.opening_amount
+    low = max(opening, 1)
+    amount = low if pc.fixed_step else rnd.choice([low, low + 10, low - 1, s["players"][w]["cash"],
+                                                   s["players"][w]["cash"] + 1])
+    return Example(s, (roll, {"type": "decline", "seat": a}, auction(w, amount)),
+                   dict(a=w, b=a, sq=index_of(cfg, sq), amt=amount), event=("auction_won", {"player": w}))
+
+
+def prop_price(cfg, square: int) -> int:
+    return cfg.board.deeds[index_of(cfg, square)].price

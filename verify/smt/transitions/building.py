@@ -9,10 +9,11 @@ import z3
 
 from ..model import Model
 from ..state import SymState
-from .common import (Args, active, add_cash, all_, any_, bank_gets, bank_stock, building_sale, ite, level, may_manage,
+from .common import (Args, active, add_cash, all_, any_, bank_gets, building_sale, ite, level, may_manage,
                      no_buildings, on_street, per_deed, pf, pick, seat_ok, sell_refund, set_prop, stock_back,
                      stock_out)
-from .registry import transition
+from .plays import deed_action, random_state
+from .registry import Example, transition
 
 
 def group_ok(m: Model, s: SymState, i: int, a) -> list:
@@ -73,8 +74,8 @@ def build_hotel(m: Model, s: SymState, x: Args):
         guard.append(s.bank_hotels >= 1)
     after = set_prop(s, x.sq, hotels=1, **({"houses": 0} if b.hotel_returns_houses else {}))
     after = stock_out(m, after, 0, 1)
-    if b.hotel_returns_houses:
-        after = bank_stock(after, "bank_houses", returned)
+    if b.hotel_returns_houses:          # the houses handed in go back as any building given up
+        after = stock_back(m, after, returned, 0)
     after = bank_gets(add_cash(after, x.a, -cost), cost)
     return all_(guard), after
 
@@ -150,3 +151,15 @@ def sell_hotel(m: Model, s: SymState, x: Args):
         guard.append(ok)
     after = bank_gets(add_cash(after, x.a, refund), -refund)
     return all_(guard), after
+
+
+def deed_example(kind: str):
+    def example(cfg, base, rnd):
+        s = random_state(cfg, base, rnd)
+        return Example(s, (deed_action(cfg, s, rnd, kind),), None)
+    example.__name__ = f"{kind}_example"
+    return example
+
+
+for _tr in (build_house, build_hotel, sell_house, sell_group, sell_hotel):
+    _tr.examples(deed_example(_tr.name))

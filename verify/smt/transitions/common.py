@@ -31,9 +31,10 @@ def ite(c: Any, a: Any, b: Any) -> Any:
 
 
 def pick(idx: Any, values: list) -> Any:
-    """``values[idx]`` for a symbolic index (an If-chain; the last value is the default)."""
+    """``values[idx]`` for a symbolic index (an If-chain; the last value is the default, for a Python index
+    out of range too)."""
     if isinstance(idx, int):
-        return values[idx]
+        return values[idx] if 0 <= idx < len(values) else values[-1]
     out = values[-1]
     for i in range(len(values) - 2, -1, -1):
         out = T.ite(T.eq(idx, i), values[i], out)

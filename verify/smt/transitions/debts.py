@@ -11,7 +11,8 @@ from ..model import Model
 from ..state import SymState
 from .common import (Args, active, add_cash, all_, any_, bank_gets, building_sale, ite, liquidation, pf, pick,
                      seat_ok, stock_back, worth)
-from .registry import transition
+from .plays import gone, open_debt, random_state, someone
+from .registry import Example, transition
 
 
 def cannot_pay(m: Model, s: SymState, a, debt) -> Any:
@@ -165,3 +166,24 @@ def bankrupt_to_bank(m: Model, s: SymState, x: Args):
 def surrender(m: Model, s: SymState, x: Args):
     guard = [seat_ok(m, x.a), active(s, x.a)]
     return all_(guard), to_bank(m, s, x.a)
+
+
+def _bankrupt_example(to_player: bool):
+    def example(cfg, base, rnd):
+        s = random_state(cfg, base, rnd)
+        return Example(s, (open_debt(s, rnd, cfg.setup.scale, to_player),), None, then=("auction", "debt"))
+    return example
+
+
+bankrupt_to_player.examples(_bankrupt_example(True))
+bankrupt_to_bank.examples(_bankrupt_example(False))
+
+
+@surrender.examples
+def _surrender_example(cfg, base, rnd):
+    """A player gives up; now and then one already out of the game tries to."""
+    s, who = someone(cfg, base, rnd)
+    if rnd.random() < 0.25:
+        gone(s, who)
+    return Example(s, ({"type": "surrender", "seat": who},), None, note="out already" if s["players"][who]["bankrupt"]
+                   else "")

@@ -10,7 +10,9 @@ from ..model import Model
 from ..state import SymState
 from .common import (DEEDS, Args, active, add_cash, all_, any_, bank_gets, deed_ok, ite, may_manage, no_buildings,
                      per_deed, pf, pick, seat_ok, set_prop)
-from .registry import transition
+from .building import deed_example
+from .plays import at_rest, auction, deeds_of, index_of, prop, random_state
+from .registry import Example, transition
 
 
 @transition("mortgage", "mortgage a deed", "mortgage")
@@ -78,3 +80,28 @@ def auction_mortgaged(m: Model, s: SymState, x: Args):
     after = add_cash(after, x.a, paid - keep)
     after = bank_gets(after, keep)
     return all_(guard), after
+
+
+for _tr in (mortgage, unmortgage):
+    _tr.examples(deed_example(_tr.name))
+
+
+@auction_mortgaged.examples
+def _auction_mortgaged_example(cfg, base, rnd):
+    """An owner puts a mortgaged deed up for auction: a bidder bids once (or nobody does)."""
+    s = random_state(cfg, base, rnd)
+    held = [q for q in deeds_of(cfg) if prop(s, q)["owner"] is not None and prop(s, q)["mortgaged"]]
+    if not held:
+        return None
+    sq = rnd.choice(held)
+    a = prop(s, sq)["owner"] if rnd.random() < 0.9 else rnd.randrange(len(s["players"]))
+    at_rest(s, a)
+    mc, d = cfg.mortgage, cfg.board.deeds[index_of(cfg, sq)]
+    opening = {"mortgage_value": d.mortgage, "printed_price": d.price}.get(mc.immediate_auction_opening,
+                                                                           mc.immediate_auction_opening_amount)
+    w = rnd.choice([None] + list(range(len(s["players"]))))
+    low = max(opening, 1)
+    amount = rnd.choice([low, low + 10 * cfg.setup.scale, low - 1, s["players"][w]["cash"] if w is not None else 0])
+    return Example(s, ({"type": "auction_mortgaged", "seat": a, "square": sq}, auction(w, amount)),
+                   dict(a=a, b=w if w is not None else (a + 1) % len(s["players"]), sq=index_of(cfg, sq), amt=amount,
+                        f1=w is None))

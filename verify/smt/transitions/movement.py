@@ -12,7 +12,9 @@ from ..model import Model
 from ..state import SymState
 from .common import (Args, active, add_cash, all_, any_, bank_gets, ite, no_buildings, owned_count, pf, pick,
                      seat_ok, team_of)
-from .registry import transition
+from ...config.tables import DERIVED
+from .plays import deeds_of, index_of, prop, roll_onto, settle, someone, squares_of
+from .registry import Example, transition
 
 #: the engine actions whose move lands a token, as the model takes them: the steps of a landing happen inside
 #: a roll (the speed die's bus and triples moves land alike: ``NOT_MODELLED``)
@@ -80,12 +82,19 @@ def _rent(kind: str):
     return build
 
 
+def _rent_tax(m: Model) -> str | None:
+    return "the late-game rent tax takes any share up to the whole rent: the model has no game clock" \
+        if m.config.rent.tax_enabled else None
+
+
 rent_street = transition("rent_street", "pay rent for a street", LANDING + ("claim_rent",), step="rent",
-                         variant="street", bank_free=True, aliases=("rent-street",))(_rent("street"))
+                         variant="street", bank_free=True, aliases=("rent-street",), loose=_rent_tax)(_rent("street"))
 rent_station = transition("rent_station", "pay rent for a station", LANDING + ("claim_rent",), step="rent",
-                          variant="station", bank_free=True, aliases=("rent-station",))(_rent("station"))
+                          variant="station", bank_free=True, aliases=("rent-station",),
+                          loose=_rent_tax)(_rent("station"))
 rent_utility = transition("rent_utility", "pay rent for a utility", LANDING + ("claim_rent",), step="rent",
-                          variant="utility", bank_free=True, aliases=("rent-utility",))(_rent("utility"))
+                          variant="utility", bank_free=True, aliases=("rent-utility",),
+                          loose=_rent_tax)(_rent("utility"))
 
 
 @transition("free_parking", "landing on Free Parking takes the pot", LANDING, step="free_parking",
@@ -96,3 +105,41 @@ def free_parking(m: Model, s: SymState, x: Args):
     guard = [seat_ok(m, x.a), active(s, x.a)]
     after = add_cash(s, x.a, s.pot)
     return all_(guard), replace(after, pot=0)
+
+
+def _rent_example(kind: str):
+    def example(cfg, base, rnd):
+        """A player rolls onto a deed of this kind, mostly another player's (the owner in jail now and then),
+        at some minute of the game (the late-game rent tax); where rent is owed only on a claim, the owner
+        claims it; where a debt is paid by an action of its own, the payer pays."""
+        s, a = someone(cfg, base, rnd)
+        s["minute"] = float(rnd.choice([0, 30, 60, 90, 150, 240]))
+        targets = deeds_of(cfg, kind)
+        theirs = [q for q in targets if prop(s, q)["owner"] not in (None, a)]
+        sq = rnd.choice(theirs if theirs and rnd.random() < 0.85 else targets)
+        owner = prop(s, sq)["owner"]
+        if owner is not None and owner != a and rnd.random() < 0.15:
+            s["players"][owner].update(in_jail=True, position=squares_of(cfg, "jail")[0])
+        roll = roll_onto(cfg, s, a, sq, rnd)
+        if roll is None:
+            return None
+        actions = [roll]
+        if DERIVED["must_claim"](cfg) and owner not in (None, a):
+            actions.append({"type": "claim_rent", "seat": owner, "square": sq})
+        actions += settle(cfg)
+        return Example(s, tuple(actions), dict(a=a, sq=index_of(cfg, sq), dice=sum(roll["dice"][:DERIVED["white"](cfg)])),
+                       event=("paid", {"kind": "rent", "debtor": a}))
+    return example
+
+
+rent_street.examples(_rent_example("street"))
+rent_station.examples(_rent_example("station"))
+rent_utility.examples(_rent_example("utility"))
+
+
+@free_parking.examples
+def _free_parking_example(cfg, base, rnd):
+    s, a = someone(cfg, base, rnd)
+    s["pot"] = cfg.setup.scale * rnd.choice([0, 50, 500])
+    roll = roll_onto(cfg, s, a, squares_of(cfg, "free_parking")[0], rnd)
+    return None if roll is None else Example(s, (roll,), dict(a=a))

@@ -21,16 +21,22 @@ from .common import Build
 @dataclass(frozen=True)
 class Example:
     """A concrete play of a transition: a canonical state (``verify.state/1``), the engine actions that
-    play it from there, and the transition's arguments on that state (``Args`` fields; the ones left
-    out are for z3 to find, so give every argument the guard does not pin down).
+    play it from there (``plays.auction(...)`` stands for a whole auction), and the transition's arguments
+    on that state (``Args`` fields; the ones left out are for z3 to find, so give every argument the
+    guard does not pin down; None: those the one engine action stands for, ``oracle.args_for``).
 
     The engine *allows* the example when it accepts every action and ends settled (no debt open, no
-    decision pending of the step); ``args_from(events, state_after)`` adds arguments read from the
-    engine's play (e.g. the income tax it charged)."""
+    decision pending but one of the phases ``then`` names, a next step's) and, for a step, records ``event`` (name, fields it must have) on the way: rent
+    not charged at all is no rent step. ``args_from(events, state_after)`` adds arguments read from the
+    engine's play (e.g. the income tax it charged). ``note`` names the case (e.g. "tie")."""
 
     state: dict
     actions: tuple[dict, ...]
-    args: dict
+    args: dict | None              # None: the arguments the one engine action stands for (oracle.args_for)
+    event: tuple[str, dict] | None = None
+    #: phases the play may end in: a next step's decision (an auction; "debt": a debt the model leaves open,
+    #: such as the interest on a mortgage received, queued when the cash does not cover it)
+    then: tuple[str, ...] = ()
     args_from: Callable[[list, dict], dict] | None = None
     note: str = ""
 
@@ -60,6 +66,9 @@ class Transition:
     bank_free: bool = False                                     # the bank takes no part
     aliases: tuple[str, ...] = ()
     example: ExampleFn | None = field(default=None, compare=False)
+    #: where the transition allows more than one successor for given arguments on purpose, why (the
+    #: differential test then asks only that the engine's successor is among them)
+    loose: Callable[[Model], str | None] = field(default=lambda m: None, compare=False)
 
     def examples(self, fn: ExampleFn) -> ExampleFn:
         """Attach ``fn`` as this transition's example (a decorator, used once, beside the formula)."""
@@ -80,10 +89,12 @@ class Transition:
 def transition(name: str, title: str, models: tuple[str, ...] | str, *, step: str | None = None,
                effect: str | None = None, variant: str | None = None,
                disabled: Callable[[Model], str | None] | None = None, bank_free: bool = False,
-               aliases: tuple[str, ...] = ()) -> Callable[[Build], Transition]:
+               aliases: tuple[str, ...] = (),
+               loose: Callable[[Model], str | None] | None = None) -> Callable[[Build], Transition]:
     """Declare the decorated formula as a transition (see ``Transition``); its example is attached
     below it with ``@<transition>.examples``."""
     def wrap(build: Build) -> Transition:
         return Transition(name, title, build, (models,) if isinstance(models, str) else tuple(models),
-                          step, effect, variant, disabled or (lambda m: None), bank_free, tuple(aliases))
+                          step, effect, variant, disabled or (lambda m: None), bank_free, tuple(aliases),
+                          loose=loose or (lambda m: None))
     return wrap

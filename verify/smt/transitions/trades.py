@@ -11,7 +11,8 @@ from ..model import Model
 from ..state import SymState
 from .common import (DEEDS, Args, active, add_cash, all_, any_, bank_gets, ite, may_manage, no_buildings, pf, pick,
                      seat_ok, team_of)
-from .registry import transition
+from .plays import random_state, trade_action
+from .registry import Example, transition
 
 
 def _balanced(m: Model, s: SymState, x: Args) -> Any:
@@ -109,3 +110,9 @@ def trade(m: Model, s: SymState, x: Args):
     after = add_cash(after, x.b, x.amt - fee_b)
     after = bank_gets(after, fee_a + fee_b)
     return all_(guard), after
+
+
+@trade.examples
+def _trade_example(cfg, base, rnd):
+    s = random_state(cfg, base, rnd)
+    return Example(s, (trade_action(cfg, s, rnd),), None, then=("debt",))
