@@ -5,7 +5,7 @@ engine compiled from a copy of its source with the off rules' code cut out, side
 
 ``online-vn`` plays without the speed die, the casino, a limited building supply (so no shortage
 auction can arise) and rent claims. The copy (``CUTS``: each a piece of source replaced by
-``False``, so that mypyc leaves the branch out) is compiled into a cache folder of its own (a minute
+``False``, so that mypyc leaves the branch out) is compiled into its own package folder (a minute
 or two). Each round plays the same seeded games (4 heuristic players) with both engines, each in a
 child process of its own, in alternating order, and compares CPU time per player-turn; the median
 ratio is printed (1.0: the off rules cost nothing). ``--instructions`` also counts the instructions
@@ -37,7 +37,7 @@ CUTS = (
     ("verify/engine/rules/movement.py", 'k == "casino" and t.cfg.casino.enabled'),    # the casino square
     ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and shortage(t, g, "house")'),
     ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and shortage(t, g, "hotel")'),
-    ("verify/engine/policies.py", "building.shortage_possible(t, g)"),                 # the bots' bound
+    ("verify/engine/policies.py", "construction.shortage_possible(t, g)"),                 # the bots' bound
     ("verify/engine/rules/movement.py", "t.must_claim"),                               # rent claims
 )
 
@@ -82,10 +82,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        # this tree's copy has this tree's key: its build is the one in the usual cache, if built
+        # this tree's copy carries this tree's build, if it is built (the same source: the same key)
         trees = {"this": copy(Path(tmp), "this"), "cut": copy(Path(tmp), "cut", CUTS)}
-        envs = {"this": dict(os.environ), "cut": dict(os.environ, VERIFY_CACHE_DIR=str(Path(tmp) / "cache"))}
-        for name, tree in trees.items():         # build both engines first
+        envs = {"this": dict(os.environ), "cut": dict(os.environ)}
+        for name, tree in trees.items():         # build both engines first (each into its own copy)
             subprocess.run([sys.executable, "-m", "verify.engine.native", "--build"], cwd=str(tree), check=True,
                            env=dict(envs[name], PYTHONPATH=str(tree)), stdout=subprocess.DEVNULL)
         rows = []

@@ -40,6 +40,7 @@ OPEN = frozenset(("debt", "buy", "auction", "casino", "income_tax", "bus", "trip
 @dataclass(frozen=True)
 class World:
     rid: str
+    key: str            # the ruleset's own id: examples are drawn from it, never from where the file lies
     cfg: EngineConfig
     model: Model
     base: dict
@@ -54,7 +55,7 @@ def world(rid: str) -> World:
         r = load_ruleset(rid)
         cfg = EngineConfig.from_ruleset(r)
         players = max(3, cfg.setup.players_min)
-        _WORLDS[rid] = World(rid, cfg, Model.from_config(cfg), new_game(cfg, players=players, seed=7),
+        _WORLDS[rid] = World(rid, r.id, cfg, Model.from_config(cfg), new_game(cfg, players=players, seed=7),
                              tuple(r.promised()))
     return _WORLDS[rid]
 
@@ -170,7 +171,7 @@ def compare(rid: str, tr: Transition, n: int, seed: int = 0, stop_at_first: bool
         tally.skipped[f"disabled: {tr.disabled(w.model)}"] += n
         return tally
     for i in range(n):
-        rnd = random.Random(f"{rid}/{tr.name}/{seed}/{i}")
+        rnd = random.Random(f"{w.key}/{tr.name}/{seed}/{i}")
         ex = tr.example(w.cfg, w.base, rnd)
         if ex is None:
             tally.skipped["this ruleset has no such play (drawn state)"] += 1

@@ -107,8 +107,8 @@ def test_a_runs_chunks_draw_every_card_and_reach_every_supply_situation():
             sc = scenario(scenario_seed(chunk_seed(0, chunk), k), ctx, cov=cov)
             g = ctx.rules.from_json(sc.state)
             key = supply(ctx.rules, g)
-            if key[0] == "short" and not any(all(g.hotel[s] for s in grp) for grp in ctx.rules.groups
-                                              if ctx.rules.kind[grp[0]] == "street"):
+            if key[0] == "short" and not any(all(g.hotel[s] for s in grp) for grp in ctx.rules.t.groups
+                                              if ctx.rules.t.kind[grp[0]] == "street"):
                 key = ("short without a group of hotels", key[1])
             reached.add(key)
         drawn |= set(cov.drawn())

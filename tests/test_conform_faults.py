@@ -30,6 +30,22 @@ def _dead(pid: int) -> bool:
         return True
 
 
+_BEFORE: list[int] = []
+
+
+@pytest.fixture(autouse=True)
+def _earlier_children():
+    """The children this test process had before the test: a long-lived helper another test started in the
+    same process (multiprocessing's resource tracker, say) is not the engine's child, whatever ran before."""
+    _BEFORE[:] = _children_of(os.getpid())
+    yield
+
+
+def _new_children() -> list[int]:
+    """This process's children that the test left (none: the engine and its children are gone)."""
+    return [p for p in _children_of(os.getpid()) if p not in _BEFORE]
+
+
 def _children_of(pid: int) -> list[int]:
     out = []
     for d in Path("/proc").iterdir():
@@ -53,7 +69,7 @@ def test_a_faulty_subprocess_engine_is_a_protocol_violation_and_the_run_finishes
     assert v["rule"] == "protocol" and v["actual"].startswith(fault)
     assert v["step"] == len(r.violations[0]["actions"])
     assert r.scenarios > 3                  # restarted and went on with other scenarios
-    assert _children_of(os.getpid()) == []
+    assert _new_children() == []
     if kind == "crash":
         assert "fatal error" in v["log"]    # the engine's stderr is kept for the report
 
@@ -72,7 +88,7 @@ def test_a_hanging_engine_times_out_and_its_children_are_killed(tmp_path, monkey
     while not all(_dead(p) for p in grandchildren) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert all(_dead(p) for p in grandchildren), "a child of the hung engine survived"
-    assert _children_of(os.getpid()) == []
+    assert _new_children() == []
 
 
 @pytest.mark.parametrize("slow_at", ["hello", "load"])
@@ -132,7 +148,7 @@ def test_a_session_restarts_the_engine_after_a_fault():
         assert got.violation is None and got.steps == 2 and s.running and s.engine is first
     finally:
         s.close()
-    assert _children_of(os.getpid()) == []
+    assert _new_children() == []
 
 
 def _descendants(pid: int) -> list[int]:

@@ -15,6 +15,7 @@ import pytest
 
 from verify.config import EngineConfig
 from verify.engine.actions import ACTION_TYPES, ACTIONS, STEP_RANDOM, random_fields, refusals_of
+from verify.engine.bound import family
 from verify.engine.engines import readable, rule_functions
 from verify.engine.listing import action_schema, markdown_table
 from verify.engine.policies import make_policies
@@ -43,8 +44,9 @@ def test_every_action_is_declared_once_with_a_guard_and_an_effect_of_the_rules()
         "sell_house", "sell_hotel", "mortgage", "unmortgage", "lift_mortgage", "auction_mortgaged", "sell_group",
         "trade", "surrender", "claim_rent"}
     for a in ACTIONS.values():
-        assert functions[a.guard.__name__] is a.guard and a.guard.__name__.startswith("why_not_")
-        assert functions[a.effect.__name__] is a.effect
+        assert functions[f"{family(a.guard)}.{a.guard.__name__}"] is a.guard
+        assert a.guard.__name__.startswith("why_not_")
+        assert functions[f"{family(a.effect)}.{a.effect.__name__}"] is a.effect
         names = [f.name for f in a.all_fields]
         assert len(names) == len(set(names)) and "type" not in names and "seat" not in names
         assert a.doc and a.phases and a.actor
@@ -116,7 +118,7 @@ def test_guards_return_only_declared_refusals_and_accept_only_in_their_phases():
         rng = random.Random(3)
         state = new_game(cfg, 4, 3)
         for _ in range(120):
-            g = GameState.from_json(state, e.ownable)
+            g = GameState.from_json(state, e.t.ownable)
             if g.phase == "over":
                 break
             for a in ACTIONS.values():
@@ -161,7 +163,7 @@ def test_legal_actions_are_exactly_the_enumerable_actions_the_guards_accept():
         rng = random.Random(11)
         state = new_game(cfg, 4, 11)
         for _ in range(150):
-            g = GameState.from_json(state, e.ownable)
+            g = GameState.from_json(state, e.t.ownable)
             if g.phase == "over":
                 break
             listed = {json.dumps(a, sort_keys=True) for a in legal_actions(cfg, state)}
@@ -187,7 +189,7 @@ def _everything(e, g, seat, a):
         elif f.name == "square":
             values.append(list(range(40)))
         elif f.name == "group":
-            values.append(list(range(len(e.groups))))
+            values.append(list(range(len(e.t.groups))))
         elif f.values is not None:
             values.append(_values(e, g, seat, a, f))
         else:
@@ -337,3 +339,20 @@ def test_rule_families_share_only_tables_and_state():
                 continue        # (an annotation's name imported from typing: Final, Sequence)
             assert isinstance(v, (types.FunctionType, types.ModuleType, type, str, int, float, tuple, frozenset,
                                   Reason)) or v is None, (mod.__name__, name, type(v))
+
+
+def test_a_rule_family_imports_only_the_families_before_it():
+    """The families are layered (``verify.engine.rules``: the board's rules, the game's continuation, the
+    actions that hand the game on): a family's imports name only families listed before it, so there is no
+    import cycle among them, at load time or in a function."""
+    import ast
+    import inspect
+    order = [mod.__name__.rsplit(".", 1)[1] for mod in FAMILIES]
+    for k, mod in enumerate(FAMILIES):
+        tree = ast.parse(inspect.getsource(mod))
+        named = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1
+                 and node.module is None for alias in node.names}
+        named |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1
+                  and node.module}
+        families = named & set(order)
+        assert families <= set(order[:k]), (order[k], sorted(families - set(order[:k])))

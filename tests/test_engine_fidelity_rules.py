@@ -28,9 +28,9 @@ def config(rid: str, **changes) -> EngineConfig:
 def cleared(cfg: EngineConfig, players: int = 3) -> tuple[Engine, GameState]:
     """A fresh game: no deeds dealt, the starting cash, seat 0 to move."""
     rules = readable(cfg)
-    g = rules.new_game(players, random.Random(1))
+    g = rules.rules.base.new_game(rules.t, players, random.Random(1))
     g.events = []
-    for s in rules.ownable:
+    for s in rules.t.ownable:
         g.owner[s] = -1
     g.cash = [cfg.setup.starting_cash] * players
     g.current = 0
@@ -71,7 +71,7 @@ def test_a_received_mortgage_lifted_later_pays_the_interest_again():
     act(rules, g, type="trade", **{"with": 1}, give={"cash": 100}, take={"squares": [39]})
     assert g.received == {39: 0}
     act(rules, g, type="roll", dice=[1, 2])               # play goes on: no longer "at once"
-    assert not g.received and rules.unmortgage_cost(g, 39) == 220
+    assert not g.received and rules.rules.base.unmortgage_cost(rules.t, g, 39) == 220
 
 
 @pytest.mark.parametrize("reading, total", [("principal_only", 240), ("interest_again", 260)])
@@ -93,10 +93,10 @@ def test_the_received_mark_survives_the_canonical_state():
     rules, g = cleared(config("official"))
     own(g, 1, 39, mortgaged=True)
     act(rules, g, type="trade", **{"with": 1}, give={"cash": 100}, take={"squares": [39]})
-    doc = g.to_json(rules.ownable)
+    doc = g.to_json(rules.t.ownable)
     assert doc["turn"]["received"] == [[39, 0]]
-    back = GameState.from_json(doc, rules.ownable)
-    assert back.received == {39: 0} and rules.unmortgage_cost(back, 39) == 200
+    back = GameState.from_json(doc, rules.t.ownable)
+    assert back.received == {39: 0} and rules.rules.base.unmortgage_cost(rules.t, back, 39) == 200
 
 
 # ------------------------------------------------------------------ B: the shortage counts buildings wanted
@@ -131,15 +131,15 @@ def test_the_shortage_bound_follows_every_change_of_hands_and_every_building():
     own(g, 0, 37, 39)
     own(g, 1, 1, 3)
     g.bank_houses = 16                       # 4 streets of 4 free levels: 16, not more than the bank has
-    assert not rules.shortage_possible(g)
+    assert not rules.rules.construction.shortage_possible(rules.t, g)
     g.bank_houses = 15
-    assert rules.shortage_possible(g)
+    assert rules.rules.construction.shortage_possible(rules.t, g)
     own(g, 2, 3)                             # brown broken up: one owner of a whole group left
-    assert not rules.shortage_possible(g) and rules.demand(g, "house") == (1, 7)
+    assert not rules.rules.construction.shortage_possible(rules.t, g) and rules.rules.construction.demand(rules.t, g, "house") == (1, 7)
     own(g, 1, 3)
-    assert rules.shortage_possible(g) and rules.demand(g, "house") == (2, 15)
+    assert rules.rules.construction.shortage_possible(rules.t, g) and rules.rules.construction.demand(rules.t, g, "house") == (2, 15)
     g.houses[37] = 1                         # one level fewer free: 15 wanted, 15 left
-    assert not rules.shortage_possible(g)
+    assert not rules.rules.construction.shortage_possible(rules.t, g)
 
 
 def test_classic_pl_auctions_only_the_last_building():
@@ -175,7 +175,7 @@ def test_platform_bid_above_cash_wins_and_enters_debt_repayment():
 
 def test_bid_above_cash_is_refused_where_the_ruleset_does_not_allow_it():
     rules, g = _auction_for_boardwalk(config("platform-classic", purchase__bid_above_cash=False), 2500)
-    assert "cannot exceed" in rules.why_not_bid(g, 1, 4000)
+    assert "cannot exceed" in rules.rules.auctions.why_not_bid(rules.t, g, 1, 4000)
     assert not config("official").purchase.bid_above_cash
 
 
@@ -252,7 +252,7 @@ def test_the_destroying_card_hits_the_drawer_or_an_opponent(rid, mine, theirs):
     g.houses[37], g.houses[39], g.houses[1], g.houses[3] = 3, 3, 3, 3
     g.houses[39] = 4                                       # the most developed street of each side
     g.houses[3] = 4
-    rules.destroy_building(g, 0)
+    rules.rules.cards.destroy_building(rules.t, g, 0)
     assert (g.houses[39], g.houses[3]) == (mine, theirs)
 
 
@@ -311,7 +311,7 @@ def test_speed_die_faces_come_from_the_ruleset():
                                            bus_faces=faces[2]))
         rules, g = cleared(c)
         g.passed_go[0] = True
-        for s in rules.ownable:
+        for s in rules.t.ownable:
             g.owner[s] = 1                                 # Mr. Monopoly finds no unowned deed
         act(rules, g, type="roll", dice=[1, 2, 3])
         assert g.pos[0] == pos, faces
@@ -354,9 +354,9 @@ def test_a_bankruptcy_outside_ones_turn_may_run_into_a_new_round_with_forfeited_
     # a debt above seat 1's worth (Park Place, 3,500): platform-classic's bankruptcy.threshold is debt_exceeds_worth
     g.phase, g.pending = "debt", {"debtor": 1, "creditor": -1, "amount": 5000, "kind": "auction"}
     g.debts = [[1, -1, 5000, 0, "auction"]]
-    before = g.to_json(rules.ownable)
+    before = g.to_json(rules.t.ownable)
     act(rules, g, type="bankrupt", seat=1)
-    after = g.to_json(rules.ownable)
+    after = g.to_json(rules.t.ownable)
     assert g.bankrupt[1] and g.owner[37] == -1 and g.current == 0 and g.round == 1
     assert g.owner[39] == -1 and g.phase == "auction"          # seat 0's mortgage expired at the new round
     assert check_step(cfg, before, after, {"type": "bankrupt", "seat": 1}, ["bankruptcy-transfer"]) == []
@@ -375,7 +375,7 @@ def _debt_of_6000(rid: str):
     g.cash[0] = 1000
     g.phase, g.pending = "debt", {"debtor": 0, "creditor": -1, "amount": 6000, "kind": "tax"}
     g.debts = [[0, -1, 6000, 6000, "tax"]]
-    assert rules.net_worth(g, 0) == 8500 and rules.raisable(g, 0) == 4750
+    assert rules.rules.base.net_worth(rules.t, g, 0) == 8500 and rules.rules.base.raisable(rules.t, g, 0) == 4750
     return cfg, rules, g
 
 
@@ -386,15 +386,15 @@ def test_a_debtor_whose_worth_covers_the_debt_may_not_declare_bankruptcy():
     (cannot_raise) lets the same debtor declare bankruptcy."""
     cfg, rules, g = _debt_of_6000("platform-classic")
     assert cfg.debt.threshold == "debt_exceeds_worth"
-    why = rules.why_not_bankrupt(g, 0)
+    why = rules.rules.debts.why_not_bankrupt(rules.t, g, 0)
     assert why is not None and why.params == ("bankruptcy.threshold",)
-    assert rules.why_not_surrender(g, 0) is None
-    assert rules.why_not_trade(g, 0, 1, {"squares": [39]}, {"cash": 2800}) is None
+    assert rules.rules.debts.why_not_surrender(rules.t, g, 0) is None
+    assert rules.rules.trades.why_not_trade(rules.t, g, 0, 1, {"squares": [39]}, {"cash": 2800}) is None
     act(rules, g, type="trade", seat=0, **{"with": 1}, give={"squares": [39]}, take={"cash": 2800})
     assert g.phase == "debt" and g.cash[0] == 3800 and g.owner[39] == 1
 
     _, reading, h = _debt_of_6000("platform-classic@cannot-cover-is-bankrupt")
-    assert reading.config.debt.threshold == "cannot_raise" and reading.why_not_bankrupt(h, 0) is None
+    assert reading.config.debt.threshold == "cannot_raise" and reading.rules.debts.why_not_bankrupt(reading.t, h, 0) is None
     act(reading, h, type="bankrupt", seat=0)
     assert h.bankrupt[0]
 
@@ -403,7 +403,7 @@ def test_a_debt_above_the_worth_is_a_bankruptcy_under_both_readings():
     for rid in ("platform-classic", "platform-classic@cannot-cover-is-bankrupt"):
         _, rules, g = _debt_of_6000(rid)
         g.pending["amount"] = g.debts[0][2] = g.debts[0][3] = 9000
-        assert rules.why_not_bankrupt(g, 0) is None, rid
+        assert rules.rules.debts.why_not_bankrupt(rules.t, g, 0) is None, rid
 
 
 def test_the_two_thresholds_play_different_games():

@@ -22,7 +22,7 @@ def official() -> EngineConfig:
 
 def game(cfg: EngineConfig, players: int = 2, seed: int = 1) -> tuple[Engine, GameState]:
     rules = readable(cfg)
-    g = rules.new_game(players, random.Random(seed))
+    g = rules.rules.base.new_game(rules.t, players, random.Random(seed))
     g.events = []
     return rules, g
 
@@ -64,14 +64,14 @@ def test_group_bonus_survives_a_mortgaged_mate_and_houses_set_the_rent(official)
     rules, g = game(official)
     own(g, 1, 37, 39)
     g.mortgaged[37] = True
-    assert rules.rent(g, 39, 0) == 100               # official: bonus still applies
+    assert rules.rules.base.rent(rules.t, g, 39, 0) == 100               # official: bonus still applies
     g.mortgaged[37] = False
     g.houses[37], g.houses[39] = 2, 3
-    assert rules.rent(g, 39, 0) == 1400              # 3 houses on Boardwalk
+    assert rules.rules.base.rent(rules.t, g, 39, 0) == 1400              # 3 houses on Boardwalk
     g.houses[39], g.hotel[39] = 0, True
-    assert rules.rent(g, 39, 0) == 2000
+    assert rules.rules.base.rent(rules.t, g, 39, 0) == 2000
     g.mortgaged[39] = True
-    assert rules.rent(g, 39, 0) == 0                 # no rent on a mortgaged deed
+    assert rules.rules.base.rent(rules.t, g, 39, 0) == 0                 # no rent on a mortgaged deed
 
 
 def test_station_and_utility_rents(official):
@@ -87,7 +87,7 @@ def test_station_and_utility_rents(official):
     assert g.cash[0] == 1500 - 20
     own(g, 1, 28)
     g.dice = (6, 5)
-    assert rules.rent(g, 12, 0) == 110               # both utilities: 10 x 11
+    assert rules.rules.base.rent(rules.t, g, 12, 0) == 110               # both utilities: 10 x 11
 
 
 def test_jailed_owner_and_teammates(official):
@@ -95,12 +95,12 @@ def test_jailed_owner_and_teammates(official):
     rules, g = game(cfg)
     own(g, 1, 39)
     g.in_jail[1] = True
-    assert rules.rent(g, 39, 0) == 0
+    assert rules.rules.base.rent(rules.t, g, 39, 0) == 0
     teams = EngineConfig.from_ruleset(load_ruleset("platform-teams"))
     rules, g = game(teams, players=4)
     own(g, 2, 39)                                    # seat 2 is seat 0's teammate
-    assert g.team[0] == g.team[2] and rules.rent(g, 39, 0) == 0
-    assert rules.rent(g, 39, 1) == 500
+    assert g.team[0] == g.team[2] and rules.rules.base.rent(rules.t, g, 39, 0) == 0
+    assert rules.rules.base.rent(rules.t, g, 39, 1) == 500
 
 
 def test_rent_tax_takes_a_share_out_of_circulation(official):
@@ -229,9 +229,9 @@ def test_even_building_and_the_hotel(official):
 def test_building_needs_the_whole_unmortgaged_group(official):
     rules, g = game(official)
     own(g, 0, 39)
-    assert "whole colour group" in rules.why_not_build_house(g, 0, 39)
+    assert "whole colour group" in rules.rules.building.why_not_build_house(rules.t, g, 0, 39)
     own(g, 0, 37, mortgaged=True)
-    assert "mortgaged" in rules.why_not_build_house(g, 0, 39)
+    assert "mortgaged" in rules.rules.building.why_not_build_house(rules.t, g, 0, 39)
 
 
 def test_house_shortage_goes_to_auction(official):
@@ -280,9 +280,9 @@ def test_trade_balance_limit_refuses_a_gift():
     cfg = EngineConfig.from_ruleset(load_ruleset("platform-classic"))
     rules, g = game(cfg, players=2)
     own(g, 1, 39)
-    why = rules.why_not_trade(g, 0, 1, {"cash": 1000}, {"squares": [39]})
+    why = rules.rules.trades.why_not_trade(rules.t, g, 0, 1, {"cash": 1000}, {"squares": [39]})
     assert why and "unbalanced" in why
-    assert rules.why_not_trade(g, 0, 1, {"cash": 4000}, {"squares": [39]}) is None
+    assert rules.rules.trades.why_not_trade(rules.t, g, 0, 1, {"cash": 4000}, {"squares": [39]}) is None
     act(rules, g, type="trade", **{"with": 1}, give={"cash": 4000}, take={"squares": [39]})
     assert g.owner[39] == 0 and g.cash == [11000, 19000]
 
@@ -291,7 +291,7 @@ def test_trade_locked_by_buildings_and_transfer_interest(official):
     rules, g = game(official)
     own(g, 1, 37, 39)
     g.houses[37] = 1
-    assert "buildings" in rules.why_not_trade(g, 0, 1, {"cash": 100}, {"squares": [39]})
+    assert "buildings" in rules.rules.trades.why_not_trade(rules.t, g, 0, 1, {"cash": 100}, {"squares": [39]})
     g.houses[37] = 0
     g.mortgaged[39] = True
     act(rules, g, type="trade", **{"with": 1}, give={"cash": 100}, take={"squares": [39]})
@@ -312,12 +312,12 @@ def test_bankruptcy_to_a_player_hands_over_everything(official):
     g.pos[0] = 34
     act(rules, g, type="roll", dice=[2, 3])           # 2000 rent on the hotel
     assert g.phase == "debt" and g.pending["amount"] == 2000
-    assert rules.why_not_bankrupt(g, 0) is None       # 100 + 30 (mortgage of 3) < 2000
+    assert rules.rules.debts.why_not_bankrupt(rules.t, g, 0) is None       # 100 + 30 (mortgage of 3) < 2000
     act(rules, g, type="bankrupt")
     assert g.bankrupt[0] and g.cash[0] == 0
     assert g.owner[1] == g.owner[3] == 1 and g.mortgaged[1]
     assert g.jail_cards[1] == ["chest"]
-    interest = rules.transfer_interest[1]             # 10 % on the inherited mortgage, paid at once
+    interest = rules.t.transfer_interest[1]             # 10 % on the inherited mortgage, paid at once
     assert interest == (6 if official.debt.transfer_interest_base == "price" else 3)
     assert g.cash[1] == 1500 + 100 - interest
     assert g.phase == "post_roll" and g.current == 0
@@ -336,7 +336,7 @@ def test_bankruptcy_to_the_bank_auctions_the_deeds(official):
     assert g.phase == "debt" and g.pending["creditor"] == -1
     with pytest.raises(IllegalAction):
         act(rules, g, type="bankrupt")                # 20 + 50 (houses) + 60 (mortgages) >= 100
-    act(rules, g, type="sell_group", group=rules.group_of[1])
+    act(rules, g, type="sell_group", group=rules.t.group_of[1])
     act(rules, g, type="mortgage", square=1)
     act(rules, g, type="pay")
     assert g.cash[0] == 20 + 50 + 30 - 100 and g.bank_houses == 32
@@ -417,7 +417,7 @@ def test_speed_die_bus_and_mr_monopoly():
     cfg = EngineConfig.from_ruleset(load_ruleset("official-speed-die"))
     rules, g = game(cfg)
     g.passed_go[0] = True
-    assert rules.dice_needed(g) == 3
+    assert rules.rules.base.dice_needed(rules.t, g) == 3
     act(rules, g, type="roll", dice=[1, 3, 6])        # Bus: move 1, 3 or 4
     assert g.phase == "bus" and g.pending["options"] == [1, 3, 4]
     act(rules, g, type="bus", steps=4)
@@ -508,9 +508,9 @@ def test_salary_stops_and_rent_tax_starts_on_the_clock():
     act(rules, g, type="roll", dice=[1, 2])
     assert g.cash[0] == 15000                          # no salary any more
     g.minute = 66.0
-    assert rules.rent_tax_rate(g) == pytest.approx(0.6)
+    assert rules.rules.base.rent_tax_rate(rules.t, g) == pytest.approx(0.6)
     g.minute = 500.0
-    assert rules.rent_tax_rate(g) == pytest.approx(0.99)
+    assert rules.rules.base.rent_tax_rate(rules.t, g) == pytest.approx(0.99)
 
 
 # ------------------------------------------------------------------ teams, speed die, cards
@@ -543,8 +543,8 @@ def test_reshuffled_deck_is_deterministic():
     rules, g = game(cfg)
     g.chance_discards, g.chance = list(g.chance), []
     g2 = g.copy()
-    rules.draw(g, 0, "chance")
-    rules.draw(g2, 0, "chance")
+    rules.rules.movement.draw(rules.t, g, 0, "chance")
+    rules.rules.movement.draw(rules.t, g2, 0, "chance")
     assert g.chance == g2.chance and g.shuffles == 1 and len(g.chance) + len(g.chance_discards) == 20
 
 
@@ -555,7 +555,7 @@ def test_showdown_card_destroys_a_building():
     own(g, 0, 37, 39)
     g.houses[37], g.houses[39] = 2, 3
     g.bank_houses = None or g.bank_houses
-    rules.destroy_building(g, 0)
+    rules.rules.cards.destroy_building(rules.t, g, 0)
     assert g.houses[39] == 2 and g.houses[37] == 2
 
 
@@ -565,9 +565,9 @@ def test_per_turn_building_limit_and_timing():
     rules, g = game(cfg)
     own(g, 0, 37, 39)
     act(rules, g, type="build_house", square=37)
-    assert "one building per group" in rules.why_not_build_house(g, 0, 39)
+    assert "one building per group" in rules.rules.building.why_not_build_house(rules.t, g, 0, 39)
     own(g, 1, 1, 3)
-    assert "before rolling" in rules.why_not_build_house(g, 1, 1)   # not seat 1's turn
+    assert "before rolling" in rules.rules.building.why_not_build_house(rules.t, g, 1, 1)   # not seat 1's turn
 
 
 def test_trade_per_turn_limit():
@@ -575,8 +575,8 @@ def test_trade_per_turn_limit():
     rules, g = game(cfg)
     own(g, 1, 1, 3, 6, 8)
     for s in (1, 3, 6):
-        act(rules, g, type="trade", **{"with": 1}, give={"cash": rules.price[s]}, take={"squares": [s]})
-    assert "at most 3 trades" in rules.why_not_trade(g, 0, 1, {"cash": 1000}, {"squares": [8]})
+        act(rules, g, type="trade", **{"with": 1}, give={"cash": rules.t.price[s]}, take={"squares": [s]})
+    assert "at most 3 trades" in rules.rules.trades.why_not_trade(rules.t, g, 0, 1, {"cash": 1000}, {"squares": [8]})
 
 
 def test_custom_table_that_loses_sold_buildings_breaks_house_supply():
@@ -586,9 +586,9 @@ def test_custom_table_that_loses_sold_buildings_breaks_house_supply():
     rules, g = game(cfg)
     own(g, 0, 37, 39)
     act(rules, g, type="build_house", square=37)
-    before = g.to_json(rules.ownable)
+    before = g.to_json(rules.t.ownable)
     act(rules, g, type="sell_house", square=37)
-    after = g.to_json(rules.ownable)
+    after = g.to_json(rules.t.ownable)
     broken = InvariantChecker(cfg, ["house-supply"])(before, after, {"type": "sell_house", "seat": 0})
     assert [v.invariant for v in broken] == ["house-supply"]
 
@@ -611,7 +611,7 @@ def test_unclaimed_rent_lapses_at_the_deadline():
     assert g.current == 2
     apply_state(rules, g, {"type": "roll", "dice": [2, 4]})      # the second next player rolls: lapsed
     assert g.claims == [] and g.cash[0] == 1500
-    assert rules.why_not_claim_rent(g, 1, 39) == "no rent to claim"
+    assert rules.rules.debts.why_not_claim_rent(rules.t, g, 1, 39) == "no rent to claim"
 
 
 def test_claimed_rent_is_paid(official):
@@ -757,7 +757,7 @@ def _cleared(rid: str, players: int = 2):
     """A fresh game of a bundled ruleset with no dealt deeds and the starting cash."""
     cfg = EngineConfig.from_ruleset(load_ruleset(rid))
     rules, g = game(cfg, players)
-    for s in rules.ownable:
+    for s in rules.t.ownable:
         g.owner[s] = -1
     g.cash = [cfg.setup.starting_cash] * players
     g.current = 0
@@ -790,8 +790,8 @@ def test_before_roll_timing_lets_a_debtor_raise_cash_but_not_build(rid):
     own(g, 1, 6)
     act(rules, g, type="roll", seat=0, dice=[2, 4])          # onto 6: rent at the payment step
     assert g.phase == "debt" and g.pending["debtor"] == 0
-    assert rules.why_not_build_house(g, 0, 1) == "only before rolling in one's own turn"
-    assert rules.why_not_mortgage(g, 0, 3) is None            # raising cash is allowed
+    assert rules.rules.building.why_not_build_house(rules.t, g, 0, 1) == "only before rolling in one's own turn"
+    assert rules.rules.mortgages.why_not_mortgage(rules.t, g, 0, 3) is None            # raising cash is allowed
     kinds = {(a["type"], a.get("square")) for a in legal_actions(cfg, g) if a["seat"] == 0}
     assert ("mortgage", 3) in kinds and ("build_house", 1) not in kinds
 
@@ -807,7 +807,7 @@ def test_short_game_hotel_breaks_down_into_the_houses_it_needs():
     bank = g.bank_houses
     act(rules, g, type="sell_hotel", seat=0, square=1)
     assert not g.hotel[1] and g.houses[1] == 3 and g.bank_houses == bank - 3
-    assert rules.building_value(g, 3) == 3 * rules.house_cost[3]
+    assert rules.rules.base.building_value(rules.t, g, 3) == 3 * rules.t.house_cost[3]
 
 
 def test_utility_rent_is_money_per_pip_in_the_board_scale():
@@ -815,7 +815,7 @@ def test_utility_rent_is_money_per_pip_in_the_board_scale():
         cfg, rules, g = _cleared(rid)
         own(g, 1, 12)
         g.dice = (3, 4)
-        assert rules.rent(g, 12, 0) == 7 * per_pip
+        assert rules.rules.base.rent(rules.t, g, 12, 0) == 7 * per_pip
 
 
 @pytest.mark.parametrize("cards, pot", [(True, 200), (False, 150)])
@@ -823,9 +823,9 @@ def test_free_parking_pot_takes_taxes_and_fines_and_card_payments_where_the_rule
     cfg, rules, g = _cleared("official+house-free-parking-pot")
     assert cfg.taxes.pot_card_payments                  # the overlay reads card payments as fines
     rules = readable(with_(cfg, "taxes", pot_card_payments=cards))
-    rules.charge(g, 0, -1, 50, "card")
-    rules.charge(g, 0, -1, 100, "tax")
-    rules.charge(g, 0, -1, 50, "fine")
+    rules.rules.base.charge(rules.t, g, 0, -1, 50, "card")
+    rules.rules.base.charge(rules.t, g, 0, -1, 100, "tax")
+    rules.rules.base.charge(rules.t, g, 0, -1, 50, "fine")
     assert g.pot == pot and g.bank_cash == 200 - pot
 
 
@@ -838,7 +838,7 @@ def test_forced_jail_fine_is_paid_before_the_token_moves():
     assert g.phase == "debt" and g.pending["kind"] == "fine" and g.pos[0] == 10   # not moved yet
     act(rules, g, type="pay", seat=0)
     assert g.pos[0] == 13 and g.cash[0] == 1000 and g.phase == "buy"
-    assert rules.why_not_buy(g, 0) is not None           # the fine money cannot buy the deed any more
+    assert rules.rules.auctions.why_not_buy(rules.t, g, 0) is not None           # the fine money cannot buy the deed any more
 
 
 def test_a_timed_out_turn_ends_after_the_auction_of_the_declined_deed():

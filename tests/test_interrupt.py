@@ -182,7 +182,17 @@ def test_keyboard_interrupt_anywhere_is_exit_130(monkeypatch, error):
     assert res.exit_code == 130 and "Aborted" not in res.output and "interrupted" in res.output
 
 
-def test_ctrl_c_during_a_game_in_this_process_lands_between_two_games():
+@pytest.fixture
+def python_sigint_handler():
+    """SIGINT as a Python program started from a terminal has it: ``KeyboardInterrupt``. A test process
+    may have inherited SIGINT ignored (a background job of a non-interactive shell, a test runner's
+    worker), and then no signal reaches Python at all; the test says what it runs under."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield signal.default_int_handler
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_during_a_game_in_this_process_lands_between_two_games(python_sigint_handler):
     """The compiled engine aborts the process when a signal handler raises inside it ("fatal: out of
     memory", exit 134: 2 of 12 Ctrl-C's of `verify simulate --games 100000`): a chunk played in this
     process holds the signal until the game ends. Here the signal comes from inside game 0 (the observe
@@ -190,7 +200,7 @@ def test_ctrl_c_during_a_game_in_this_process_lands_between_two_games():
     from verify.config import EngineConfig
     from verify.engine.campaign import CampaignSpec, GamesChunk, play_chunk
     from verify.spec import load_ruleset
-    handler = signal.getsignal(signal.SIGINT)
+    handler = python_sigint_handler
     chunk = GamesChunk("official", CampaignSpec(EngineConfig.from_ruleset(load_ruleset("official")), 4, 1), 0, 5)
     games, turns = [], []
 
@@ -198,7 +208,7 @@ def test_ctrl_c_during_a_game_in_this_process_lands_between_two_games():
         turns.append(1)
         if len(turns) == 3:
             os.kill(os.getpid(), signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt):           # the test runner's handler (the command's: Interrupted)
+    with pytest.raises(KeyboardInterrupt):           # Python's handler (the command's: Interrupted)
         play_chunk(chunk, games.append, observe)
     assert len(games) == 1 and len(turns) > 3
     assert signal.getsignal(signal.SIGINT) is handler

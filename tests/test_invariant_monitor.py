@@ -134,7 +134,7 @@ class _SliceSpy:
 
     def start(self, rules, g):
         from verify.engine.slices import GameSlicer
-        self.slicer = GameSlicer(g, rules.ownable)
+        self.slicer = GameSlicer(g, rules.t.ownable)
         self.check(rules, g)
 
     def step(self, rules, g, action):
@@ -144,7 +144,7 @@ class _SliceSpy:
 
     def check(self, rules, g):
         from verify.invariants import state_slices
-        assert self.slicer(g) == state_slices(g.to_json(rules.ownable))
+        assert self.slicer(g) == state_slices(g.to_json(rules.t.ownable))
         self.steps += 1
 
     def finish(self, rules, g):
@@ -175,7 +175,7 @@ def test_monitor_on_engine_slices_reports_what_the_json_path_reports():
     for k, (action, state) in enumerate(states):
         if k % 7 == 3:
             state = _break(state, k % 6, k)
-        g = GameState.from_json(state, rules.ownable)
+        g = GameState.from_json(state, rules.t.ownable)
         got = fast.check_game(rules, g, action if before is not None else None)
         want = slow(before, state, action)
         assert sorted(map(str, got)) == sorted(map(str, want))

@@ -51,6 +51,12 @@ ALLOWED = {
     ("verify.engine.engines", "verify.engine.native"):
         "the builder runs as `python -m verify.engine.native`: imported by the package at its import, runpy "
         "would load it twice (and warn)",
+    ("verify.engine.campaign", "verify.engine.trace"):
+        "the invariants' evaluators (expr, invariant_code, incremental) load only for a checked run: a run "
+        "without checks starts sooner (a one-game `verify simulate`)",
+    ("verify.commands.simulate", "verify.engine.trace"):
+        "the invariants' evaluators and the trace writer load only for a traced or checked run: a run "
+        "without them starts sooner (a one-game `verify simulate`)",
     ("verify.conform.plugin", "*"):
         "a pytest11 entry point, loaded by every pytest run where the toolkit is installed: it imports the "
         "harness only when a conformance test runs",

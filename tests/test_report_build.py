@@ -10,7 +10,7 @@ import pytest
 from verify.compare.model import Side
 from verify.errors import VerifyError
 from verify.report import PAGES, ReportOptions, build
-from verify.report.atomic import MARKER, atomic_dir
+from verify.output import MARKER, atomic_dir
 from verify.report.build import environment
 from verify.report.runs import CheckRun, SimRun, Simulation
 

@@ -143,7 +143,7 @@ def test_the_destroying_card_is_judged_alike(target):
     s["bank"]["houses"] = None
     rules = rules_for(cfg)
     g = rules.from_json(s)            # (the engine's own state class: readable or compiled)
-    rules.destroy_building(g, 0)
+    rules.rules.cards.destroy_building(rules.t, g, 0)
     eng_after = rules.to_json(g)
     hit = next(p["square"] for p in eng_after["properties"] if p["houses"] == 2)
     assert (hit in (37, 39)) == (target == "drawer")

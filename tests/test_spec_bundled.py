@@ -1,13 +1,18 @@
 """The bundled data: lint-clean, fully covered sources, listed with the documented JSON shape."""
 
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from verify.cli import main
+from verify.errors import VerifyError
 from verify.spec.lint import lint
-from verify.spec.registry import DEFAULT_RULESET, registry
+from verify.spec.registry import DEFAULT_RULESET, load_ruleset, registry
 from verify.spec.sources import all_sources
+
+ROOT = Path(__file__).resolve().parent.parent
 
 EXPECTED = {
     "000_91979e7e1d6b8ee6.txt": {"official", "official-pre2008", "official-short", "official-timed",
@@ -37,6 +42,16 @@ def test_rulesets_json_format():
             assert set(by_id[rid]) >= {"id", "title", "sources", "extends"}
             assert source in by_id[rid]["sources"], (rid, by_id[rid]["sources"])
     assert by_id["official-short"]["extends"] == ["official"]
+
+
+def test_rulesets_lists_the_bundled_rulesets_whatever_this_process_read_before():
+    """A table read earlier in the same process (a test before this one, a library user) is no bundled
+    ruleset: ``verify rulesets`` neither lists it nor fails on it (here: a table whose extends is cyclic)."""
+    with pytest.raises(VerifyError, match="E006"):
+        load_ruleset(str(ROOT / "tests/fixtures/tables/cycle-a.yaml"))
+    out = CliRunner().invoke(main, ["rulesets", "--json"])
+    assert out.exit_code == 0, out.output
+    assert {r["id"] for r in json.loads(out.output)["rulesets"]} == set(registry().bundled_ids())
 
 
 def test_coverage_has_no_uncovered_sentence():

@@ -46,6 +46,8 @@ CODES = {
     "E032": "saved check results that do not match the rulesets as they are now (stale, or for others)",
     "E033": "unknown action name",
     "E034": "an entry marked not applicable where the catalogue declares no condition, or its condition holds",
+    "E035": "the compiled engine asked for (VERIFY_ENGINE=compiled) is not in this install or not of this source",
+    "E036": "an unknown engine build named (VERIFY_ENGINE, or an engine path)",
 }
 
 

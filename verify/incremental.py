@@ -145,11 +145,11 @@ class Incremental:
             mask = 0
             for name in DEED_COLUMNS:
                 if name in changed:
-                    for sq in compress(range(40), map(ne, after[name], last[name])):
+                    for sq in compress(range(len(after[name])), map(ne, after[name], last[name])):
                         mask |= 1 << sq
         d = self.deed_sets.get(mask)
         if d is None:
-            deeds = [sq for sq in range(40) if mask >> sq & 1 and sq in self.squares]
+            deeds = sorted(sq for sq in self.squares if mask >> sq & 1)
             d = (deeds, [sq for sq in deeds if sq in self.streets],
                  sorted({self.group_at[sq] for sq in deeds if sq in self.group_at}))
             if len(self.deed_sets) >= 4096:

@@ -353,7 +353,7 @@ def _one_player_field(e: Aggregate, k: int) -> str | None:
 
 def tables(facts: BoardFacts) -> dict[str, Any]:
     """The board's facts as the generated functions read them (by square, or by group index)."""
-    by_square: dict[str, list] = {name: [None] * 40 for name in PROPERTY_TABLES.values()}
+    by_square: dict[str, list] = {name: [None] * facts.size for name in PROPERTY_TABLES.values()}
     for i, sq in enumerate(facts.squares):
         by_square["K_KIND"][sq] = facts.kinds[i]
         by_square["K_GROUP"][sq] = facts.groups[i]

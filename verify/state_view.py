@@ -36,6 +36,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from .config import EngineConfig
+from .config.model import SQUARES
 from .errors import GameError
 from .expr import LazyEnv
 from .spec.invariants import PLAYER_FIELDS, PROPERTY_FIELDS   # the fields of the view (the contract with verify.smt)
@@ -63,11 +64,11 @@ def state_slices(state: dict) -> dict[str, Any]:
         people = (seats, tuple(bool(p.get("in_jail")) for p in players),
                   tuple(bool(p.get("bankrupt")) for p in players), teams,
                   tuple(tuple(str(c) for c in (p.get("jail_cards") or ())) for p in players))
-        owner, mortgaged, houses, hotel = [NOBODY] * 40, [False] * 40, [0] * 40, [False] * 40
+        owner, mortgaged, houses, hotel = [NOBODY] * SQUARES, [False] * SQUARES, [0] * SQUARES, [False] * SQUARES
         listed = set()
         for p in state["properties"]:
             sq = int(p["square"])
-            if not 0 <= sq < 40:
+            if not 0 <= sq < SQUARES:
                 raise ValueError(f"property square {sq} is not on the board")
             listed.add(sq)
             owner[sq] = NOBODY if p.get("owner") is None else int(p["owner"])
@@ -174,6 +175,7 @@ class BoardFacts:
     prices: tuple[int, ...]
     house_costs: tuple[int, ...]
     group_members: tuple[tuple[str, tuple[int, ...]], ...]   # (name, deed indexes) for street groups
+    size: int = SQUARES              # squares on the board
 
 
 _FACTS: dict[int, tuple[Any, BoardFacts]] = {}
@@ -192,7 +194,8 @@ def board_facts(config: Any) -> BoardFacts:
     for g in dict.fromkeys(gname[i] for i, d in enumerate(deeds) if d.kind == "street"):
         members.append((g, tuple(i for i, d in enumerate(deeds) if gname[i] == g)))
     facts = BoardFacts(tuple(d.square for d in deeds), tuple(d.kind for d in deeds), tuple(gname),
-                       tuple(d.price for d in deeds), tuple(d.house_cost for d in deeds), tuple(members))
+                       tuple(d.price for d in deeds), tuple(d.house_cost for d in deeds), tuple(members),
+                       len(board.squares))
     if len(_FACTS) >= 64:
         _FACTS.clear()
     _FACTS[id(board)] = (board, facts)
@@ -239,7 +242,7 @@ class ViewCache:
             changed = set()
             for new_column, old_column in zip(key[1:], last_key[1:]):
                 if new_column is not old_column:
-                    changed.update(compress(range(40), map(ne, new_column, old_column)))
+                    changed.update(compress(range(len(new_column)), map(ne, new_column, old_column)))
             deeds = sorted(self._deed_of[sq] for sq in changed if sq in self._deed_of)
             regroup = sorted({self._group_of[i] for i in deeds if i in self._group_of})
             properties = list(properties)

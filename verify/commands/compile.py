@@ -1,10 +1,9 @@
 """``verify compile``: write a resolved ruleset in a form another stage or tool executes.
 
-Targets are a registry (``TARGETS``: name -> "module:function"); the function
-takes a resolved ``Ruleset`` and returns the text to write. ``engine-config``
-is the engine's ``EngineConfig`` as JSON; ``smt2`` (SMT-LIB 2) is provided by
-``verify.smt`` as ``to_smt2(ruleset) -> str``. Another stage adds a target
-with ``register_target(name, "package.module:function")``.
+Targets are a table (``TARGETS``: name -> "module:function"); the function takes a resolved
+``Ruleset`` and returns the text to write. ``engine-config`` is the engine's ``EngineConfig`` as
+JSON; ``smt2`` (SMT-LIB 2) is ``verify.smt.to_smt2.to_smt2``. A target's module is imported when it
+is used, so ``verify compile`` alone does not load z3.
 """
 
 from __future__ import annotations
@@ -20,17 +19,11 @@ from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.played import announce
 from ..config import EngineConfig
 
-#: target name -> "module:function" (or several, tried in order; imported when used, so a
-#: stage that is not built costs nothing). The function takes a resolved Ruleset, returns text.
-TARGETS: dict[str, str | tuple[str, ...]] = {
+#: target name -> "module:function"; the function takes a resolved Ruleset and returns text
+TARGETS: dict[str, str] = {
     "engine-config": "verify.commands.compile:engine_config_text",
-    "smt2": ("verify.smt.to_smt2:to_smt2", "verify.smt.to_smt2:ruleset_to_smt2", "verify.smt:to_smt2"),
+    "smt2": "verify.smt.to_smt2:to_smt2",
 }
-
-
-def register_target(name: str, ref: str | Callable) -> None:
-    """Add or replace a compile target (``ref``: "module:function" or the function itself)."""
-    TARGETS[name] = ref  # type: ignore[assignment]
 
 
 def engine_config_text(ruleset) -> str:
@@ -41,25 +34,14 @@ def engine_config_text(ruleset) -> str:
 
 
 def _target(name: str) -> Callable:
-    refs = TARGETS[name]
-    if callable(refs):
-        return refs
-    for ref in (refs,) if isinstance(refs, str) else refs:
-        module, _, func = ref.partition(":")
-        try:
-            fn = getattr(importlib.import_module(module), func)
-        except (ImportError, AttributeError):
-            continue
-        if callable(fn):
-            return fn
-    shown = refs if isinstance(refs, str) else " or ".join(refs)
-    raise click.ClickException(f"target {name!r} is not available in this build ({shown} is missing)")
+    module, _, func = TARGETS[name].partition(":")
+    return getattr(importlib.import_module(module), func)
 
 
 @click.command()
 @click.argument("ruleset", required=False, default=DEFAULT_RULESET)
 @click.option("--target", "target", default="engine-config", show_default=True,
-              help="What to write: engine-config or smt2 (or any registered target).")
+              help="What to write: engine-config or smt2.")
 @output_option
 def command(ruleset: str, target: str) -> None:
     """Compile RULESET (an id, a file, or base+overlay) for a backend: engine-config JSON or SMT-LIB 2."""

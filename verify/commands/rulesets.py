@@ -15,7 +15,7 @@ def command(as_json: bool) -> None:
     """The bundled rulesets: id, title, sources and what each extends."""
     reg = registry()
     rows = []
-    for rid in reg.ids():
+    for rid in reg.bundled_ids():        # (not a user's table an earlier command of this process read)
         f = reg.files[rid]
         resolved = reg.resolve(rid)
         rows.append({"id": rid, "title": f.title, "kind": f.kind, "sources": list(resolved.sources),

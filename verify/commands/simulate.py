@@ -32,7 +32,6 @@ from ..engine.campaign import CampaignSpec, Row, games_campaign, Tally
 from ..engine.engines import rules_for
 from ..engine.policies import make_policies
 from ..engine.simulate import game_seed, play_game
-from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder
 from .options import output_file_callback, players_for
 from .ruleset_options import reading_option, set_option
 
@@ -114,9 +113,10 @@ def recorded_name(name: str, trace: Path) -> str | None:
 def _traced(rid: str, spec, games: int, trace: Path, supplied: dict,
             name: str | None = None) -> tuple[dict, float]:
     """Every game written to ``trace``, in this process, with the same tally as a campaign."""
+    from ..engine.trace import TRACE_SCHEMA, InvariantBroken, InvariantChecker, TraceRecorder  # (a traced run)
     rules = rules_for(spec.config)
     checker = InvariantChecker(spec.config, spec.check) if spec.check is not None else None
-    tally = Tally(spec.players)
+    tally = Tally(spec.players, spec.config.board.size)
     t0 = time.perf_counter()
     with atomic_file(trace) as out:
         for i in range(games):
@@ -161,6 +161,6 @@ def _print_summary(d: dict) -> None:
     e("wins by seat:          " + ", ".join(f"{i}: {w}" for i, w in enumerate(d["wins"])))
     e("bankruptcies by seat:  " + ", ".join(f"{i}: {w}" for i, w in enumerate(d["bankruptcies"])))
     total = sum(d["landings"]) or 1
-    top = sorted(range(40), key=lambda i: -d["landings"][i])[:5]
+    top = sorted(range(len(d["landings"])), key=lambda i: -d["landings"][i])[:5]
     e("most landed:           " + ", ".join(f"{i} ({100 * d['landings'][i] / total:.1f}%)" for i in top))
     e(f"elapsed {d['elapsed_s']} s ({d['player_turns_per_s']} player-turns/s)")

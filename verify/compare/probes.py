@@ -287,7 +287,7 @@ def go_salary(t: Table, v: dict):
     steps = 3 if v["exact"] else 4          # onto GO, or past it to the first square after GO
     target = 0 if v["exact"] else 1
     t.turn_of(s, ACTOR)
-    t.at(s, ACTOR, (target - steps) % 40)
+    t.at(s, ACTOR, (target - steps) % t.cfg.board.size)
     return s, [t.roll(steps)]
 
 
@@ -315,7 +315,7 @@ def go_card(twice: bool):
                 if c.effect == "advance_to" and (c.square == 0 if twice else 0 < c.square < square):
                     s = _top(t.neutral(), deck, c.id)
                     t.turn_of(s, ACTOR)
-                    t.at(s, ACTOR, 39)
+                    t.at(s, ACTOR, t.cfg.board.size - 1)
                     return s, [t.roll(square + 1)]
         return None
     return build

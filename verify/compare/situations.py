@@ -146,7 +146,7 @@ class Table:
     def roll_to(self, s: dict, seat: int, square: int, steps: int = 3) -> dict:
         """Put ``seat`` ``steps`` squares before ``square`` on its turn; the roll that takes it there."""
         self.turn_of(s, seat)
-        s["players"][seat]["position"] = (square - steps) % 40
+        s["players"][seat]["position"] = (square - steps) % self.cfg.board.size
         return self.roll(steps)
 
     def roll(self, steps: int) -> dict:

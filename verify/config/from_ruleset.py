@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import SpecError
 from .board import Card, load_deeds, load_decks
-from .model import (CORNER_20, GO, GO_TO_JAIL, INCOME_TAX, JAIL_SQUARE, LUXURY_TAX,
+from .model import (CORNER_20, GO, GO_TO_JAIL, INCOME_TAX, JAIL_SQUARE, LUXURY_TAX, SQUARES,
                     Board, Building, Cards, Casino, Clock, Debt, Deed, End, EngineConfig, Group, Jail, Mortgage,
                     Movement, Purchase, Rent, Setup, SpeedDie, Taxes, Teams, Trade, round_money)
 from .parameters import check_places, compile_fields
@@ -62,7 +62,7 @@ def _board(v, scale: int) -> Board:
     groups = tuple(Group(n, next(d.kind for d in deeds if d.group == i),
                          tuple(d.square for d in deeds if d.group == i))
                    for i, n in enumerate(group_names))
-    squares = ["" for _ in range(40)]
+    squares = ["" for _ in range(SQUARES)]
     for d in deeds:
         squares[d.square] = d.kind
     chance = tuple(v("board.chance_squares"))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, fields, is_dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..spec import load_catalogue
 from ..spec.ruleset import Ruleset
@@ -28,6 +28,9 @@ from .board import Card
 #: Square kinds, in the order used by the engine's flat tables.
 KINDS = ("go", "street", "station", "utility", "chance", "chest", "income_tax", "luxury_tax",
          "jail", "free_parking", "casino", "go_to_jail")
+#: Squares on the board, and where the fixed ones are (the deeds table and the decks' squares place the rest);
+#: code reads the size from a config (``Board.size``, ``Tables.size``), this constant only where none is at hand.
+SQUARES: Final = 40
 GO, JAIL_SQUARE, CORNER_20, GO_TO_JAIL, INCOME_TAX, LUXURY_TAX = 0, 10, 20, 30, 4, 38
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class Group:
 
 @dataclass(frozen=True)
 class Board:
-    squares: tuple[str, ...]            # 40 square kinds (KINDS)
+    squares: tuple[str, ...]            # the kind of every square (KINDS), SQUARES of them
     deeds: tuple[Deed, ...]             # the 28 ownable squares, in square order
     groups: tuple[Group, ...]
     chance_squares: tuple[int, ...]
@@ -66,6 +69,11 @@ class Board:
     @property
     def ownable(self) -> tuple[int, ...]:
         return tuple(d.square for d in self.deeds)
+
+    @property
+    def size(self) -> int:
+        """The number of squares."""
+        return len(self.squares)
 
 
 @dataclass(frozen=True)

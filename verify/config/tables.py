@@ -9,8 +9,8 @@ builds its transitions from the same ``Tables``. Money is rounded by one functio
 ``round_money`` (``verify.config.model``). Every field is annotated, so the compiled
 engine (``verify.engine.native``) reads them as native attributes.
 
-Tables hold what the config says in the shape a rule reads it: per-square tuples of
-40 (prices, rents, group of each square...), the groups, the nearest station or
+Tables hold what the config says in the shape a rule reads it: per-square tuples
+(prices, rents, group of each square...), the groups, the nearest station or
 utility from each square, the cards by id, and a few values derived from several
 parameters (what a mortgage's interest is, when a rent claim lapses...). A rule
 reads a parameter that needs no derivation straight from ``t.cfg``.
@@ -35,7 +35,8 @@ class Tables:
     """Everything per-config a rule reads; ``cfg`` is the EngineConfig itself."""
 
     cfg: EngineConfig
-    # ---- the board, per square (40 entries; 0 / () / -1 / "" where a square is no deed)
+    # ---- the board, per square (``size`` entries; 0 / () / -1 / "" where a square is no deed)
+    size: int                               # squares on the board (cfg.board.size)
     kind: tuple[str, ...]                   # square kinds (verify.config.KINDS)
     is_ownable: tuple[bool, ...]
     price: tuple[int, ...]
@@ -88,14 +89,14 @@ class Tables:
 def _per_square(cfg: EngineConfig, what: str) -> tuple:
     """A deed attribute per square (0, () or -1 where a square is no deed)."""
     empty: object = () if what == "rents" else -1 if what == "group" else 0
-    out = [empty] * 40
+    out = [empty] * cfg.board.size
     for d in cfg.board.deeds:
         out[d.square] = getattr(d, what)
     return tuple(out)
 
 
 def _is_ownable(cfg: EngineConfig) -> tuple[bool, ...]:
-    out = [False] * 40
+    out = [False] * cfg.board.size
     for d in cfg.board.deeds:
         out[d.square] = True
     return tuple(out)
@@ -120,7 +121,7 @@ def _interest(cfg: EngineConfig, base: str) -> tuple[int, ...]:
     """A mortgage's interest per square."""
     rate = cfg.mortgage.interest_rate
     price, mortgage = _per_square(cfg, "price"), _per_square(cfg, "mortgage")
-    return tuple(mortgage_interest(price[s], mortgage[s], rate, base) for s in range(40))
+    return tuple(mortgage_interest(price[s], mortgage[s], rate, base) for s in range(cfg.board.size))
 
 
 def _kind_squares(cfg: EngineConfig, kind: str) -> tuple[int, ...]:
@@ -142,6 +143,7 @@ def _white(cfg: EngineConfig) -> int:
 
 #: every field of ``Tables`` but ``cfg``, with the function of the config that derives it
 DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
+    "size": lambda c: c.board.size,
     "kind": lambda c: tuple(c.board.squares),
     "is_ownable": _is_ownable,
     "price": lambda c: _per_square(c, "price"),
@@ -154,8 +156,8 @@ DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
     "casino_payout": lambda c: tuple(casino_payout(c.casino.stake, c.casino.payout_numerator, k)
                                      for k in range(1, c.casino.max_numbers + 1)),
     "sell_house_value": lambda c: tuple(round_money(x * c.building.sell_ratio) for x in _per_square(c, "house_cost")),
-    "next_station": lambda c: _nearest(_kind_squares(c, "station")),
-    "next_utility": lambda c: _nearest(_kind_squares(c, "utility")),
+    "next_station": lambda c: _nearest(_kind_squares(c, "station"), c.board.size),
+    "next_utility": lambda c: _nearest(_kind_squares(c, "utility"), c.board.size),
     "ownable": lambda c: c.board.ownable,
     "groups": lambda c: tuple(grp.squares for grp in c.board.groups),
     "group_kind": lambda c: tuple(grp.kind for grp in c.board.groups),
@@ -187,11 +189,11 @@ DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
 }
 
 
-def _nearest(targets: tuple[int, ...]) -> tuple[int, ...]:
-    """For each square, the first of ``targets`` strictly ahead of it (-1 when there is none)."""
+def _nearest(targets: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """For each of the ``size`` squares, the first of ``targets`` strictly ahead of it (-1 when there is none)."""
     out = []
-    for start in range(40):
-        out.append(next(((start + k) % 40 for k in range(1, 41) if (start + k) % 40 in targets), -1))
+    for start in range(size):
+        out.append(next(((start + k) % size for k in range(1, size + 1) if (start + k) % size in targets), -1))
     return tuple(out)
 
 

@@ -148,9 +148,9 @@ def _square(rules, g: GameState, seat: Any, s: int) -> tuple:
     """A square's part in a step: owner, buildings, mortgage, whether its group-mates are built or
     mortgaged, and whether they stand lower, level or higher (a rule on the group reads those, an engine
     may read the square alone, or ask the group to stay uniform)."""
-    if not 0 <= s < 40 or not rules.is_ownable[s]:
-        return (rules.kind[s] if 0 <= s < 40 else "off",)
-    grp = rules.groups[rules.group_of[s]]
+    if not 0 <= s < rules.t.size or not rules.t.is_ownable[s]:
+        return (rules.t.kind[s] if 0 <= s < rules.t.size else "off",)
+    grp = rules.t.groups[rules.t.group_of[s]]
     mates = [t for t in grp if t != s]
     level = "hotel" if g.hotel[s] else ("houses" if g.houses[s] else "bare")
     here = g.houses[s] + 5 * g.hotel[s]
@@ -177,11 +177,11 @@ def _side(rules, g: GameState, seat: Any, side: Any, cash: int) -> tuple:
 def landing(rules, g: GameState, seat: int, dice: list) -> list:
     """Where a roll of ``dice`` takes ``seat``: from jail or not, doubles, the square's kind, the card on
     top of its deck for a card square, the owner's part for a deed."""
-    to = (g.pos[seat] + dice[0] + dice[1]) % 40
-    land = rules.kind[to]
+    to = (g.pos[seat] + dice[0] + dice[1]) % rules.t.size
+    land = rules.t.kind[to]
     pile = g.chance if land == "chance" else g.chest if land == "chest" else None
     return [g.in_jail[seat], dice[0] == dice[1], land, pile[0] if pile else None,
-            _role(seat, g.owner[to]) if rules.is_ownable[to] else None]
+            _role(seat, g.owner[to]) if rules.t.is_ownable[to] else None]
 
 
 def situation(rules, g: GameState, action: dict, why: str | None = None) -> tuple[tuple, tuple]:
@@ -229,7 +229,7 @@ def steer_dice(d, cov: Coverage, rules, g: GameState, action: dict) -> dict:
 def supply(rules, g: GameState) -> tuple[str, str]:
     """The bank's supply of buildings as a rule meets it: houses ``out``, ``short`` (fewer than breaking
     a hotel down needs) or ``some``; hotels ``out`` or ``some``."""
-    houses = "out" if g.bank_houses <= 0 else "short" if g.bank_houses < rules.hotel_back else "some"
+    houses = "out" if g.bank_houses <= 0 else "short" if g.bank_houses < rules.t.hotel_back else "some"
     return houses, "out" if g.bank_hotels <= 0 else "some"
 
 

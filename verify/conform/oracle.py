@@ -92,7 +92,7 @@ def expect(config: EngineConfig, state: dict, action: dict, game: GameState | No
     except (IndexError, KeyError, TypeError, ValueError) as exc:   # a state the rules cannot follow
         raise GameError(f"{action['type']}: the state is inconsistent ({type(exc).__name__}: {exc})") from None
     events, g.events = g.events, None
-    return ACCEPT, g.to_json(rules.ownable), _action_for_check(used_only(action, events), events), g, events
+    return ACCEPT, g.to_json(rules.t.ownable), _action_for_check(used_only(action, events), events), g, events
 
 
 #: The step's optional random fields (``verify.engine.actions.STEP_RANDOM``) and the event that shows each used.

@@ -187,13 +187,13 @@ def _management(d, ctx: Context, g: GameState) -> dict | None:
     r = ctx.rules
     pool = d.int(1, 3)
     if "sell_group" in ctx.allowed and (pool == 3 or not kinds):
-        return {"type": "sell_group", "seat": d.int(0, g.n - 1), "group": d.int(0, len(r.groups) - 1)}
+        return {"type": "sell_group", "seat": d.int(0, g.n - 1), "group": d.int(0, len(r.t.groups) - 1)}
     if not kinds:
         return None
     kind = d.pick(kinds)
     seat = d.int(0, g.n - 1)
-    own = _owned(g, seat, r.ownable)
-    square = d.pick(own if own and pool <= 1 else list(r.ownable))
+    own = _owned(g, seat, r.t.ownable)
+    square = d.pick(own if own and pool <= 1 else list(r.t.ownable))
     return {"type": kind, "seat": seat, "square": square}
 
 
@@ -223,13 +223,13 @@ def _edge(ctx: Context, g: GameState) -> dict[tuple[str, str], list[dict]]:
         for k in SEAT_EDGE:
             if k in ctx.allowed:
                 add(k, r.dispatch[k][0](g, p, *[None] * len(ACTIONS[k].fields)), {"type": k, "seat": p})
-        if not r.may_manage_now(g, p):
+        if not r.rules.construction.may_manage_now(r.t, g, p):
             continue
-        for s in r.ownable:
+        for s in r.t.ownable:
             if g.owner[s] != p:
                 continue
-            whole = all(g.owner[t] == p for t in r.groups[r.group_of[s]])
-            for k in (building if whole and r.kind[s] == "street" else ()) + other:
+            whole = all(g.owner[t] == p for t in r.t.groups[r.t.group_of[s]])
+            for k in (building if whole and r.t.kind[s] == "street" else ()) + other:
                 add(k, r.dispatch[k][0](g, p, s), {"type": k, "seat": p, "square": s})
             if "trade" in ctx.allowed and g.n > 1:     # the deed alone, given to the next player
                 a = {"type": "trade", "seat": p, "with": (p + 1) % g.n, "give": {"squares": [s], "cash": 0},
@@ -253,8 +253,8 @@ def _trade(d, ctx: Context, g: GameState, cov: Coverage) -> dict | None:
     edge = d.pick(("deed", "cash", "card")) if d.bool() else None
 
     def deeds(who: int) -> list[int]:
-        own = _owned(g, who, r.ownable)
-        built = [s for s in own if g.mortgaged[s] or any(g.houses[t] or g.hotel[t] for t in r.groups[r.group_of[s]])]
+        own = _owned(g, who, r.t.ownable)
+        built = [s for s in own if g.mortgaged[s] or any(g.houses[t] or g.hotel[t] for t in r.t.groups[r.t.group_of[s]])]
         return (built if edge == "deed" else [s for s in own if s not in built]) or own
 
     def side(who: int, deed: bool) -> dict:
@@ -279,7 +279,7 @@ def _bid(d, ctx: Context, g: GameState) -> dict | None:
         return None
     if g.phase == AUCTION:
         seat = d.pick([actor(g)] + list(range(g.n)))
-        low = ctx.rules.min_bid(g)
+        low = ctx.rules.rules.auctions.min_bid(ctx.rules.t, g)
         amount = max(1, d.pick([low, g.cash[seat], g.cash[seat] + 1, g.pending["high"], low + 1]))
     else:
         seat = d.int(0, g.n - 1)
@@ -296,7 +296,7 @@ def _out_of_turn(d, ctx: Context, g: GameState) -> dict | None:
     seat = d.pick([x for x in range(g.n) if x != waiting] or [waiting])
     a: dict = {"type": kind, "seat": seat}
     if kind == "roll":
-        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.dice_needed(g))]
+        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.rules.base.dice_needed(ctx.rules.t, g))]
     elif kind == "pay_tax":
         a["option"] = "fixed"
     elif kind == "bid":
@@ -313,7 +313,7 @@ def _actor_edge(d, ctx: Context, g: GameState) -> dict | None:
     kind = d.pick(kinds)
     a: dict = {"type": kind, "seat": actor(g)}
     if kind == "roll":
-        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.dice_needed(g))]
+        a["dice"] = [d.uniform(1, 6) for _ in range(ctx.rules.rules.base.dice_needed(ctx.rules.t, g))]
     elif kind == "pay_tax":
         a["option"] = d.pick(("fixed", "percent"))
     elif kind == "bid":

@@ -19,6 +19,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable
 
+from ..config.model import SQUARES
+
 #: Optional keys inside a compared value: compared only when the engine reports them.
 OPTIONAL_FIELDS = {("bank", "cash"), ("properties", "interest_paid")}
 #: Keys whose value is a seat (or null / -1 for nobody, the bank).
@@ -146,7 +148,7 @@ def diff_atoms(expected: Any, actual: Any, keys: Iterable[str], roles: Roles) ->
             atoms.add(f"{path} {ra}>{rb}" if ra != rb else f"{path} {_short(a)}>{_short(b)}")
             return
         if _number(a) and _number(b):
-            ahead = (b - a) % 40 < 20 if key == "position" else b > a      # a token moves round the board
+            ahead = (b - a) % SQUARES < SQUARES // 2 if key == "position" else b > a   # a token goes round the board
             atoms.add(f"{path} {'+' if ahead else '-'}")
             return
         if isinstance(a, list) and isinstance(b, list):

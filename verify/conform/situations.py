@@ -103,7 +103,7 @@ def _squares(r, kind: str) -> list[int]:
 
 def _owned_by(ctx, g: GameState, s: int, owner: int, mortgaged: bool = False, whole: bool = False) -> None:
     """Deed ``s`` owned by ``owner`` (its whole group with ``whole``), mortgaged or not."""
-    r = ctx.rules
+    r = ctx.rules.t
     for t in (r.groups[r.group_of[s]] if whole else (s,)):
         g.owner[t] = owner
     g.mortgaged[s] = mortgaged
@@ -111,7 +111,7 @@ def _owned_by(ctx, g: GameState, s: int, owner: int, mortgaged: bool = False, wh
 
 def _mortgaged_mate(ctx, g: GameState, s: int) -> bool:
     """Mortgage a group-mate of street ``s`` (the group owned whole by ``s``'s owner)."""
-    r = ctx.rules
+    r = ctx.rules.t
     mates = [t for t in r.groups[r.group_of[s]] if t != s]
     if not mates:
         return False
@@ -123,7 +123,7 @@ def _mortgaged_mate(ctx, g: GameState, s: int) -> bool:
 
 def _card(deck: str, card, variant: str, spot: int | None = None):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, q = _seats(d, g)
         _setup(d, ctx, g, p)
         if not _top(g, deck, card.id):
@@ -201,7 +201,7 @@ def _card_variants(card, spots: list[int]) -> list[tuple[str, int | None]]:
 
 def _rent(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, q = _seats(d, g)
         _setup(d, ctx, g, p)
         kind = variant.split(",")[0].split(" ")[0]
@@ -221,7 +221,7 @@ def _rent(variant: str):
 
 def _tax(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, _ = _seats(d, g)
         _setup(d, ctx, g, p)
         spots = _squares(r, "income_tax") + _squares(r, "luxury_tax")
@@ -253,7 +253,7 @@ def _third_double(passing_go: bool):
         p, _ = _seats(d, g)
         _setup(d, ctx, g, p)
         g.doubles[p] = 2
-        r = ctx.rules
+        r = ctx.rules.t
         # onto a deed (where the dice would take it: no card or jail square to say more than the double does)
         options = [(a, t) for a in range(1, 7) for t in r.ownable
                    if (t < 2 * a if passing_go else t >= 2 * a)]
@@ -270,7 +270,7 @@ def _bank_paid_out(d, ctx, g: GameState) -> Plan | None:
     p, _ = _seats(d, g)
     _setup(d, ctx, g, p)
     g.bank_cash = -d.int(16, 30) * 1000
-    r = ctx.rules
+    r = ctx.rules.t
     options = [([a, b], s) for a in range(1, 7) for b in range(1, 7) for s in range(1, 12)
                if a != b and s < a + b and r.is_ownable[s]]        # past GO, onto a deed: no card, no tax
     if not options:
@@ -283,7 +283,7 @@ def _bank_paid_out(d, ctx, g: GameState) -> Plan | None:
 # ---- management, trades, bids -------------------------------------------------------------------
 
 def _group_of_own(d, ctx, g: GameState, p: int, built: int = 0) -> int:
-    r = ctx.rules
+    r = ctx.rules.t
     grp = d.pick(list(r.street_groups))
     _give_group(ctx, g, grp, p)
     if built:
@@ -292,7 +292,7 @@ def _group_of_own(d, ctx, g: GameState, p: int, built: int = 0) -> int:
 
 
 def _mortgage_beside_built(d, ctx, g: GameState) -> Plan | None:
-    r = ctx.rules
+    r = ctx.rules.t
     p, _ = _seats(d, g)
     _setup(d, ctx, g, p)
     grp = d.pick([x for x in r.street_groups if len(r.groups[x]) > 1])
@@ -308,7 +308,7 @@ def _mortgage_beside_built(d, ctx, g: GameState) -> Plan | None:
 
 def _build_case(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, q = _seats(d, g)
         _setup(d, ctx, g, p)
         grp = _group_of_own(d, ctx, g, p)
@@ -347,7 +347,7 @@ def _build_case(variant: str):
 def _shortage(item: str):
     def build(d, ctx, g: GameState) -> Plan | None:
         """Two players could build, and want more than the bank has left."""
-        r = ctx.rules
+        r = ctx.rules.t
         p, q = _seats(d, g)
         _setup(d, ctx, g, p)
         groups = d.perm(list(r.street_groups))
@@ -380,7 +380,7 @@ def _shortage(item: str):
 
 
 def _sell_hotel_short(d, ctx, g: GameState) -> Plan | None:
-    r = ctx.rules
+    r = ctx.rules.t
     p, q = _seats(d, g)
     _setup(d, ctx, g, p)
     grp = _group_of_own(d, ctx, g, p, len(r.groups[0]) * 0)
@@ -399,7 +399,7 @@ def _sell_hotel_short(d, ctx, g: GameState) -> Plan | None:
 
 def _buy(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, _ = _seats(d, g)
         _setup(d, ctx, g, p)
         s = d.pick([x for x in r.ownable if g.owner[x] < 0])
@@ -413,7 +413,7 @@ def _buy(variant: str):
 def _sell_hotel(beside: str):
     def build(d, ctx, g: GameState) -> Plan | None:
         """Sell a hotel whose group-mates carry hotels too (``hotels``), or houses (``houses``)."""
-        r = ctx.rules
+        r = ctx.rules.t
         p, _ = _seats(d, g)
         _setup(d, ctx, g, p)
         grp = _group_of_own(d, ctx, g, p)
@@ -428,7 +428,7 @@ def _sell_hotel(beside: str):
 
 def _unmortgage_odd(d, ctx, g: GameState) -> Plan | None:
     """Lift a mortgage whose interest is not a whole ten (an engine that keeps money as floats shows)."""
-    r = ctx.rules
+    r = ctx.rules.t
     p, _ = _seats(d, g)
     _setup(d, ctx, g, p)
     odd = [s for s in r.ownable if r.mortgage_value[s] % 10]
@@ -440,7 +440,7 @@ def _unmortgage_odd(d, ctx, g: GameState) -> Plan | None:
 
 def _trade_case(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, q = _seats(d, g)
         _setup(d, ctx, g, p)
         mine = d.pick(list(r.street_squares) if variant == "built group" else list(r.ownable))
@@ -484,7 +484,7 @@ def _trade_case(variant: str):
 
 def _auction(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
-        r = ctx.rules
+        r = ctx.rules.t
         p, _ = _seats(d, g)
         _setup(d, ctx, g, p)
         s = d.pick([x for x in r.ownable if g.owner[x] < 0])

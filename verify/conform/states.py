@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..config.model import JAIL_SQUARE
 from ..engine.state import GameState
 from ..engine.step import fill_random, new_game
 from ..errors import GameError
@@ -58,11 +59,11 @@ def fresh(d, ctx) -> tuple[GameState, dict]:
 
 
 def out(ctx, g: GameState) -> dict:
-    return g.to_json(ctx.rules.ownable)
+    return g.to_json(ctx.rules.t.ownable)
 
 
 def _give_group(ctx, g: GameState, grp: int, seat: int) -> None:
-    for s in ctx.rules.groups[grp]:
+    for s in ctx.rules.t.groups[grp]:
         g.owner[s] = seat
 
 
@@ -71,13 +72,13 @@ def _build(ctx, g: GameState, grp: int, houses: int, hotels: bool = True) -> int
     bank's stock; a street at the hotel threshold + 1 gets a hotel. Returns the levels placed."""
     r, b = ctx.rules, ctx.config.building
     placed = 0
-    streets = list(r.groups[grp])
+    streets = list(r.t.groups[grp])
     for _ in range(houses):
-        s = min(streets, key=lambda x: r.level(g, x))
-        lvl = r.level(g, s)
-        if lvl >= r.hotel_level or (lvl >= b.max_houses and lvl + 1 < r.hotel_level):
+        s = min(streets, key=lambda x: r.rules.base.level(r.t, g, x))
+        lvl = r.rules.base.level(r.t, g, s)
+        if lvl >= r.t.hotel_level or (lvl >= b.max_houses and lvl + 1 < r.t.hotel_level):
             break
-        if lvl + 1 == r.hotel_level and lvl >= b.hotel_threshold:
+        if lvl + 1 == r.t.hotel_level and lvl >= b.hotel_threshold:
             if g.bank_hotels < 1 or not hotels:
                 break
             g.bank_hotels -= 1
@@ -105,7 +106,7 @@ def _set_jail_card(ctx, g: GameState, seat: int, deck: str) -> None:
 
 def _jail(ctx, g: GameState, seat: int, turns: int) -> None:
     g.in_jail[seat] = True
-    g.pos[seat] = 10
+    g.pos[seat] = JAIL_SQUARE
     g.jail_turns[seat] = min(turns, max(0, ctx.config.jail.max_tries - 1))
 
 
@@ -114,18 +115,18 @@ def _midgame(d, ctx, g: GameState) -> None:
     r, cfg = ctx.rules, ctx.config
     seats = list(range(g.n))
     start = cfg.setup.starting_cash
-    for grp, squares in enumerate(r.groups):
+    for grp, squares in enumerate(r.t.groups):
         mode = d.pick(("bank", "group", "split", "group"))
         if mode == "group":
             _give_group(ctx, g, grp, d.pick(seats))
         elif mode == "split":
             for s in squares:
                 g.owner[s] = d.pick([-1] + seats)
-    for grp in d.perm(range(len(r.groups))):
-        squares = r.groups[grp]
+    for grp in d.perm(range(len(r.t.groups))):
+        squares = r.t.groups[grp]
         owners = {g.owner[s] for s in squares}
-        if r.group_kind[grp] == "street" and len(owners) == 1 and -1 not in owners:
-            if _build(ctx, g, grp, d.int(0, len(squares) * r.hotel_level)):
+        if r.t.group_kind[grp] == "street" and len(owners) == 1 and -1 not in owners:
+            if _build(ctx, g, grp, d.int(0, len(squares) * r.t.hotel_level)):
                 continue
         for s in squares:
             if g.owner[s] >= 0 and d.bool():
@@ -134,7 +135,7 @@ def _midgame(d, ctx, g: GameState) -> None:
                     g.mortgage_rounds[s] = d.int(0, max(0, cfg.mortgage.expiry_rounds - 1))
     for p in seats:
         g.cash[p] = d.int(0, 2 * start)
-        g.pos[p] = d.int(0, 39)
+        g.pos[p] = d.int(0, len(g.owner) - 1)
         if d.int(0, 2) == 0:
             _jail(ctx, g, p, d.int(0, 2))
     for deck in ("chance", "chest"):
@@ -155,13 +156,13 @@ def _supply(d, ctx, g: GameState, target: tuple[str, str]) -> None:
     houses, hotels = target
     if g.bank_houses >= (1 << 30) or g.bank_hotels >= (1 << 30):
         return
-    groups = d.perm(r.street_groups)
+    groups = d.perm(r.t.street_groups)
 
     def take(grp: int) -> None:
-        owners = [g.owner[s] for s in r.groups[grp] if g.owner[s] >= 0]
-        if len(set(owners)) != 1 or len(owners) != len(r.groups[grp]):
+        owners = [g.owner[s] for s in r.t.groups[grp] if g.owner[s] >= 0]
+        if len(set(owners)) != 1 or len(owners) != len(r.t.groups[grp]):
             _give_group(ctx, g, grp, d.pick(owners or list(range(g.n))))
-        for s in r.groups[grp]:
+        for s in r.t.groups[grp]:
             g.mortgaged[s], g.mortgage_rounds[s] = False, 0
 
     if houses == "short" or hotels == "out":
@@ -169,9 +170,9 @@ def _supply(d, ctx, g: GameState, target: tuple[str, str]) -> None:
             if g.bank_hotels <= 0:
                 break
             take(grp)
-            _build(ctx, g, grp, len(r.groups[grp]) * r.hotel_level)
+            _build(ctx, g, grp, len(r.t.groups[grp]) * r.t.hotel_level)
     if houses in ("out", "short"):
-        keep = 0 if houses == "out" else d.int(1, max(1, r.hotel_back - 1))
+        keep = 0 if houses == "out" else d.int(1, max(1, r.t.hotel_back - 1))
         for grp in groups[1:] if houses == "short" else groups:
             if g.bank_houses <= keep:
                 break
@@ -192,7 +193,7 @@ def _dice_to(d, g: GameState, seat: int, target: int) -> list[int]:
     """Place ``seat`` so that a roll of two non-double dice brings it to ``target``; return the dice."""
     a = d.int(1, 6)
     b = d.pick([x for x in range(1, 7) if x != a])
-    g.pos[seat] = (target - a - b) % 40
+    g.pos[seat] = (target - a - b) % len(g.owner)
     g.in_jail[seat] = False
     return [a, b]
 
@@ -204,14 +205,14 @@ def _boundary(d, ctx, g: GameState) -> tuple[str, list[dict]]:
     name = d.pick(BOUNDARIES)
     p = d.int(0, n - 1)
     q = (p + 1) % n
-    streets = list(r.street_groups)
+    streets = list(r.t.street_groups)
     grp = d.pick(streets)
     other = d.pick([x for x in streets if x != grp])
     prefix: list[dict] = []
     turn(d, g, p)
     g.round = max(g.round, 1)
     g.passed_go = [True] * n
-    cost = r.house_cost[r.groups[grp][0]]
+    cost = r.t.house_cost[r.t.groups[grp][0]]
     if name == "last-house":
         _give_group(ctx, g, grp, p)
         for x in streets:
@@ -222,50 +223,50 @@ def _boundary(d, ctx, g: GameState) -> tuple[str, list[dict]]:
         g.cash[p] = cost * d.int(1, 3)
     elif name == "exact-cash":
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, d.int(0, len(r.groups[grp])))
+        _build(ctx, g, grp, d.int(0, len(r.t.groups[grp])))
         g.cash[p] = cost
     elif name == "even-limit":
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, d.int(1, len(r.groups[grp]) - 1) + len(r.groups[grp]) * d.int(
+        _build(ctx, g, grp, d.int(1, len(r.t.groups[grp]) - 1) + len(r.t.groups[grp]) * d.int(
             0, max(0, cfg.building.max_houses - 1)))
         g.cash[p] = 3 * cost + d.int(0, cfg.setup.starting_cash)
     elif name in ("bankruptcy-to-player", "bankruptcy-to-bank"):
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, d.int(1, len(r.groups[grp]) * 2))
-        for s in r.groups[other]:
+        _build(ctx, g, grp, d.int(1, len(r.t.groups[grp]) * 2))
+        for s in r.t.groups[other]:
             g.owner[s] = p if name == "bankruptcy-to-bank" else q
-        for s in [s for s in r.ownable if r.group_of[s] not in (grp, other)][:2]:
+        for s in [s for s in r.t.ownable if r.t.group_of[s] not in (grp, other)][:2]:
             g.owner[s] = p
             g.mortgaged[s] = True
         if name == "bankruptcy-to-player":
-            _build(ctx, g, other, len(r.groups[other]) * r.hotel_level)
-            target = r.groups[other][-1]
+            _build(ctx, g, other, len(r.t.groups[other]) * r.t.hotel_level)
+            target = r.t.groups[other][-1]
         else:
-            target = d.pick([s for s in range(40) if r.kind[s] in ("income_tax", "luxury_tax")] or [30])
+            target = d.pick([s for s in range(r.t.size) if r.t.kind[s] in ("income_tax", "luxury_tax")] or [30])
         g.cash[p] = d.int(0, 20)
         prefix.append({"type": "roll", "seat": p, "dice": _dice_to(d, g, p, target)})
     elif name == "mortgage-expiry":
-        s = d.pick(r.ownable)
+        s = d.pick(r.t.ownable)
         g.owner[s] = p
         g.mortgaged[s] = True
         if cfg.mortgage.expiry_rounds is not None:
             g.mortgage_rounds[s] = max(0, cfg.mortgage.expiry_rounds - d.int(0, 1))
-        g.cash[p] = d.int(0, 2 * r.mortgage_value[s] + 50)
+        g.cash[p] = d.int(0, 2 * r.t.mortgage_value[s] + 50)
     elif name == "three-way-auction":
-        target = d.pick([s for s in r.ownable if g.owner[s] < 0])
+        target = d.pick([s for s in r.t.ownable if g.owner[s] < 0])
         dice = _dice_to(d, g, p, target)
         for x in range(n):
-            g.cash[x] = d.int(1, 2 * r.price[target])
+            g.cash[x] = d.int(1, 2 * r.t.price[target])
         prefix += [{"type": "roll", "seat": p, "dice": dice}, {"type": "decline", "seat": p}]
     elif name == "jail-with-card":
         _jail(ctx, g, p, d.int(0, 2))
         _set_jail_card(ctx, g, p, d.pick(("chance", "chest")))
     elif name == "trade-built-street":
         _give_group(ctx, g, grp, p)
-        _build(ctx, g, grp, d.int(1, len(r.groups[grp]) * 2))
-        for s in r.groups[other]:
+        _build(ctx, g, grp, d.int(1, len(r.t.groups[grp]) * 2))
+        for s in r.t.groups[other]:
             g.owner[s] = q
-        g.mortgaged[r.groups[other][0]] = True
+        g.mortgaged[r.t.groups[other][0]] = True
     return name, prefix
 
 
@@ -358,12 +359,12 @@ def simplification_units(ctx, state: dict) -> list[tuple[str, Any]]:
             g.owner[s], g.mortgaged[s], g.mortgage_rounds[s], g.interest_paid[s] = -1, False, 0, False
 
     units: list[tuple[str, Any]] = []
-    for i, squares in enumerate(r.groups):
+    for i, squares in enumerate(r.t.groups):
         if any(base.owner[s] >= 0 for s in squares):
             units.append((f"bank {i}", lambda g, sq=squares: [clear(g, s, True) for s in sq]))
         if any(base.houses[s] or base.hotel[s] for s in squares):
             units.append((f"unbuild {i}", lambda g, sq=squares: [clear(g, s, False) for s in sq]))
-    for s in r.ownable:
+    for s in r.t.ownable:
         if base.mortgaged[s]:
             units.append((f"unmortgage {s}", lambda g, s=s: (_set(g.mortgaged, s, False),
                                                               _set(g.mortgage_rounds, s, 0))))

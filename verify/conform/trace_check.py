@@ -149,7 +149,7 @@ class Checker:
     def __init__(self, config: EngineConfig, budget: Budget = DEFAULT_BUDGET):
         self.config = config
         self.rules = rules_for(config)
-        self.ownable = self.rules.ownable
+        self.ownable = self.rules.t.ownable
         self.index = {s: i for i, s in enumerate(self.ownable)}
         self.budget = budget
         self.card_ids = {"chance": {c.id for c in config.cards.chance}, "chest": {c.id for c in config.cards.chest}}

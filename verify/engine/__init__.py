@@ -6,8 +6,8 @@ Stages, each its own module (data flows one way)::
                                                      |
     state.GameState <--to_json/from_json--> canonical JSON "verify.state/1" (schemas/state.schema.json)
                                                      |
-    rules/        one implementation of every rule (a mixin per family: movement, cards, auctions,
-                  building, mortgages, trades, debts, ...): ``why_not_<action>`` guards and transitions
+    rules/        one implementation of every rule (a module per family: movement, cards, auctions,
+                  building, mortgages, trades, debts, ...): ``why_not_<action>`` guards and effects
     step          the public step API: new_game, legal_actions, apply, IllegalAction
     policies      bots (heuristic, random), separate from the rules
     simulate      the game loop (fast path without serialisation; the study's observe hook)

@@ -28,8 +28,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from ..config.model import SQUARES
 from ..vocabulary import ACTIONS as ACTION_NAMES
-from .rules import auctions, building, debts, extras, flow, mortgages, movement, trades
+from .rules import auctions, building, construction, debts, extras, flow, mortgages, trades, turns
 from .rules.flow import awaited
 from .static import refusals_reached
 from .state import (AUCTION, BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, POST_ROLL, PRE_ROLL, TRIPLES,
@@ -83,7 +84,7 @@ class Action:
     moves: bool = False             # its effect may move a token: the step's random fields apply
     block: str | None = None        # legal_actions enumerates a block's actions together (see enumerate_legal)
     #: legal_actions asks this once per seat before the guards (a cheap necessary condition)
-    precondition: Callable[[Any, GameState, int], bool] | None = None
+    precondition: Callable[[Any, GameState, int], bool] | None = None   # (t, g, seat): a rule function
 
     @property
     def all_fields(self) -> tuple[Field, ...]:
@@ -98,25 +99,25 @@ class Action:
 
 # ---------------------------------------------------------------------------- field values
 def _placeholder_dice(e, g: GameState, seat: int) -> list[int]:
-    return [1] * e.dice_needed(g)
+    return [1] * e.rules.base.dice_needed(e.t, g)
 
 
 def _owned(e, g: GameState, seat: int) -> list[int]:
     owner = g.owner
-    return [s for s in e.ownable if owner[s] == seat]
+    return [s for s in e.t.ownable if owner[s] == seat]
 
 
 def _others_mortgaged(e, g: GameState, seat: int) -> list[int]:
     if not e.config.mortgage.others_may_lift:
         return []
-    return [s for s in e.ownable if g.mortgaged[s] and g.owner[s] not in (-1, seat)]
+    return [s for s in e.t.ownable if g.mortgaged[s] and g.owner[s] not in (-1, seat)]
 
 
 def _claimed(e, g: GameState, seat: int) -> list[int]:
     return [c[2] for c in g.claims if c[1] == seat]
 
 
-SQUARE = {"type": "integer", "minimum": 0, "maximum": 39}
+SQUARE = {"type": "integer", "minimum": 0, "maximum": SQUARES - 1}
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
 DECK = {"enum": ["chance", "chest"]}
 SIDE = {"type": "object", "additionalProperties": False,
@@ -158,7 +159,7 @@ _MANAGE_READS = ("jail.may_manage", "turn.manage_before_roll_only")
 # ---------------------------------------------------------------------------- the actions
 _DECLARED = (
     Action("roll", "Roll the dice and move: doubles, GO, the square landed on (rent, cards, taxes, jail).",
-           movement.why_not_roll, movement.roll, (PRE_ROLL,), "awaited",
+           turns.why_not_roll, turns.roll, (PRE_ROLL,), "awaited",
            ("dice.count", "dice.doubles_roll_again", "dice.doubles_to_jail", "dice.last_double_moves",
             "speed_die.enabled", "speed_die.pip_faces", "speed_die.mr_monopoly_faces",
             "speed_die.triples_count_as_doubles", "speed_die.doubles_white_only", "speed_die.jail_white_only",
@@ -177,7 +178,7 @@ _DECLARED = (
             "auction.bidding_order", "auction.bid_above_cash", "jail.may_manage"),
            (Field("amount", "the bid", {"type": "integer", "minimum": 1},
                   "money: at least the minimum bid (legal_actions lists the minimum)",
-                  lambda e, g, seat: [e.min_bid(g)]),),
+                  lambda e, g, seat: [e.rules.auctions.min_bid(e.t, g)]),),
            moves=True, block="auction"),
     Action("pass", "Drop out of the running auction.", auctions.why_not_pass, auctions.pass_bid, (AUCTION,),
            "bidder", ("auction.bidders", "auction.bidding_order", "jail.may_manage"), moves=True, block="auction"),
@@ -205,15 +206,15 @@ _DECLARED = (
                   "true | false", random=True, placeholder=lambda e, g, seat: False))),
     Action("casino_decline", "Walk past the casino.", extras.why_not_casino_decline, extras.casino_decline,
            (CASINO,), "awaited", ("casino.may_decline",)),
-    Action("bus", "Take the speed die's bus: move by one white die or by both.", movement.why_not_bus, movement.bus,
+    Action("bus", "Take the speed die's bus: move by one white die or by both.", turns.why_not_bus, turns.bus,
            (BUS,), "awaited", ("speed_die.bus",) + _MOVE_READS,
            (Field("steps", "how far to move", {"type": "integer", "minimum": 1, "maximum": 12},
                   "one of the pending options", lambda e, g, seat: list(g.pending["options"])),), moves=True),
-    Action("move_to", "Triples on the speed die: move to any square.", movement.why_not_move_to, movement.move_to,
+    Action("move_to", "Triples on the speed die: move to any square.", turns.why_not_move_to, turns.move_to,
            (TRIPLES,), "awaited", ("speed_die.triples",) + _MOVE_READS,
-           (Field("square", "where to move", SQUARE, "a square 0..39", lambda e, g, seat: range(40)),), moves=True),
-    Action("stay", "Stay in jail after a failed roll (instead of paying the fine at once).", movement.why_not_stay,
-           movement.stay, (JAIL_CHOICE,), "awaited", ("jail.fine_after_failed_roll_same_turn",), moves=True),
+           (Field("square", "where to move", SQUARE, "a square 0..39", lambda e, g, seat: range(e.t.size)),), moves=True),
+    Action("stay", "Stay in jail after a failed roll (instead of paying the fine at once).", turns.why_not_stay,
+           turns.stay, (JAIL_CHOICE,), "awaited", ("jail.fine_after_failed_roll_same_turn",), moves=True),
     Action("timeout", "The turn timer runs out before the roll (the turn is skipped or played with the "
            "game's default choices), or the repayment timer in a debt (the game raises the money or "
            "declares the bankruptcy).", extras.why_not_timeout, extras.timeout, (PRE_ROLL, DEBT), "awaited",
@@ -221,10 +222,10 @@ _DECLARED = (
             "speed_die.bus_timeout"),
            (Field("dice", DICE.doc + " (default choices only)", DICE.schema, DICE.domain, random=True,
                   optional=True, placeholder=_placeholder_dice),), moves=True),
-    Action("pay_fine", "Pay the fine to leave jail.", movement.why_not_pay_fine, movement.pay_fine,
+    Action("pay_fine", "Pay the fine to leave jail.", turns.why_not_pay_fine, turns.pay_fine,
            (PRE_ROLL, POST_ROLL, JAIL_CHOICE), "any",
            ("jail.fine", "jail.fine_timing", "jail.fine_voluntary_turns", "jail.card_exit_then_roll"), moves=True),
-    Action("use_card", "Use a Get Out of Jail Free card.", movement.why_not_use_card, movement.use_card,
+    Action("use_card", "Use a Get Out of Jail Free card.", turns.why_not_use_card, turns.use_card,
            (PRE_ROLL, POST_ROLL, JAIL_CHOICE), "any",
            ("jail.card_exit", "jail.fine_timing", "jail.card_exit_then_roll", "cards.return_policy"),
            (Field("deck", "which card, when one holds both", DECK, "chance | chest", optional=True),), moves=True),
@@ -233,7 +234,7 @@ _DECLARED = (
            ("building.timing", "building.requires_full_group", "building.blocked_by_mortgage",
             "building.per_turn_limit", "building.max_houses", "building.even_build", "building.house_supply",
             "building.shortage_auction", "building.shortage_trigger") + _MANAGE_READS,
-           (_square("the street", _owned),), moves=True, block="manage", precondition=building.may_manage_now),
+           (_square("the street", _owned),), moves=True, block="manage", precondition=construction.may_manage_now),
     Action("build_hotel", "Build a hotel (the houses it needs go back to the bank).", building.why_not_build_hotel,
            building.build_hotel, (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("building.timing", "building.requires_full_group", "building.blocked_by_mortgage",
@@ -241,40 +242,40 @@ _DECLARED = (
             "building.max_hotels_per_street", "building.even_build", "building.hotel_supply",
             "building.hotel_returns_houses", "building.shortage_auction", "building.shortage_trigger")
            + _MANAGE_READS,
-           (_square("the street", _owned),), moves=True, block="manage", precondition=building.may_manage_now),
+           (_square("the street", _owned),), moves=True, block="manage", precondition=construction.may_manage_now),
     Action("sell_house", "Sell a house back to the bank.", building.why_not_sell_house, building.sell_house,
            (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("building.sell_timing", "building.even_sell", "building.sell_ratio") + _MANAGE_READS,
-           (_square("the street", _owned),), block="manage", precondition=building.may_manage_now),
+           (_square("the street", _owned),), block="manage", precondition=construction.may_manage_now),
     Action("sell_hotel", "Break a hotel down into the houses it needs (building.hotel_threshold) and sell it.",
            building.why_not_sell_hotel, building.sell_hotel, (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("building.sell_timing", "building.hotel_returns_houses", "building.house_supply",
             "building.sell_ratio") + _MANAGE_READS,
-           (_square("the street", _owned),), block="manage", precondition=building.may_manage_now),
+           (_square("the street", _owned),), block="manage", precondition=construction.may_manage_now),
     Action("mortgage", "Mortgage a deed.", mortgages.why_not_mortgage, mortgages.mortgage,
            (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("mortgage.timing", "mortgage.requires_no_buildings_in_group", "mortgage.value") + _MANAGE_READS,
-           (_square("the deed", _owned),), block="manage", precondition=building.may_manage_now),
+           (_square("the deed", _owned),), block="manage", precondition=construction.may_manage_now),
     Action("unmortgage", "Lift the mortgage of one's own deed.", mortgages.why_not_unmortgage, mortgages.unmortgage,
            (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("mortgage.timing", "mortgage.interest_rate", "mortgage.interest_base",
             "mortgage.transfer_unmortgage_pays_interest_again", "mortgage.transfer_lift_at_once") + _MANAGE_READS,
-           (_square("the deed", _owned),), block="manage", precondition=building.may_manage_now),
+           (_square("the deed", _owned),), block="manage", precondition=construction.may_manage_now),
     Action("lift_mortgage", "Take another player's mortgaged deed by paying off its mortgage.",
            mortgages.why_not_lift, mortgages.lift, (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("mortgage.others_may_lift", "mortgage.timing", "mortgage.interest_rate") + _MANAGE_READS,
-           (_square("the deed", _others_mortgaged),), block="manage", precondition=building.may_manage_now),
+           (_square("the deed", _others_mortgaged),), block="manage", precondition=construction.may_manage_now),
     Action("auction_mortgaged", "Put one's own mortgaged deed up for auction at once.",
            mortgages.why_not_auction_mortgaged, mortgages.auction_mortgaged, (PRE_ROLL, POST_ROLL), "any",
            ("mortgage.immediate_auction", "mortgage.immediate_auction_opening", "mortgage.immediate_auction_owner_bids",
             "mortgage.immediate_auction_proceeds", "mortgage.timing") + _MANAGE_READS,
-           (_square("the deed", _owned),), moves=True, block="manage", precondition=building.may_manage_now),
+           (_square("the deed", _owned),), moves=True, block="manage", precondition=construction.may_manage_now),
     Action("sell_group", "Sell every building of a colour group back at once.", building.why_not_sell_group,
            building.sell_group, (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("building.sell_timing", "building.sell_ratio") + _MANAGE_READS,
            (Field("group", "the colour group (its index in the board's groups)", {"type": "integer", "minimum": 0},
-                  "a group index", lambda e, g, seat: range(len(e.groups)), strict=True),),
-           precondition=building.may_manage_now),
+                  "a group index", lambda e, g, seat: range(len(e.t.groups)), strict=True),),
+           precondition=construction.may_manage_now),
     Action("trade", "Trade deeds, cash and Get Out of Jail Free cards with another player.", trades.why_not_trade,
            trades.trade, (PRE_ROLL, POST_ROLL, BUY, DEBT), "any",
            ("trade.allowed", "trade.timing", "trade.cash", "trade.jail_cards", "trade.building_lock",
@@ -372,7 +373,7 @@ def enumerate_legal(e, g: GameState, only: frozenset[str] | None = None) -> list
 
 def _enumerate_unit(e, g: GameState, seat: int, unit: list[Action], out: list[dict]) -> None:
     pre = unit[0].precondition
-    if pre is not None and not pre(e, g, seat):
+    if pre is not None and not e.precondition[pre](g, seat):
         return
     listed = [(a, [f for f in a.fields if not f.random and f.values is not None]) for a in unit]
     firsts: list[Any] = []          # the union of the first fields' values, in order (None: no field)

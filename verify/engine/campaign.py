@@ -35,7 +35,6 @@ from ..interrupt import at_safe_points
 from .policies import make_policies
 from .engines import rules_for
 from .simulate import DEFAULT_MAX_TURNS, GameResult, game_seed, play_game
-from .trace import InvariantBroken, InvariantChecker, TraceRecorder
 
 #: games per chunk: enough to amortise shipping a chunk (about 0.4 ms: 11 KB of config each way), small
 #: enough to resume finely
@@ -97,14 +96,14 @@ def players_for(cfg: EngineConfig, rid: str, players: int | None) -> int:
 class Tally:
     """The mergeable summary of some games of one row: counts, sums and exact histograms."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, squares: int):
         self.players = players
         self.games = 0
         self.finished = 0
         self.end_reasons: dict[str, int] = {}
         self.turns = Histogram()
         self.rolls = Histogram()
-        self.landings = [0] * 40
+        self.landings = [0] * squares
         self.wins = [0] * players
         self.bankruptcies = [0] * players
         self.violation: dict | None = None
@@ -134,7 +133,7 @@ class Tally:
     @classmethod
     def merge(cls, docs: Sequence[dict]) -> "Tally":
         """The tally of chunks given in game order; it ends with the first chunk that found a violation."""
-        t = cls(docs[0]["players"] if docs else 0)
+        t = cls(docs[0]["players"], len(docs[0]["landings"])) if docs else cls(0, 0)
         for d in docs:
             t.games += d["games"]
             t.finished += d["finished"]
@@ -182,6 +181,7 @@ def play_chunk(chunk: GamesChunk, on_game: Callable[[GameResult], None], observe
     rules = rules_for(spec.config)
     checker = None
     if spec.check is not None:
+        from .trace import InvariantBroken, InvariantChecker, TraceRecorder   # (the invariants: a checked run)
         checker = InvariantChecker(spec.config, spec.check)
     with at_safe_points() as safe_point:        # Ctrl-C reaches this process between two games
         for i in range(chunk.start, chunk.stop):
@@ -202,7 +202,7 @@ def play_chunk(chunk: GamesChunk, on_game: Callable[[GameResult], None], observe
 def run_chunk(chunk: GamesChunk) -> dict:
     """Play one chunk; its JSON-able result ``{"label", "tally", "collected"}`` (see ``merge``)."""
     cpu0 = time.process_time()
-    tally = Tally(chunk.spec.players)
+    tally = Tally(chunk.spec.players, chunk.spec.config.board.size)
     collector = chunk.collector(rules_for(chunk.spec.config), chunk.spec.players) if chunk.collector else None
     if collector is None:
         tally.violation = play_chunk(chunk, tally.add)

@@ -2,10 +2,11 @@
 
 Two builds of the same source files play a config (``verify.engine.bound.Code``): the readable
 modules of ``verify.engine`` as written, and the compiled ones (``verify.engine.native``: those
-files compiled by mypyc, built once per source). ``rules_for`` returns the compiled engine unless
-asked otherwise (``path="readable"``, or the environment variable ``VERIFY_ENGINE=readable``); when
-no compiled build can be loaded (no compiler, a failed build) it plays the readable modules and
-says so once on stderr. ``engine.path`` is the path an engine runs; ``engine_path()`` the one
+files compiled by mypyc into the package when it is built). ``rules_for`` returns the compiled
+engine unless asked otherwise (``path="readable"``, or the environment variable
+``VERIFY_ENGINE=readable``); when the install holds no compiled build of the current source (built
+without a C compiler, or an editable install whose engine changed since) it plays the readable
+modules and says so once on stderr. ``engine.path`` is the path an engine runs; ``engine_path()`` the one
 ``rules_for`` takes by default. The tests play every bundled ruleset on both and compare the games.
 """
 
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..config import EngineConfig
 from ..errors import VerifyError
-from .bound import Code, Engine, readable, readable_code, rule_functions, takes_tables
+from .bound import Code, Engine, Rules, readable, readable_code, rule_functions
 
 #: ``VERIFY_ENGINE=readable`` makes ``rules_for`` build the readable engine; ``compiled`` insists on the
 #: compiled one (an error when it cannot be loaded); unset (or ``auto``): compiled when it can be loaded.
@@ -38,30 +39,29 @@ def check_playable(config: EngineConfig) -> None:
 
 
 def compiled_code(required: bool = False) -> Code | None:
-    """The compiled modules, or None when they cannot be loaded (a first use starts their build in the
-    background); ``required``: build them now, or raise."""
+    """The compiled modules (``verify.engine.native``), or None when this install holds no build of the
+    current source (said once per process on stderr); ``required``: raise E035 instead."""
     if _COMPILED:
         return _COMPILED[0]
     if _FALLBACK and not required:
         return None
     from . import native        # (not at the top: ``python -m verify.engine.native`` would load it twice)
     try:
-        mods = native.modules(wait=required)
+        mods = native.modules()
     except native.Unavailable as exc:
         if required:
-            raise VerifyError("E017", f"the compiled engine is not available: {exc}") from None
+            raise VerifyError("E035", f"the compiled engine is not available: {exc}") from None
         if not _FALLBACK:
             _FALLBACK.append(str(exc))
-            print(f"verify: playing the readable engine (the compiled one is not available: {exc})",
-                  file=sys.stderr)
+            print(f"verify: playing the readable engine, about 4 times slower: the compiled engine is not "
+                  f"available ({exc})", file=sys.stderr)
         return None
     families = {m.rsplit(".", 1)[1]: mod for m, mod in mods.items()
                 if m.startswith("engine.rules.") and m != "engine.rules.common"}
     classes = {name: cls for m in ("config.model", "config.board") for name, cls in vars(mods[m]).items()
                if isinstance(cls, type) and is_dataclass(cls)}
     code = Code("compiled", mods["engine.state"], mods["config.tables"], families, mods["engine.policies"],
-                mods["engine.loop"], config_of=lambda config: mirror(config, classes),
-                where=str(native.build_dir()))
+                mods["engine.loop"], config_of=lambda config: mirror(config, classes), where=str(native.TARGET))
     _COMPILED.append(code)
     return code
 
@@ -82,7 +82,7 @@ def engine_path() -> str:
     when it can be loaded)."""
     want = os.environ.get(ENGINE_ENV) or "auto"
     if want not in PATHS + ("auto",):
-        raise VerifyError("E017", f"unknown engine path {want!r} in {ENGINE_ENV}; one of {', '.join(PATHS)}, auto")
+        raise VerifyError("E036", f"unknown engine path {want!r} in {ENGINE_ENV}; one of {', '.join(PATHS)}, auto")
     if want == "readable":
         return "readable"
     return "compiled" if compiled_code(required=want == "compiled") is not None else "readable"
@@ -97,7 +97,7 @@ def rules_for(config: EngineConfig, path: str | None = None) -> Engine:
     if path is None:
         path = engine_path()
     elif path not in PATHS:
-        raise VerifyError("E017", f"unknown engine path {path!r}; one of {', '.join(PATHS)}")
+        raise VerifyError("E036", f"unknown engine path {path!r}; one of {', '.join(PATHS)}")
     key = (id(config), path)
     hit = _ENGINES.get(key)
     if hit is not None and hit[0] is config:
@@ -125,4 +125,4 @@ def compiled(config: EngineConfig) -> Engine:
 
 
 __all__ = ["Engine", "Code", "readable", "readable_code", "compiled", "compiled_code", "rules_for",
-           "rule_functions", "takes_tables", "check_playable", "engine_path", "ENGINE_ENV", "PATHS"]
+           "rule_functions", "Rules", "check_playable", "engine_path", "ENGINE_ENV", "PATHS"]

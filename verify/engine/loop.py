@@ -3,7 +3,7 @@
 ``verify.engine.simulate.play_game`` (the public entry) runs this loop of the engine it is given:
 the readable one (this module as written) or the compiled one (this module compiled with the
 rules, the state and the bots by ``verify.engine.native``), so the loop calls the rule functions
-by name with the config's tables (``movement.roll(t, g, seat, dice)``), which the compiled code
+by name with the config's tables (``turns.roll(t, g, seat, dice)``), which the compiled code
 turns into direct calls.
 
 Without a recorder the loop takes a fast path: the frequent actions (roll, buy/decline, end of
@@ -16,16 +16,18 @@ the same game as an unrecorded one.
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .actions import ACTIONS
 from .policies import HeuristicPolicy, adopt
-from .rules import auctions, base, debts, flow, movement
+from .rules import auctions, base, debts, flow, turns
 from .simulate import GameResult
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
 from .step import enumerate_actions
 from ..config.tables import Tables
 
+#: at most this many rounds of a bot's management before its roll (each round: every action it asks for)
+MANAGE_ROUNDS: Final = 40
 #: each action's fields in order, with their defaults (from the registry): the fast path's dispatch
 FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
     name: tuple((f.name, f.default) for f in a.fields) for name, a in ACTIONS.items()}
@@ -57,7 +59,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
     legal = lambda g: enumerate_actions(e, g)  # noqa: E731 - the random bot's choices
     bots: list[HeuristicPolicy] = [adopt(policy, legal) for policy in policies]
     g = base.new_game(t, n, rng)
-    g.landings = [0] * 40
+    g.landings = [0] * t.size
     rnd = rng.random
     tracing = recorder is not None
     table = dispatch({name: pair[1] for name, pair in e.dispatch.items()})    # the fast path's
@@ -100,7 +102,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             pol = bots[p]
             acts = pol.manage(t, g, p)
             if acts:
-                for _ in range(40):
+                for _ in range(MANAGE_ROUNDS):
                     for a in acts:
                         if a["type"] == "trade" and not bots[a["with"]].accepts(
                                 t, g, a["with"], p, a.get("give", {}), a.get("take", {})):
@@ -134,7 +136,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             if tracing:
                 recorder.step(e, g, {"type": "roll", "seat": p, "dice": list(dice)})
             else:
-                movement.roll(t, g, p, dice)
+                turns.roll(t, g, p, dice)
                 # the common case: the move ended with nothing left to decide or claim
                 if g.phase == POST_ROLL and not g.claims and not post_manage[p]:
                     flow.next_turn(t, g)

@@ -1,39 +1,32 @@
-"""The compiled engine: the engine's own source files compiled by mypyc, built once per source.
+"""The compiled engine: the engine's own source files compiled by mypyc into the package, at build time.
 
 The rules are written once, in ``verify/engine/rules/`` (with the state, the tables, the bots
-and the game loop beside them). This module compiles exactly those files, unchanged but for
-their imports, into C extensions with mypyc (the type annotations they carry become native
-types: the game state and the tables are native classes, a call from one rule to another is a
-C call). The build is a package of its own, ``_verify_engine_<key>``, in a cache folder named
-by ``key``: a hash of the compiled files, of the modules they import from the rest of the
-toolkit, of this builder and of the interpreter. A changed rule has another key, so a stale
-build is never loaded; the readable modules stay importable beside the compiled ones (the
-tests play both and compare).
+and the game loop beside them). This module compiles exactly those files (``MODULES``),
+unchanged but for their imports, into C extensions with mypyc: the type annotations they carry
+become native types (the game state and the tables are native classes, a call from one rule to
+another is a C call). The extensions are the package ``verify._compiled`` (``verify/_compiled/``),
+beside the readable modules, which stay importable: the tests play both and compare.
 
-When it is built:
+When it is built: never while the toolkit runs. Building a wheel (``pip install .``, ``pip wheel
+.``) or an editable install (``pip install -e .``) runs ``hatch_build.py``, which calls
+``build()``; a wheel then carries the extensions and is tagged for its platform. By hand:
+``python -m verify.engine.native --build`` (a source checkout without an install, or after
+editing the engine). mypy (mypyc) and setuptools are build requirements only.
 
-* at install: ``pip install -e .`` runs ``hatch_build.py``, which calls ``build()``;
-* on first use, when no build of the current source exists (``modules()``): in a process of its
-  own, in the background (one to three minutes of one core), said on stderr; the runs meanwhile play
-  the readable modules. A failed build is remembered (its log in the cache), and the engine runs the
-  readable modules, saying why, until ``python -m verify.engine.native --build`` succeeds;
-* explicitly: ``python -m verify.engine.native --build [--force]``; without ``--build`` it reports
-  the state of the build (``--json``).
+Which source a build is of: ``verify/_compiled/BUILD.json`` records the ``key()`` of the source it
+was compiled from (a hash of the compiled files, the toolkit modules they import, this builder and
+the interpreter's ABI). ``modules()`` loads the build only when that key is the key of the source
+now beside it: after an edit of the engine, an editable install plays the readable modules (and
+``verify.engine.engines`` says so once per process) until it is built again.
 
-The cache is ``$VERIFY_CACHE_DIR/engine`` (default ``$XDG_CACHE_HOME/monopoly-verify`` or
-``~/.cache/monopoly-verify``). ``VERIFY_ENGINE=readable`` never loads a build;
-``VERIFY_ENGINE_BUILD=never`` loads an existing build but never starts one, ``wait`` builds on
-first use in the foreground (``VERIFY_ENGINE=compiled`` also waits for it).
-
-This file is also run by the install hook outside the installed package, so it imports only
-the standard library at module level.
+This file is also run by the build hook outside the installed package, so it imports only the
+standard library at module level.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import fcntl
 import hashlib
 import importlib
 import json
@@ -53,30 +46,27 @@ from typing import Any
 #: and game loop, and what a checked game runs after every action (the state's slices, the invariants'
 #: incremental bookkeeping)
 MODULES = ("config.board", "config.model", "config.tables", "engine.state", "engine.rules.common",
-           "engine.rules.base", "engine.rules.flow", "engine.rules.movement", "engine.rules.cards",
-           "engine.rules.auctions", "engine.rules.building", "engine.rules.mortgages", "engine.rules.trades",
-           "engine.rules.debts", "engine.rules.extras", "engine.rules", "engine.policies", "engine.loop",
-           "incremental", "engine.slices")
+           "engine.rules.base", "engine.rules.cards", "engine.rules.construction", "engine.rules.movement",
+           "engine.rules.flow", "engine.rules.auctions", "engine.rules.building", "engine.rules.mortgages",
+           "engine.rules.trades", "engine.rules.debts", "engine.rules.turns", "engine.rules.extras", "engine.rules",
+           "engine.policies", "engine.loop", "incremental", "engine.slices")
 #: what a build is made of, bumped when the way of building changes
-BUILDER_VERSION = "1"
+BUILDER_VERSION = "2"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 ROOT = PACKAGE_DIR.parent
+#: the compiled package: its name (fixed in the extensions) and its folder
+PACKAGE = "verify._compiled"
+TARGET = PACKAGE_DIR / "_compiled"
+#: the build's record: the key of the source it was compiled from (or why it failed)
+RECORD = "BUILD.json"
 BUILD_ENV = "VERIFY_ENGINE_BUILD"
 
 
 class Unavailable(Exception):
-    """No compiled engine can be loaded (why, in words)."""
+    """No compiled engine of the current source can be loaded (why, in words)."""
 
 
-# ---------------------------------------------------------------------------- where and what
-def cache_root() -> Path:
-    env = os.environ.get("VERIFY_CACHE_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "monopoly-verify"
-
-
+# ---------------------------------------------------------------------------- what a build is of
 def _file(module: str) -> Path:
     rel = module.replace(".", "/")
     path = PACKAGE_DIR / (rel + ".py")
@@ -123,10 +113,10 @@ def _inputs() -> list[Path]:
     files = {_file(m) for m in MODULES}
     for m in MODULES:
         for target in _targets(m):
-            rel = target[len("verify."):].replace(".", "/") if target.startswith("verify.") else None
-            if rel is None:
+            if not target.startswith("verify."):
                 continue
-            for cand in (ROOT / "verify" / (rel + ".py"), ROOT / "verify" / rel / "__init__.py"):
+            rel = target[len("verify."):].replace(".", "/")
+            for cand in (PACKAGE_DIR / (rel + ".py"), PACKAGE_DIR / rel / "__init__.py"):
                 if cand.exists():
                     files.add(cand)
                     break
@@ -138,44 +128,45 @@ _KEY: list[str] = []
 
 
 def key() -> str:
-    """The build's key: its inputs' content, the builder's version and the interpreter's ABI (computed once
-    per process)."""
+    """The key of the current source: its inputs' content, the builder's version and the interpreter's ABI
+    (computed once per process)."""
     if not _KEY:
-        _KEY.append(_key())
+        h = hashlib.sha256()
+        h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{sysconfig.get_config_var('EXT_SUFFIX')}"
+                 .encode())
+        for path in _inputs():
+            h.update(str(path.relative_to(PACKAGE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
+        _KEY.append(h.hexdigest()[:16])
     return _KEY[0]
 
 
-def _key() -> str:
-    h = hashlib.sha256()
-    h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{sysconfig.get_config_var('EXT_SUFFIX')}".encode())
-    for path in _inputs():
-        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
+def record(target: Path = TARGET) -> dict | None:
+    """The build's record in ``target`` (None when there is none)."""
+    try:
+        return json.loads((target / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
 
 
-def package(k: str) -> str:
-    return f"_verify_engine_{k}"
-
-
-def build_dir(k: str | None = None) -> Path:
-    return cache_root() / "engine" / (k or key())
+def built(target: Path = TARGET) -> bool:
+    """Whether ``target`` holds a finished build of the current source."""
+    doc = record(target)
+    return doc is not None and doc.get("key") == key() and not doc.get("error")
 
 
 # ---------------------------------------------------------------------------- building
-def _rewrite(module: str, pkg: str) -> str:
-    """The module's source with its relative imports made absolute: into the build's package for a
-    compiled module, into ``verify`` for the others. Lines are kept, so tracebacks point at the rules."""
+def _rewrite(module: str) -> str:
+    """The module's source with its relative imports made absolute: into ``verify._compiled`` for a compiled
+    module, into ``verify`` for the others. Lines are kept, so tracebacks point at the rules."""
     lines = _file(module).read_text(encoding="utf-8").splitlines(True)
     for lineno, target in _imports(module):
         rel = target[len("verify."):] if target.startswith("verify.") else None
-        if rel is not None and rel in MODULES:
-            new = f"{pkg}.{rel}"
-        else:
-            new = target
+        new = f"{PACKAGE}.{rel}" if rel is not None and rel in MODULES else target
         lines[lineno - 1] = re.sub(r"from\s+\.+[\w.]*\s+import", f"from {new} import", lines[lineno - 1], count=1)
     return "".join(lines)
 
 
+#: the compiler's run: one group, whose shared library lies inside the package (``verify/_compiled/lib__mypyc``)
 _SETUP = r"""
 import sys
 from setuptools import setup
@@ -183,174 +174,120 @@ from mypyc.build import mypycify
 files = sys.argv[1:]
 setup(name="verify-engine-native", script_args=["build_ext", "--inplace"],
       ext_modules=mypycify(["--follow-imports=silent", "--ignore-missing-imports", "--python-version",
-                            "%d.%d" % sys.version_info[:2], *files], opt_level="3", debug_level="0"))
+                            "%d.%d" % sys.version_info[:2], *files], opt_level="3", debug_level="0",
+                           group_name="verify._compiled.lib"))
 """
 
+_DOC = '"""The compiled engine: verify/engine/native.py compiled these from the readable modules (key {key})."""\n'
 
-def build(force: bool = False, quiet: bool = False) -> Path:
-    """Build the compiled engine of the current source (unless it is built); its folder. Raises
-    ``Unavailable`` (with the log's place) when the build fails."""
+
+def build(force: bool = False, quiet: bool = False, target: Path = TARGET) -> Path:
+    """Compile the current source into ``target`` (unless it holds a build of it already); ``target``.
+
+    The modules are compiled in a temporary copy of the package and moved into ``target`` once built, so
+    a failed or stopped build leaves the previous one as it was. Raises ``Unavailable`` (with the end of
+    the compiler's log) when the build fails."""
     k = key()
-    final = build_dir(k)
-    if (final / "ok").exists() and not force:
-        return final
-    final.parent.mkdir(parents=True, exist_ok=True)
-    with open(final.parent / f"{k}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)           # another process may be building the same key
-        if (final / "ok").exists() and not force:
-            return final
-        failed = final.parent / f"{k}.failed"
-        for leftover in final.parent.glob(f"{k}.*/"):      # a build of this key killed midway (we hold the lock)
-            shutil.rmtree(leftover, ignore_errors=True)
-        work = Path(tempfile.mkdtemp(prefix=f"{k}.", dir=final.parent))
-        try:
-            pkg = package(k)
-            files = []
-            for m in MODULES:
-                rel = m.replace(".", "/")
-                dst = work / pkg / (rel + "/__init__.py" if _is_package(m) else rel + ".py")
+    if built(target) and not force:
+        return target
+    with tempfile.TemporaryDirectory(prefix="verify-engine-build-") as tmp:
+        work = Path(tmp)
+        shutil.copytree(PACKAGE_DIR, work / "verify", ignore=shutil.ignore_patterns(
+            "__pycache__", "_compiled", "_compiled.*", "_bundled", "*.so"))
+        pkg = work / "verify" / "_compiled"
+        files = []
+        for m in MODULES:
+            rel = m.replace(".", "/")
+            dst = pkg / (rel + "/__init__.py" if _is_package(m) else rel + ".py")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_text(_rewrite(m), encoding="utf-8")
+            files.append(str(dst.relative_to(work)))
+        for folder in sorted({dst.parent for dst in pkg.rglob("*.py")}):
+            init = folder / "__init__.py"
+            while not init.exists() and init.parent != pkg.parent:     # a package not compiled: empty
+                init.write_text("", encoding="utf-8")
+                init = init.parent.parent / "__init__.py"
+        (pkg / "__init__.py").write_text(_DOC.format(key=k), encoding="utf-8")
+        # the copy's modules, then where this interpreter finds mypyc (a build hook's isolated environment puts
+        # it on sys.path, not in the interpreter's own site-packages); never the tree built from
+        path = [str(work), *(p for p in sys.path if p and Path(p).resolve() != ROOT)]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path), MYPY_CACHE_DIR=str(work / ".mypy_cache"))
+        env.pop("MYPYPATH", None)
+        if not quiet:
+            print(f"verify: compiling the engine with mypyc into {target} (a minute or two of one core)",
+                  file=sys.stderr, flush=True)
+        t0 = time.monotonic()
+        log = work / "build.log"
+        with open(log, "w", encoding="utf-8") as out:
+            done = subprocess.run([sys.executable, "-c", _SETUP, *files], cwd=work, env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)
+        if done.returncode != 0:
+            tail = "".join(log.read_text(encoding="utf-8", errors="replace").splitlines(True)[-15:])
+            raise Unavailable(f"compiling the engine failed (exit {done.returncode}):\n{tail}")
+        new = target.with_name(target.name + ".new")
+        shutil.rmtree(new, ignore_errors=True)
+        for src in pkg.rglob("*"):
+            if src.suffix == ".so" or src.suffix == ".pyd" or (src.name == "__init__.py" and not
+                                                                 (src.parent / ("__init__" + _ext())).exists()):
+                dst = new / src.relative_to(pkg)
                 dst.parent.mkdir(parents=True, exist_ok=True)
-                dst.write_text(_rewrite(m, pkg), encoding="utf-8")
-                files.append(str(dst.relative_to(work)))
-            for folder in sorted({Path(f).parent for f in files}):
-                init = work / folder / "__init__.py"
-                while not init.exists() and init.parent != work:      # a package not compiled: empty
-                    init.write_text("", encoding="utf-8")
-                    init = init.parent.parent / "__init__.py"
-            (work / pkg / "__init__.py").write_text(
-                f'"""The compiled engine (built by verify.engine.native from verify/, key {k})."""\n',
-                encoding="utf-8")
-            # the build's modules, the toolkit, and where this interpreter finds mypyc (an install's isolated
-            # build environment puts it on sys.path, not in the interpreter's own site-packages)
-            path = [str(work), str(ROOT), *os.environ.get("PYTHONPATH", "").split(os.pathsep), *sys.path]
-            env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in path if p), MYPYPATH=str(ROOT),
-                       MYPY_CACHE_DIR=str(work / ".mypy_cache"))
-            if not quiet:
-                print(f"verify: compiling the engine with mypyc (once per change of its source; about a "
-                      f"minute or two) into {final}", file=sys.stderr, flush=True)
-            t0 = time.monotonic()
-            with open(work / "build.log", "w", encoding="utf-8") as log:
-                done = subprocess.run([sys.executable, "-c", _SETUP, *files], cwd=work, env=env, stdout=log,
-                                      stderr=subprocess.STDOUT)
-            if done.returncode != 0:
-                failed.write_text((work / "build.log").read_text(encoding="utf-8", errors="replace"),
-                                  encoding="utf-8")
-                raise Unavailable(f"compiling the engine failed (log: {failed})")
-            shutil.rmtree(work / "build", ignore_errors=True)
-            shutil.rmtree(work / ".mypy_cache", ignore_errors=True)
-            for src in (work / pkg).rglob("*.c"):
-                src.unlink()
-            (work / "ok").write_text(json.dumps({"key": k, "seconds": round(time.monotonic() - t0, 1),
-                                                 "python": sys.version.split()[0]}) + "\n", encoding="utf-8")
-            if final.exists():
-                shutil.rmtree(final)
-            work.rename(final)
-            failed.unlink(missing_ok=True)
-            prune(keep=k)
-            return final
-        finally:
-            if work.exists():
-                shutil.rmtree(work, ignore_errors=True)
+                shutil.copy2(src, dst)
+        doc = {"key": k, "python": sys.version.split()[0], "seconds": round(time.monotonic() - t0, 1),
+               "modules": list(MODULES)}
+        (new / RECORD).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        old = target.with_name(target.name + ".old")
+        shutil.rmtree(old, ignore_errors=True)
+        if target.exists():
+            target.rename(old)
+        new.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    return target
 
 
-#: a build of another source not loaded for this long is removed when a new one is made
-STALE_SECONDS = 7 * 24 * 3600
+def _ext() -> str:
+    return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
 
-def prune(keep: str) -> list[Path]:
-    """Remove the builds of other sources not loaded for ``STALE_SECONDS`` (each load touches its ``ok``)."""
-    gone = []
-    now = time.time()
-    for ok in (cache_root() / "engine").glob("*/ok"):
-        folder = ok.parent
-        if folder.name != keep and now - ok.stat().st_mtime > STALE_SECONDS:
-            shutil.rmtree(folder, ignore_errors=True)
-            (folder.parent / f"{folder.name}.lock").unlink(missing_ok=True)
-            gone.append(folder)
-    return gone
+def files(target: Path = TARGET) -> list[Path]:
+    """The files of the build in ``target`` (what a wheel carries)."""
+    return sorted(p for p in target.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
 # ---------------------------------------------------------------------------- loading
 _LOADED: dict[str, Any] = {}
 
 
-def modules(wait: bool = False) -> dict[str, Any]:
+def modules() -> dict[str, Any]:
     """The compiled modules of the current source, by their name in ``MODULES``. Raises ``Unavailable``
-    when there is no build of this source: ``wait`` builds it first (waiting for a build in progress);
-    otherwise a build is started in the background (unless ``VERIFY_ENGINE_BUILD`` says ``never`` or
-    ``wait``, or the last build of this source failed) and this process plays without it."""
-    k = key()
-    if k in _LOADED:
-        return _LOADED[k]
-    where = build_dir(k)
-    if not (where / "ok").exists():
-        failed = where.parent / f"{k}.failed"
-        mode = os.environ.get(BUILD_ENV) or "background"
-        if wait or mode == "wait":
-            build()
-        else:
-            if failed.exists():
-                raise Unavailable(f"the last build of this source failed (log: {failed}); "
-                                  "build it with: python -m verify.engine.native --build")
-            if mode == "never":
-                raise Unavailable("no build of the current source; build it with: python -m verify.engine.native "
-                                  "--build")
-            raise Unavailable(f"it is being compiled in the background ({start_background(k)}); "
-                              "the next runs play it")
-    if str(where) not in sys.path:
-        sys.path.append(str(where))
-    pkg = package(k)
+    (saying why and how to build it) when this install holds no build of the current source. Never
+    builds: building is the install's (or ``--build``'s) business."""
+    if "loaded" in _LOADED:
+        return _LOADED["loaded"]
+    doc = record()
+    how = "python -m verify.engine.native --build (or pip install -e . again) builds it"
+    if doc is None:
+        raise Unavailable(f"this install has no compiled engine ({TARGET} holds none); {how}")
+    if doc.get("error"):
+        raise Unavailable(f"its build failed when the package was built ({doc['error']}); {how}")
+    if doc.get("key") != key():
+        raise Unavailable(f"the one in {TARGET} was built from another version of the engine's source (a file "
+                          f"changed since); {how}")
     try:
-        loaded = {m: importlib.import_module(f"{pkg}.{m}") for m in MODULES}
+        loaded = {m: importlib.import_module(f"{PACKAGE}.{m}") for m in MODULES}
     except ImportError as exc:
-        raise Unavailable(f"the build in {where} does not load: {exc}") from None
-    _LOADED[k] = loaded
-    try:
-        os.utime(where / "ok")       # in use: not stale
-    except OSError:
-        pass
+        raise Unavailable(f"the build in {TARGET} does not load: {exc}; {how}") from None
+    _LOADED["loaded"] = loaded
     return loaded
 
 
-def building(k: str) -> bool:
-    """Whether a build of key ``k`` is in progress (its lock is held)."""
-    path = cache_root() / "engine" / f"{k}.lock"
-    if not path.exists():
-        return False
-    with open(path) as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        fcntl.flock(lock, fcntl.LOCK_UN)
-    return False
-
-
-def start_background(k: str) -> str:
-    """Start a build of the current source in a process of its own (it outlives the caller, which may be
-    a short-lived or time-limited engine process), unless one is in progress; where its log goes."""
-    log = cache_root() / "engine" / f"{k}.log"
-    if not building(k):
-        log.parent.mkdir(parents=True, exist_ok=True)
-        with open(log, "w", encoding="utf-8") as out:
-            subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--build"], stdin=subprocess.DEVNULL,
-                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True, close_fds=True)
-    return f"log: {log}"
-
-
 def status() -> dict:
-    k = key()
-    where = build_dir(k)
-    ok = where / "ok"
-    failed = where.parent / f"{k}.failed"
-    return {"key": k, "folder": str(where), "built": ok.exists(),
-            "failed_log": str(failed) if failed.exists() else None,
-            "build": json.loads(ok.read_text(encoding="utf-8")) if ok.exists() else None}
+    doc = record()
+    return {"key": key(), "folder": str(TARGET), "built": built(), "record": doc}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m verify.engine.native", description=__doc__.splitlines()[0])
-    ap.add_argument("--build", action="store_true", help="build the compiled engine of the current source")
+    ap.add_argument("--build", action="store_true", help="compile the engine of the current source into the package")
     ap.add_argument("--force", action="store_true", help="with --build: build again even when built")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -364,8 +301,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(doc))
     else:
-        print(f"compiled engine {doc['key']}: {'built' if doc['built'] else 'not built'} ({doc['folder']})"
-              + (f"; last build failed: {doc['failed_log']}" if doc["failed_log"] else ""))
+        rec = doc["record"] or {}
+        state = ("built" if doc["built"] else "built from another source" if rec.get("key") and not rec.get("error")
+                 else "failed: " + rec["error"] if rec.get("error") else "not built")
+        print(f"compiled engine of this source (key {doc['key']}): {state} ({doc['folder']})")
     return 0 if doc["built"] else 1
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .rules import auctions, base, building, mortgages, movement, trades
+from .rules import auctions, base, building, construction, mortgages, trades, turns
 from .state import BUS, CASINO, INCOME_TAX, JAIL_CHOICE, PRE_ROLL, TRIPLES, GameState
 from ..config.tables import Tables
 
@@ -93,9 +93,9 @@ class HeuristicPolicy:
 
     def manage(self, t: Tables, g: GameState, seat: int) -> list[dict[str, Any]]:
         if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
-            if movement.why_not_use_card(t, g, seat) is None:
+            if turns.why_not_use_card(t, g, seat) is None:
                 return [{"type": "use_card", "seat": seat}]
-            if movement.why_not_pay_fine(t, g, seat) is None:
+            if turns.why_not_pay_fine(t, g, seat) is None:
                 return [{"type": "pay_fine", "seat": seat}]
         reserve = self.reserve(t)
         cash = g.cash[seat]
@@ -140,7 +140,7 @@ class HeuristicPolicy:
             if key in self._tried:             # a shortage auction already ran for it this turn
                 continue
             if short < 0:                      # (the state is the same for every group asked here)
-                short = 1 if building.shortage_possible(t, g) else 0
+                short = 1 if construction.shortage_possible(t, g) else 0
             if short:
                 self._tried.add(key)
             # (a street at the house limit takes no house: its refusal is not worth asking for)
@@ -272,18 +272,18 @@ class HeuristicPolicy:
             return {"type": "casino_decline", "seat": seat}
         if ph == BUS:
             for steps in sorted(pend["options"], reverse=True):
-                s = (g.pos[seat] + steps) % 40
+                s = (g.pos[seat] + steps) % t.size
                 if t.is_ownable[s] and g.owner[s] < 0:
                     return {"type": "bus", "seat": seat, "steps": steps}
             return {"type": "bus", "seat": seat, "steps": max(pend["options"])}
         if ph == TRIPLES:
-            for k in range(1, 40):
-                s = (g.pos[seat] + k) % 40
+            for k in range(1, t.size):
+                s = (g.pos[seat] + k) % t.size
                 if t.is_ownable[s] and g.owner[s] < 0 and g.cash[seat] > t.price[s]:
                     return {"type": "move_to", "seat": seat, "square": s}
             return {"type": "move_to", "seat": seat, "square": 0}
         if ph == JAIL_CHOICE:
-            if self.jail == "leave" and movement.why_not_pay_fine(t, g, seat) is None:
+            if self.jail == "leave" and turns.why_not_pay_fine(t, g, seat) is None:
                 return {"type": "pay_fine", "seat": seat}
             return {"type": "stay", "seat": seat}
         raise AssertionError(f"no decision for phase {ph}")

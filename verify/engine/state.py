@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..config.model import SQUARES
 from ..errors import GameError
 
 SCHEMA: Final = "verify.state/1"
@@ -198,8 +199,9 @@ class GameState:
         return doc
 
     @classmethod
-    def from_json(cls, data: dict, ownable: tuple[int, ...]) -> "GameState":
-        """Build from canonical JSON; missing extension keys take their start-of-turn defaults."""
+    def from_json(cls, data: dict, ownable: tuple[int, ...], size: int = SQUARES) -> "GameState":
+        """Build from canonical JSON (a board of ``size`` squares, ``ownable`` the deeds' squares); missing
+        extension keys take their start-of-turn defaults."""
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             got = data.get("schema") if isinstance(data, dict) else None
             raise GameError(f"not a {SCHEMA} state (schema key is {got!r})")
@@ -219,12 +221,7 @@ class GameState:
             g.doubles = [int(p.get("doubles", 0)) for p in players]
             g.passed_go = [bool(p.get("passed_go", False)) for p in players]
             g.missed = [int(p.get("missed_turns", 0)) for p in players]
-            g.owner = [-1] * 40
-            g.mortgaged = [False] * 40
-            g.houses = [0] * 40
-            g.hotel = [False] * 40
-            g.mortgage_rounds = [0] * 40
-            g.interest_paid = [False] * 40
+            g.clear_squares(size)
             props = data["properties"]
             if sorted(p["square"] for p in props) != sorted(ownable):
                 raise GameError("properties must list the 28 ownable squares")
@@ -296,6 +293,15 @@ class GameState:
         _check_pending(g)
         g.clear_scratch(g.n)
         return g
+
+    def clear_squares(self, size: int) -> None:
+        """Every square of a board of ``size`` unowned, unmortgaged and unbuilt."""
+        self.owner = [-1] * size
+        self.mortgaged = [False] * size
+        self.houses = [0] * size
+        self.hotel = [False] * size
+        self.mortgage_rounds = [0] * size
+        self.interest_paid = [False] * size
 
     def clear_scratch(self, n: int) -> None:
         """The parts that are not canonical state: instrumentation and a step's supplied random values."""

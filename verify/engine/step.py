@@ -147,7 +147,7 @@ def fill_random(config: EngineConfig, state: dict | GameState, action: dict, rng
     kind = a.get("type")
     if kind in ("roll", "timeout") and "dice" not in a:
         if kind == "roll" or config.clock.on_timeout == "default_choices":
-            a["dice"] = [rng.randint(1, 6) for _ in range(rules.dice_needed(g))]
+            a["dice"] = [rng.randint(1, 6) for _ in range(rules.rules.base.dice_needed(rules.t, g))]
     if kind == "casino_bet":
         a.setdefault("die", rng.randint(1, 6))
         a.setdefault("jackpot", rng.randrange(config.casino.jackpot_odds) == 0)
@@ -159,7 +159,7 @@ def fill_random(config: EngineConfig, state: dict | GameState, action: dict, rng
         if not pile and discards and deck not in order:
             order[deck] = rng.sample(discards, len(discards))
         top = (pile or order.get(deck) or [None])[0]
-        card = rules.cards[deck].get(top) if top is not None else None
+        card = rules.t.cards[deck].get(top) if top is not None else None
         if (card is not None and card.effect == "advance_nearest" and card.kind == "utility"
                 and card.utility_multiplier and "card_dice" not in a):
             a["card_dice"] = [rng.randint(1, 6), rng.randint(1, 6)]

@@ -114,7 +114,7 @@ class InvariantChecker:
         if not self.promised:
             return []
         if self._monitor is None:
-            after = g.to_json(rules.ownable)
+            after = g.to_json(rules.t.ownable)
             out = self(None if action is None else self._last, after, action)
             self._last = after
             return out
@@ -136,7 +136,7 @@ class InvariantChecker:
         # the build that made ``g`` (a compiled one reads only its own build's states)
         code = slices if isinstance(g, GameState) else native.modules().get("engine.slices", slices)
         effects = {name: pair[1] for name, pair in rules.dispatch.items()} if play else None
-        self._game = code.CheckedGame(self._monitor._run, g, rules.ownable, effects)
+        self._game = code.CheckedGame(self._monitor._run, g, rules.t.ownable, effects)
         return self._game
 
 
@@ -154,7 +154,7 @@ class TraceRecorder(Recorder):
         self._game: Any = None       # without a trace: the game's checks, which apply the actions too
 
     def start(self, rules: Engine, g: GameState) -> None:
-        first = g.to_json(rules.ownable) if self.out is not None else None
+        first = g.to_json(rules.t.ownable) if self.out is not None else None
         if self.out is not None:
             self.out.write(json.dumps(self.header or {}, separators=(",", ":")) + "\n")
             self._write(0, None, [], first)
@@ -175,12 +175,12 @@ class TraceRecorder(Recorder):
                 self.step = self._game.step   # type: ignore[method-assign]
             if bad:
                 self._end(g, stopped="invariant violated")
-                raise InvariantBroken(0, None, [], first or g.to_json(rules.ownable), bad)
+                raise InvariantBroken(0, None, [], first or g.to_json(rules.t.ownable), bad)
 
     def _broken(self, rules: Engine, steps: int, g: GameState, action: dict, bad: list) -> None:
         self.steps = steps
         self._end(g, stopped="invariant violated")
-        raise InvariantBroken(steps, action, g.events, g.to_json(rules.ownable), bad)
+        raise InvariantBroken(steps, action, g.events, g.to_json(rules.t.ownable), bad)
 
     def step(self, rules: Engine, g: GameState, action: dict) -> None:
         g.events = []
@@ -191,7 +191,7 @@ class TraceRecorder(Recorder):
             kind = action["type"]
             seat = action.get("seat")
             effects[kind](g, awaited(g) if seat is None else seat, *[action.get(f, v) for f, v in FIELDS[kind]])
-        after = g.to_json(rules.ownable) if self.out is not None else None   # only a trace needs the JSON
+        after = g.to_json(rules.t.ownable) if self.out is not None else None   # only a trace needs the JSON
         events = g.events
         self.steps += 1
         if self.out is not None:
@@ -200,7 +200,7 @@ class TraceRecorder(Recorder):
             bad = self.checker.check_game(rules, g, _action_for_check(action, events))
             if bad:
                 self._end(g, stopped="invariant violated")
-                raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.ownable), bad)
+                raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.t.ownable), bad)
 
     def finish(self, rules: Engine, g: GameState) -> None:
         if self._game is not None:
@@ -350,7 +350,7 @@ def replay_game(config: EngineConfig, rules: Engine, header: dict, steps: list, 
                     g = rules.from_json(prev)
                     g.events = []
                     apply_state(rules, g, action)
-                    mine = g.to_json(rules.ownable)
+                    mine = g.to_json(rules.t.ownable)
                 except VerifyError as exc:
                     problems.append(f"{where}: step {rec.get('step')}: {exc.message}")
                     mine, g = None, None

@@ -41,7 +41,7 @@ from ..smt.run import config_hash
 from ..study.charts import percent
 from . import charts, findings, matrix, questions, sample
 from .ambiguities import ambiguity_rows
-from .atomic import atomic_dir
+from ..output import atomic_dir
 from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_simulation
 from .site import PAGES, Card, Page, environment, register, slug
 

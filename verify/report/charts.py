@@ -144,21 +144,22 @@ def game_lengths(runs: list[dict]) -> dict[str, Any] | None:
 
 
 def landings(counts: list[int], name: str = "") -> dict[str, Any] | None:
-    """40 vertical bars: the share of moves ending on each square; corners in red (legend below)."""
-    if not isinstance(counts, list) or len(counts) != 40:
+    """A vertical bar per square: the share of moves ending on each; corners in red (legend below)."""
+    if not isinstance(counts, list) or not counts:
         return None
+    n = len(counts)
     total = sum(counts) or 1
     shares = [100.0 * c / total for c in counts]
     top = max(shares) or 1
     width, x0, base = 640, 44, 140
-    bw = (width - x0 - 10) / 40
+    bw = (width - x0 - 10) / n
     items: list[dict] = [_text(x0 - 4, 16, f"{top:.1f} %", anchor="end"), _text(x0 - 4, base, "0 %", anchor="end")]
     for i, s in enumerate(shares):
         h = (base - 10) * s / top
         items.append(_rect(x0 + i * bw, base - h, bw - 2, h, RED if i in CORNERS else ACCENT,
                            title=f"{CORNERS.get(i, f'square {i}')}: {s:.2f} %"))
     items.append(_rect(x0, base, width - x0 - 10, 1, MUTED))
-    for i in range(0, 40, 5):
+    for i in range(0, n, 5):
         items.append(_text(x0 + i * bw + bw / 2, base + 16, str(i), anchor="middle"))
     y = base + 30
     items.append(_rect(x0, y, 12, 12, ACCENT))
@@ -166,6 +167,6 @@ def landings(counts: list[int], name: str = "") -> dict[str, Any] | None:
     lx = x0 + 18 + text_width("a square") + 16
     items.append(_rect(lx, y, 12, 12, RED))
     items.append(_text(lx + 18, y + 11, "a corner: GO, Jail, Free Parking / Casino, Go To Jail"))
-    peak = max(range(40), key=lambda i: shares[i])
+    peak = max(range(n), key=lambda i: shares[i])
     return {"width": width, "height": y + 20, "items": items, "peak": peak, "peak_share": f"{shares[peak]:.2f}",
             "title": f"Landing share per square{', ' + name if name else ''} (square 0 = GO)"}

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,21 +34,75 @@ def bundled_files(root: Path | None = None) -> list[Path]:
                   if not _SKIP_DIRS & set(p.relative_to(base).parts[:-1]))
 
 
+#: a file's top-level ``id:`` line, as the lazy index reads it (a file it does not match is parsed at once)
+_ID_LINE = re.compile(r"^id:[ \t]*([\"']?)([A-Za-z0-9_.-]+)\1[ \t]*(?:#.*)?$", re.M)
+
+
+class Files(MutableMapping):
+    """The registry's files by id. A file the lazy index knows only by its path (``pending``) is parsed when
+    it is first asked for, so resolving one ruleset reads the files its name and ``extends`` chain name,
+    not every bundled file."""
+
+    def __init__(self, parse) -> None:
+        self._parsed: dict[str, RulesetFile] = {}
+        self.pending: dict[str, Path] = {}
+        self._parse = parse
+
+    def _load(self, rid: str) -> None:
+        path = self.pending.pop(rid, None)
+        if path is not None:
+            self._parse(path)
+
+    def __getitem__(self, rid: str) -> RulesetFile:
+        self._load(rid)
+        return self._parsed[rid]
+
+    def __setitem__(self, rid: str, f: RulesetFile) -> None:
+        self.pending.pop(rid, None)
+        self._parsed[rid] = f
+
+    def __delitem__(self, rid: str) -> None:
+        self.pending.pop(rid, None)
+        self._parsed.pop(rid, None)
+
+    def __contains__(self, rid: object) -> bool:
+        return rid in self._parsed or rid in self.pending
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._parsed.keys() | self.pending.keys()))
+
+    def __len__(self) -> int:
+        return len(self._parsed) + len(self.pending)
+
+
 @dataclass
 class Registry:
     catalogue: Catalogue
-    files: dict[str, RulesetFile] = field(default_factory=dict)
+    files: Files = field(init=False)
     errors: list[VerifyError] = field(default_factory=list)
     _resolved: dict[str, Ruleset] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.files = Files(self._add_or_raise)
+
     @classmethod
     def load(cls, extra: list[Path] | None = None, bundled: bool = True,
-             strict: bool = True) -> "Registry":
-        """Index bundled files (and ``extra`` ones). ``strict`` raises on any bad file."""
+             strict: bool = True, lazy: bool = False) -> "Registry":
+        """Index bundled files (and ``extra`` ones). ``strict`` raises on any bad file. ``lazy`` reads only the
+        ``id:`` line of each bundled file and parses a file when it is first asked for (a bad file then raises
+        when it is read: the bundled files are checked by the test suite and ``verify lint``)."""
         reg = cls(load_catalogue())
         paths = (bundled_files() if bundled else []) + [Path(p) for p in extra or []]
+        seen: dict[str, Path] = {}
         for path in paths:
+            rid = _scanned_id(path) if lazy and bundled and not extra else None
+            if rid is not None and rid not in seen:
+                seen[rid] = path
+                continue
+            if rid is not None:                 # two files of one id: parsed now, for the error's words
+                reg.add(seen.pop(rid))
             reg.add(path)
+        reg.files.pending.update(seen)
         if strict and reg.errors:
             raise ErrorList(reg.errors)
         return reg
@@ -201,6 +257,15 @@ class Registry:
                             self.files[rid].loc("extends"))
 
 
+def _scanned_id(path: Path) -> str | None:
+    """The id a ruleset file declares on its top-level ``id:`` line (None when there is no one such line)."""
+    try:
+        found = _ID_LINE.findall(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return found[0][1] if len(found) == 1 else None
+
+
 def is_path(token: str) -> bool:
     """Whether a ruleset name is a file path rather than an id."""
     return token.endswith((".yaml", ".yml")) or "/" in token or "\\" in token
@@ -233,7 +298,7 @@ def registry() -> Registry:
     """The registry of bundled rulesets (loaded once per process)."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = Registry.load()
+        _DEFAULT = Registry.load(lazy=True)
     return _DEFAULT
 
 

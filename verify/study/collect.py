@@ -25,7 +25,7 @@ class StudyCollector:
     """Per-chunk accumulator (see the module docstring); ``observe`` is the game loop's hook."""
 
     def __init__(self, rules, players: int):
-        self.street_groups = [tuple(rules.groups[i]) for i in rules.street_groups]
+        self.street_groups = [tuple(rules.t.groups[i]) for i in rules.t.street_groups]
         self.alive: list[int] = []
         self.houses: list[int] = []
         self.hotels: list[int] = []

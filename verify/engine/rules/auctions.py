@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import building, flow
+from . import construction, flow
 from .common import AUCTION, BUY, MOVING, GameState, Tables
 from ..reasons import refusal, structural
 
@@ -58,42 +58,12 @@ def decline(t: Tables, g: GameState, seat: int) -> None:
     s = g.pending["square"]
     pu = t.cfg.purchase
     if pu.on_decline == "auction" and not g.no_auction:
-        g.auctions.insert(0, [s, "deed", opening_bid(t, s), seat if pu.auction_bidders == "others_only" else -1,
+        g.auctions.insert(0, [s, "deed", flow.opening_bid(t, s), seat if pu.auction_bidders == "others_only" else -1,
                               False, -1])
     g.no_auction = False
     g.phase = MOVING
     g.pending = None
     flow.resume(t, g)
-
-
-def opening_bid(t: Tables, s: int) -> int:
-    """Where the auction of deed ``s`` opens (auction.opening_bid)."""
-    pu = t.cfg.purchase
-    return t.price[s] if pu.opening == "printed_price" else pu.opening_amount
-
-
-def start_auction(t: Tables, g: GameState, entry: list) -> bool:
-    """Open a queued auction ``[square, item, opening, excluded seat, mortgaged, proceeds to]`` (False:
-    nothing to auction, or nobody may bid)."""
-    s, item, opening, excluded, mortgaged, proceeds_to = entry
-    if item == "deed" and g.owner[s] >= 0:
-        return False
-    may_manage = t.cfg.jail.may_manage
-    start = g.current
-    order = [(start + k) % g.n for k in range(1, g.n + 1)]
-    bidders = [q for q in order if not g.bankrupt[q] and q != excluded
-               and (may_manage or not g.in_jail[q])
-               and (item == "deed" or building.can_build_somewhere(t, g, q, item))]
-    if not bidders:
-        return False
-    seat_order = t.cfg.purchase.bidding_order == "seat_order"
-    g.phase = AUCTION
-    g.pending = {"square": s, "item": item, "min": max(opening, 0), "high": 0, "leader": -1,
-                 "bidders": bidders, "turn": bidders[0] if seat_order else None,
-                 "mortgaged": mortgaged, "proceeds_to": proceeds_to}
-    if g.events is not None:
-        g.events.append({"event": "auction", "square": s, "item": item, "bidders": list(bidders)})
-    return True
 
 
 def min_bid(t: Tables, g: GameState) -> int:
@@ -192,7 +162,7 @@ def maybe_close(t: Tables, g: GameState) -> None:
             g.mortgaged[s] = a["mortgaged"]
             g.mortgage_rounds[s] = 0
         else:
-            building.place_won_building(t, g, leader, item)
+            construction.place_won_building(t, g, leader, item)
     elif item == "deed":
         if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
             g.owner[s] = a["proceeds_to"]

@@ -36,12 +36,7 @@ def new_game(t: Tables, players: int, rng: random.Random) -> GameState:
     g.doubles = [0] * n
     g.passed_go = [False] * n
     g.missed = [0] * n
-    g.owner = [-1] * 40
-    g.mortgaged = [False] * 40
-    g.houses = [0] * 40
-    g.hotel = [False] * 40
-    g.mortgage_rounds = [0] * 40
-    g.interest_paid = [False] * 40
+    g.clear_squares(t.size)
     g.bank_houses = UNLIMITED if cfg.building.house_supply is None else cfg.building.house_supply
     g.bank_hotels = UNLIMITED if cfg.building.hotel_supply is None else cfg.building.hotel_supply
     g.bank_cash = 0

@@ -1,4 +1,6 @@
-"""Chance and Community Chest: drawing, reshuffling, return policies, every card effect.
+"""Chance and Community Chest: drawing, reshuffling, return policies, the effects of cards that leave the
+token where it stands (money, repairs, a building destroyed). Where a card sends the token is the
+movement family's (``movement.draw``: it lands the token, and landing may draw again).
 
 Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 ``verify.engine.rules``); they change ``g`` in place.
@@ -16,8 +18,8 @@ from __future__ import annotations
 
 import random
 
-from . import base, movement
-from .common import GameState, Tables
+from . import base
+from .common import Card, GameState, Tables
 
 
 def reshuffle_seed(g: GameState) -> int:
@@ -30,12 +32,15 @@ def card_throw_seed(g: GameState, p: int) -> int:
     return g.seed * 1000003 + 500009 + g.player_turns * 131 + g.doubles[p]
 
 
-def draw(t: Tables, g: GameState, p: int, deck: str) -> None:
+def take(t: Tables, g: GameState, p: int, deck: str) -> Card | None:
+    """The top card of ``deck``, drawn by ``p``: the deck reshuffled first where it ran out; the card kept (a Get
+    Out of Jail Free card where the rules let one keep it), put back under the pile or discarded as the rules
+    say. None when the deck is empty and has no discards."""
     pile = g.chance if deck == "chance" else g.chest
     discards = g.chance_discards if deck == "chance" else g.chest_discards
     if not pile:
         if not discards:
-            return
+            return None
         given = g.reshuffle.pop(deck, None) if g.reshuffle else None
         pile.extend(discards if given is None else given)
         discards.clear()
@@ -48,47 +53,25 @@ def draw(t: Tables, g: GameState, p: int, deck: str) -> None:
     card = t.cards[deck][cid]
     if g.events is not None:
         g.events.append({"event": "card", "player": p, "deck": deck, "card": cid})
-    eff = card.effect
     cfg = t.cfg
-    if eff == "jail_free" and cfg.cards.jail_card_kept:
+    if card.effect == "jail_free" and cfg.cards.jail_card_kept:
         g.jail_cards[p].append(deck)
     elif cfg.cards.return_policy == "bottom_of_deck":
         pile.append(cid)
     else:
         discards.append(cid)
+    return card
+
+
+def card_effect(t: Tables, g: GameState, p: int, card: Card) -> None:
+    """What a card that leaves the token where it stands does to ``p``: money from or to the bank or every
+    other player, repairs, a building destroyed (a Get Out of Jail Free card: nothing more)."""
+    eff = card.effect
     if eff == "bank":
         if card.amount >= 0:
             base.to_player(g, p, card.amount)
         else:
             card_payment(t, g, p, -1, -card.amount)
-    elif eff == "advance_to":
-        movement.move_forward_to(t, g, p, card.square)
-        movement.land(t, g, p)
-    elif eff == "advance_nearest":
-        target = (t.next_station if card.kind == "station" else t.next_utility)[g.pos[p]]
-        movement.move_forward_to(t, g, p, target)
-        g.rent_factor = card.rent_factor
-        g.util_mult = card.utility_multiplier
-        saved = g.dice
-        if card.kind == "utility" and card.utility_multiplier and g.owner[target] not in (-1, p):
-            # "throw the dice and pay ten times the amount thrown": a fresh throw, given by the action
-            # (card_dice) or drawn from the state's seed, so that a state and an action give one successor
-            if g.card_dice is not None:
-                g.dice, g.card_dice = tuple(g.card_dice), None
-            else:
-                r = random.Random(card_throw_seed(g, p))
-                g.dice = (r.randint(1, 6), r.randint(1, 6))
-            if g.events is not None:
-                g.events.append({"event": "card_throw", "player": p, "dice": list(g.dice)})
-        movement.land(t, g, p)
-        g.dice = saved
-        g.rent_factor, g.util_mult = 1, 0
-    elif eff == "go_back":
-        g.pos[p] = (g.pos[p] - card.spaces) % 40
-        movement.land(t, g, p)
-    elif eff == "go_to_jail":
-        if cfg.jail.via_card:
-            movement.send_to_jail(t, g, p)
     elif eff == "each_player":
         amount = card.amount
         for q in range(g.n):

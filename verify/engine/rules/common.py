@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from ...config.board import Card
 from ...config.model import JAIL_SQUARE
 from ...errors import GameError
 from ..reasons import IllegalAction
@@ -17,6 +18,6 @@ MOVING: Final = "moving"                     # transient: inside a move, never s
 MANAGE_PHASES: Final = (PRE_ROLL, POST_ROLL, BUY, DEBT)
 
 
-__all__ = ["GameError", "JAIL_SQUARE", "AUCTION", "BUS", "BUY", "CASINO", "DEBT", "INCOME_TAX", "JAIL_CHOICE",
+__all__ = ["Card", "GameError", "JAIL_SQUARE", "AUCTION", "BUS", "BUY", "CASINO", "DEBT", "INCOME_TAX", "JAIL_CHOICE",
            "OVER", "POST_ROLL", "PRE_ROLL", "TRIPLES", "UNLIMITED", "GameState", "Tables", "MOVING",
            "MANAGE_PHASES", "IllegalAction", "round_money"]

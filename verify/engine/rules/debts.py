@@ -186,7 +186,7 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
                 g.mortgage_rounds[s] = 0
                 g.interest_paid[s] = False
                 if dc.to_player_properties == "bank_auction":
-                    g.auctions.append([s, "deed", auctions.opening_bid(t, s), -1, False, -1])
+                    g.auctions.append([s, "deed", flow.opening_bid(t, s), -1, False, -1])
         if dc.to_player_jail_cards == "creditor":
             g.jail_cards[creditor].extend(held)
         else:
@@ -214,7 +214,7 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
                 g.interest_paid[s] = False
             g.mortgage_rounds[s] = 0
             if dc.to_bank_properties == "auction":
-                g.auctions.append([s, "deed", auctions.opening_bid(t, s), -1, keep and g.mortgaged[s], -1])
+                g.auctions.append([s, "deed", flow.opening_bid(t, s), -1, keep and g.mortgaged[s], -1])
         base.return_cards(t, g, held)
     g.bankrupt[p] = True
     g.in_jail[p] = False

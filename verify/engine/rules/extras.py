@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import auctions, base, building, debts, flow, movement, mortgages
+from . import auctions, base, building, debts, flow, mortgages, turns
 from .common import (BUS, BUY, CASINO, DEBT, INCOME_TAX, JAIL_CHOICE, MOVING, OVER, POST_ROLL, PRE_ROLL,
                      TRIPLES, GameState, Tables, round_money)
 from ..reasons import refusal, structural
@@ -104,7 +104,7 @@ def why_not_timeout(t: Tables, g: GameState, seat: int, dice=None) -> str | None
     if g.phase != PRE_ROLL or seat != g.current or g.rolled:
         return TIMER_BEFORE_ROLL
     if ck.on_timeout == "default_choices":
-        return movement.why_not_roll(t, g, seat, dice)
+        return turns.why_not_roll(t, g, seat, dice)
     return None
 
 
@@ -136,7 +136,7 @@ def timeout(t: Tables, g: GameState, seat: int, dice=None) -> None:
     if ck.on_timeout == "skip_turn":
         flow.next_turn(t, g)
         return
-    movement.roll(t, g, seat, dice)
+    turns.roll(t, g, seat, dice)
     play_defaults(t, g, seat)
 
 
@@ -157,15 +157,15 @@ def play_defaults(t: Tables, g: GameState, seat: int) -> None:
                 return      # nothing left to sell or mortgage: the debt waits for its debtor
         elif ph == BUS and pend["player"] == seat:
             steps = max(pend["options"]) if t.cfg.speed_die.bus_timeout == "sum" else min(pend["options"])
-            movement.bus(t, g, seat, steps)
+            turns.bus(t, g, seat, steps)
         elif ph == TRIPLES and pend["player"] == seat:
-            movement.move_to(t, g, seat, g.pos[seat])
+            turns.move_to(t, g, seat, g.pos[seat])
         elif ph == CASINO and pend["player"] == seat:
             casino_decline(t, g, seat)
         elif ph == INCOME_TAX and pend["player"] == seat:
             pay_tax(t, g, seat, "fixed")
         elif ph == JAIL_CHOICE and pend["player"] == seat:
-            movement.stay(t, g, seat)
+            turns.stay(t, g, seat)
         else:
             return
     # the turn itself ends in flow.after_move once its move is settled (g.timed_out), also when a

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import auctions, base, movement
+from . import base, construction, movement
 from .common import AUCTION, DEBT, MOVING, OVER, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import structural
 
@@ -54,7 +54,7 @@ def resume(t: Tables, g: GameState) -> None:
             g.pending = {"debtor": d[0], "creditor": d[1], "amount": d[2], "kind": d[4]}
             return
         if g.auctions:
-            if auctions.start_auction(t, g, g.auctions.pop(0)):
+            if start_auction(t, g, g.auctions.pop(0)):
                 return
             continue
         if g.mr_pending:
@@ -216,3 +216,40 @@ def richest(t: Tables, g: GameState, live: list[int]) -> int:
         if best < 0 or w > best_worth:
             best, best_worth = i, w
     return best
+
+
+def opening_bid(t: Tables, s: int) -> int:
+    """Where the auction of deed ``s`` opens (auction.opening_bid)."""
+    pu = t.cfg.purchase
+    return t.price[s] if pu.opening == "printed_price" else pu.opening_amount
+
+
+def start_auction(t: Tables, g: GameState, entry: list) -> bool:
+    """Open a queued auction ``[square, item, opening, excluded seat, mortgaged, proceeds to]`` (False:
+    nothing to auction, or nobody may bid)."""
+    s, item, opening, excluded, mortgaged, proceeds_to = entry
+    if item == "deed" and g.owner[s] >= 0:
+        return False
+    may_manage = t.cfg.jail.may_manage
+    start = g.current
+    order = [(start + k) % g.n for k in range(1, g.n + 1)]
+    bidders = [q for q in order if not g.bankrupt[q] and q != excluded
+               and (may_manage or not g.in_jail[q])
+               and (item == "deed" or construction.can_build_somewhere(t, g, q, item))]
+    if not bidders:
+        return False
+    seat_order = t.cfg.purchase.bidding_order == "seat_order"
+    g.phase = AUCTION
+    g.pending = {"square": s, "item": item, "min": max(opening, 0), "high": 0, "leader": -1,
+                 "bidders": bidders, "turn": bidders[0] if seat_order else None,
+                 "mortgaged": mortgaged, "proceeds_to": proceeds_to}
+    if g.events is not None:
+        g.events.append({"event": "auction", "square": s, "item": item, "bidders": list(bidders)})
+    return True
+
+
+def interrupt_with_auction(t: Tables, g: GameState, entry: list) -> None:
+    """Hold an auction now (only from pre_roll/post_roll), then return to that phase."""
+    g.auctions.insert(0, entry)
+    g.phase = MOVING
+    resume(t, g)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import base, building, flow
-from .common import MOVING, POST_ROLL, PRE_ROLL, GameState, Tables
+from . import base, construction, flow
+from .common import POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import refusal, structural
 
 MORTGAGE_LATE: Final = refusal("only before rolling in one's own turn", "mortgage.timing", "turn.manage_before_roll_only")
@@ -26,11 +26,11 @@ AT_REST: Final = structural("only before or after one's move", "phase")
 
 
 def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
-    why = building.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE, raises_cash=True)
+    why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE, raises_cash=True)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat:
-        return building.NOT_OWNER
+    if not (0 <= s < t.size) or g.owner[s] != seat:
+        return construction.NOT_OWNER
     if g.mortgaged[s]:
         return ALREADY
     if t.kind[s] == "street":
@@ -54,15 +54,15 @@ def mortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
 
 
 def why_not_unmortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
-    why = building.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
+    why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat:
-        return building.NOT_OWNER
+    if not (0 <= s < t.size) or g.owner[s] != seat:
+        return construction.NOT_OWNER
     if not g.mortgaged[s]:
         return NOT_MORTGAGED
     if g.cash[seat] < base.unmortgage_cost(t, g, s):
-        return building.NO_CASH
+        return construction.NO_CASH
     return None
 
 
@@ -84,13 +84,13 @@ def why_not_lift(t: Tables, g: GameState, seat: int, s) -> str | None:
     """Another player takes a mortgaged property by paying off its mortgage."""
     if not t.cfg.mortgage.others_may_lift:
         return OWNER_LIFTS
-    why = building.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
+    why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
-    if not (0 <= s < 40) or not t.is_ownable[s] or not g.mortgaged[s] or g.owner[s] in (-1, seat):
+    if not (0 <= s < t.size) or not t.is_ownable[s] or not g.mortgaged[s] or g.owner[s] in (-1, seat):
         return NOT_OTHERS
     if g.cash[seat] < base.unmortgage_cost(t, g, s):
-        return building.NO_CASH
+        return construction.NO_CASH
     return None
 
 
@@ -109,10 +109,10 @@ def lift(t: Tables, g: GameState, seat: int, s: int) -> None:
 def why_not_auction_mortgaged(t: Tables, g: GameState, seat: int, s) -> str | None:
     if not t.cfg.mortgage.immediate_auction:
         return NO_OWN_AUCTION
-    why = building.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
+    why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
-    if not (0 <= s < 40) or g.owner[s] != seat or not g.mortgaged[s]:
+    if not (0 <= s < t.size) or g.owner[s] != seat or not g.mortgaged[s]:
         return NOT_OWN_MORTGAGED
     if g.phase not in (PRE_ROLL, POST_ROLL):
         return AT_REST
@@ -138,11 +138,6 @@ def auction_mortgaged(t: Tables, g: GameState, seat: int, s: int) -> None:
         opening = mo.immediate_auction_opening_amount
     entry = [s, "deed", opening, -1 if mo.immediate_auction_owner_bids else seat, False,
              seat if mo.immediate_auction_proceeds == "owner_after_loan" else -1]
-    interrupt_with_auction(t, g, entry)
+    flow.interrupt_with_auction(t, g, entry)
 
 
-def interrupt_with_auction(t: Tables, g: GameState, entry: list) -> None:
-    """Hold an auction now (only from pre_roll/post_roll), then return to that phase."""
-    g.auctions.insert(0, entry)
-    g.phase = MOVING
-    flow.resume(t, g)

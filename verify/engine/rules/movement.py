@@ -1,5 +1,6 @@
-"""Rolling and moving: doubles, GO salary, landing on a square, jail (in, and every way out), the speed
-die's choices.
+"""Moving a token: the GO salary, the square it lands on (rent, rent claims, taxes, Free Parking, the casino,
+a card drawn there and where the card sends it), being sent to jail, Mr. Monopoly's move. A player's
+actions that move a token (a roll, a jail exit, the bus) are the ``turns`` family's.
 
 Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 ``verify.engine.rules``); they change ``g`` in place.
@@ -7,125 +8,17 @@ Functions of the per-config ``Tables`` ``t`` and the ``GameState`` ``g`` (see
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+import random
 
-from . import base, cards, debts, flow
-from .common import (BUS, BUY, CASINO, INCOME_TAX, JAIL_CHOICE, JAIL_SQUARE, MOVING, POST_ROLL, PRE_ROLL,
-                     TRIPLES, GameState, Tables, round_money)
-from ..reasons import refusal, structural
-
-ROLL_PHASE: Final = structural("cannot roll in phase {phase}", "phase")
-ROLL_TURN: Final = structural("only the current player rolls", "turn")
-ROLL_DICE: Final = structural("roll needs {n} dice, each 1..6", "fields")
-NOT_IN_JAIL: Final = structural("not in jail", "phase")
-FINE_CASH: Final = structural("cannot pay the fine", "ownership")
-OWN_TURN: Final = structural("only in one's own turn", "turn")
-FINE_BEFORE_ROLL: Final = refusal("the fine is paid before rolling", "jail.fine_timing")
-NOT_NOW: Final = structural("not now", "phase")
-FINE_VOLUNTARY: Final = refusal("the fine may be paid voluntarily only in the first {n} turns",
-                         "jail.fine_voluntary_turns")
-NO_CARD_EXIT: Final = refusal("cards do not release from jail", "jail.card_exit")
-NO_JAIL_CARD: Final = structural("holds no Get Out of Jail Free card", "ownership")
-CARD_BEFORE_ROLL: Final = refusal("only before rolling", "jail.fine_timing")
-NO_JAIL_CHOICE: Final = structural("no jail choice pending", "phase")
-NO_BUS: Final = structural("no bus choice pending", "phase")
-BUS_STEPS: Final = structural("the bus moves by one of {options}", "fields")
-NO_TRIPLES: Final = structural("no triples choice pending", "phase")
-A_SQUARE: Final = structural("a square 0..39", "fields")
-
-
-# ---------------------------------------------------------------------------- rolling
-def why_not_roll(t: Tables, g: GameState, seat: int, dice) -> str | None:
-    if g.phase != PRE_ROLL:
-        return ROLL_PHASE.format(phase=g.phase)
-    if seat != g.current:
-        return ROLL_TURN
-    need = base.dice_needed(t, g)
-    if not isinstance(dice, (list, tuple)) or len(dice) != need or not all(
-            isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice):
-        return ROLL_DICE.format(n=need)
-    return None
-
-
-def roll(t: Tables, g: GameState, seat: int, thrown: Sequence[int]) -> None:
-    p = g.current
-    if g.claims:
-        debts.expire_claims(t, g)
-    if g.received:          # a received mortgage is no longer lifted "at once" once the dice roll
-        g.received = {}
-    g.phase = MOVING
-    g.stage = "move"
-    g.rolled = True
-    dice: tuple[int, ...] = tuple(thrown)
-    g.dice = dice
-    g.salary_paid = g.salary_paid and t.cfg.movement.salary_once_per_turn   # a re-roll does not reset it
-    g.mr_pending = g.no_auction = g.jailed = g.reroll = g.still = False
-    g.rent_factor, g.util_mult, g.steps_after_debts = 1, 0, 0
-    if g.events is not None:
-        g.events.append({"event": "rolled", "player": p, "dice": list(dice)})
-    if g.timed_out is False:
-        g.missed[p] = 0
-    if g.in_jail[p]:
-        jail_roll(t, g, p, dice)
-        if g.phase == MOVING:
-            flow.resume(t, g)
-        return
-    mv = t.cfg.movement
-    n = t.white
-    d1 = dice[0]
-    if n == 2:
-        d2 = dice[1]
-        doubles = d1 == d2
-        steps = d1 + d2
-    else:
-        doubles = n >= 2 and d1 == dice[1]
-        steps = sum(dice[:n])
-    special = 0
-    sd = t.cfg.speed_die
-    if sd.enabled and len(dice) > n:     # the speed die, where it is in play, is the last die
-        sp = dice[n]
-        if sp <= sd.pip_faces:
-            if n >= 2 and d1 == dice[1] == sp:
-                doubles = sd.triples_count_as_doubles
-                special = 3
-            elif not sd.doubles_white_only and not doubles and (d1 == sp or dice[1] == sp):
-                doubles = True
-            steps += sp
-        elif sp <= t.mr_faces_top:
-            g.mr_pending = True
-        else:
-            special = 6
-    if doubles:
-        g.doubles[p] = g.doubles[p] + 1
-        if mv.doubles_to_jail is not None and g.doubles[p] >= mv.doubles_to_jail:
-            if mv.last_double_moves:
-                advance(t, g, p, steps)
-            g.mr_pending = False
-            send_to_jail(t, g, p)
-            flow.resume(t, g)
-            return
-        g.reroll = mv.doubles_roll_again
-    else:
-        g.doubles[p] = 0
-    if special == 3:
-        g.phase = TRIPLES
-        g.pending = {"player": p}
-        return
-    if special == 6:
-        g.phase = BUS
-        g.pending = {"player": p, "options": sorted({d1, dice[1], d1 + dice[1]})}
-        return
-    advance(t, g, p, steps)
-    land(t, g, p)
-    if g.phase == MOVING:
-        flow.resume(t, g)
+from . import base, cards
+from .common import BUY, CASINO, INCOME_TAX, JAIL_SQUARE, MOVING, GameState, Tables, round_money
 
 
 def advance(t: Tables, g: GameState, p: int, steps: int) -> None:
     """Move forward, paying the GO salary for passing or landing as the rules say."""
     new = g.pos[p] + steps
-    if new >= 40:
-        new -= 40
+    if new >= t.size:
+        new -= t.size
         g.passed_go[p] = True
         mv = t.cfg.movement
         if new == 0:
@@ -150,7 +43,7 @@ def advance(t: Tables, g: GameState, p: int, steps: int) -> None:
 
 def move_forward_to(t: Tables, g: GameState, p: int, square: int) -> None:
     """Forward to ``square``; choosing the square one stands on (triples) is no move and no lap."""
-    advance(t, g, p, (square - g.pos[p]) % 40)
+    advance(t, g, p, (square - g.pos[p]) % t.size)
 
 
 def send_to_jail(t: Tables, g: GameState, p: int) -> None:
@@ -192,7 +85,7 @@ def land(t: Tables, g: GameState, p: int) -> None:
         return
     k = t.kind[s]
     if k == "chance" or k == "chest":
-        cards.draw(t, g, p, k)
+        draw(t, g, p, k)
         return
     if k == "income_tax":
         tx = t.cfg.taxes
@@ -221,6 +114,45 @@ def land(t: Tables, g: GameState, p: int) -> None:
         g.pending = {"player": p}
 
 
+def draw(t: Tables, g: GameState, p: int, deck: str) -> None:
+    """``p`` draws a card of ``deck`` where the token stands; a card that moves the token lands it (and landing
+    may draw again), the others act where it stands (``cards.card_effect``)."""
+    card = cards.take(t, g, p, deck)
+    if card is None:
+        return
+    eff = card.effect
+    if eff == "advance_to":
+        move_forward_to(t, g, p, card.square)
+        land(t, g, p)
+    elif eff == "advance_nearest":
+        target = (t.next_station if card.kind == "station" else t.next_utility)[g.pos[p]]
+        move_forward_to(t, g, p, target)
+        g.rent_factor = card.rent_factor
+        g.util_mult = card.utility_multiplier
+        saved = g.dice
+        if card.kind == "utility" and card.utility_multiplier and g.owner[target] not in (-1, p):
+            # "throw the dice and pay ten times the amount thrown": a fresh throw, given by the action
+            # (card_dice) or drawn from the state's seed, so that a state and an action give one successor
+            if g.card_dice is not None:
+                g.dice, g.card_dice = tuple(g.card_dice), None
+            else:
+                r = random.Random(cards.card_throw_seed(g, p))
+                g.dice = (r.randint(1, 6), r.randint(1, 6))
+            if g.events is not None:
+                g.events.append({"event": "card_throw", "player": p, "dice": list(g.dice)})
+        land(t, g, p)
+        g.dice = saved
+        g.rent_factor, g.util_mult = 1, 0
+    elif eff == "go_back":
+        g.pos[p] = (g.pos[p] - card.spaces) % t.size
+        land(t, g, p)
+    elif eff == "go_to_jail":
+        if t.cfg.jail.via_card:
+            send_to_jail(t, g, p)
+    else:
+        cards.card_effect(t, g, p, card)
+
+
 def claim_turns_from_owner(g: GameState, owner: int) -> int:
     """Player-turns from now until the second player after the owner rolls (a full round when that
     player is the one moving now)."""
@@ -239,161 +171,6 @@ def claim_turns_from_owner(g: GameState, owner: int) -> int:
                 return turns
 
 
-# ---------------------------------------------------------------------------- jail
-def jail_roll(t: Tables, g: GameState, p: int, dice: tuple[int, ...]) -> None:
-    j = t.cfg.jail
-    d1, d2 = dice[0], dice[1] if len(dice) > 1 else -1
-    g.jail_turns[p] = g.jail_turns[p] + 1
-    steps = d1 + (d2 if d2 > 0 else 0)
-    if d1 == d2:
-        leave_jail(g, p, "doubles")
-        if j.doubles_exit_moves:
-            advance(t, g, p, steps)
-            land(t, g, p)
-        else:
-            g.still = True
-        g.reroll = j.doubles_exit_rolls_again
-        return
-    if g.jail_turns[p] >= j.max_tries:
-        if j.after_last_try == "pay_fine_and_move":
-            base.charge(t, g, p, -1, j.fine, "fine")
-        leave_jail(g, p, "last_try")
-        g.steps_after_debts = steps  # the fine is paid (or the cash raised) before the token moves
-        return
-    if j.fine_after_failed_roll_same_turn:
-        g.phase = JAIL_CHOICE
-        g.pending = {"player": p, "steps": steps}
-        return
-    g.jailed = True  # stays: the turn ends, the token did not move
-    g.still = True
-
-
-def leave_jail(g: GameState, p: int, how: str) -> None:
-    g.in_jail[p] = False
-    g.jail_turns[p] = 0
-    if g.events is not None:
-        g.events.append({"event": "left_jail", "player": p, "how": how})
-
-
-def why_not_pay_fine(t: Tables, g: GameState, seat: int) -> str | None:
-    j = t.cfg.jail
-    if not g.in_jail[seat] or g.bankrupt[seat]:
-        return NOT_IN_JAIL
-    if g.phase == JAIL_CHOICE and g.pending.get("player") == seat:
-        return None if g.cash[seat] >= j.fine else FINE_CASH
-    if seat != g.current:
-        return OWN_TURN
-    if j.fine_timing == "before_rolling":
-        if g.phase != PRE_ROLL:
-            return FINE_BEFORE_ROLL
-    elif g.phase not in (PRE_ROLL, POST_ROLL):
-        return NOT_NOW
-    if j.fine_voluntary_turns is not None and g.jail_turns[seat] >= j.fine_voluntary_turns:
-        return FINE_VOLUNTARY.format(n=j.fine_voluntary_turns)
-    if g.cash[seat] < j.fine:
-        return FINE_CASH
-    return None
-
-
-def pay_fine(t: Tables, g: GameState, seat: int) -> None:
-    base.charge(t, g, seat, -1, t.cfg.jail.fine, "fine")
-    leave_jail(g, seat, "fine")
-    after_release(t, g, seat)
-
-
-def why_not_use_card(t: Tables, g: GameState, seat: int, deck: str | None = None) -> str | None:
-    j = t.cfg.jail
-    if not j.card_exit:
-        return NO_CARD_EXIT
-    if not g.in_jail[seat] or g.bankrupt[seat]:
-        return NOT_IN_JAIL
-    if not g.jail_cards[seat]:
-        return NO_JAIL_CARD
-    if seat != g.current or g.phase not in (PRE_ROLL, POST_ROLL, JAIL_CHOICE):
-        return OWN_TURN
-    if g.phase == POST_ROLL and j.fine_timing == "before_rolling":
-        return CARD_BEFORE_ROLL
-    return None
-
-
-def use_card(t: Tables, g: GameState, seat: int, deck: str | None = None) -> None:
-    held = g.jail_cards[seat]
-    deck = deck if deck in held else held[0]
-    held.remove(deck)
-    base.return_cards(t, g, [deck])
-    leave_jail(g, seat, "card")
-    after_release(t, g, seat)
-
-
-def after_release(t: Tables, g: GameState, seat: int) -> None:
-    if g.phase == JAIL_CHOICE:      # paid or used a card after the failed roll: move by that roll,
-        g.steps_after_debts = g.pending["steps"]     # once the fine is paid
-        g.phase = MOVING
-        g.pending = None
-        flow.resume(t, g)
-        return
-    if g.phase == PRE_ROLL and not t.cfg.jail.card_exit_then_roll:
-        g.stage = "post"     # released, but no roll this turn
-        g.rolled = True
-    g.phase = MOVING
-    flow.resume(t, g)
-    if (g.phase == POST_ROLL and g.stage == "post" and g.rolled
-            and t.cfg.movement.turn_end == "automatic_after_square"):
-        flow.next_turn(t, g)
-
-
-def why_not_stay(t: Tables, g: GameState, seat: int) -> str | None:
-    if g.phase != JAIL_CHOICE or g.pending.get("player") != seat:
-        return NO_JAIL_CHOICE
-    return None
-
-
-def stay(t: Tables, g: GameState, seat: int) -> None:
-    g.phase = MOVING
-    g.pending = None
-    g.jailed = True
-    g.still = True
-    flow.resume(t, g)
-
-
-# ---------------------------------------------------------------------------- the speed die's choices
-def why_not_bus(t: Tables, g: GameState, seat: int, steps) -> str | None:
-    if g.phase != BUS or g.pending.get("player") != seat:
-        return NO_BUS
-    if steps not in g.pending["options"]:
-        return BUS_STEPS.format(options=g.pending["options"])
-    return None
-
-
-def bus(t: Tables, g: GameState, seat: int, steps: int) -> None:
-    resume_move(t, g, seat, steps=steps)
-
-
-def resume_move(t: Tables, g: GameState, seat: int, steps: int = 0, square: int | None = None) -> None:
-    """A pending choice is settled: move (by steps, or straight to a square), land, go on."""
-    g.phase = MOVING
-    g.pending = None
-    if square is None:
-        advance(t, g, seat, steps)
-    else:
-        move_forward_to(t, g, seat, square)
-    land(t, g, seat)
-    if g.phase == MOVING:
-        flow.resume(t, g)
-
-
-def why_not_move_to(t: Tables, g: GameState, seat: int, square) -> str | None:
-    if g.phase != TRIPLES or g.pending.get("player") != seat:
-        return NO_TRIPLES
-    if not isinstance(square, int) or not 0 <= square < 40:
-        return A_SQUARE
-    return None
-
-
-def move_to(t: Tables, g: GameState, seat: int, square: int) -> None:
-    resume_move(t, g, seat, square=square)
-
-
 def mr_monopoly(t: Tables, g: GameState) -> None:
     """After the normal move: on to the next unowned property, else the next that charges rent."""
     p = g.current
@@ -401,15 +178,15 @@ def mr_monopoly(t: Tables, g: GameState) -> None:
         return
     pos = g.pos[p]
     target = -1
-    for k in range(1, 40):
-        s = (pos + k) % 40
+    for k in range(1, t.size):
+        s = (pos + k) % t.size
         if t.is_ownable[s] and g.owner[s] < 0:
             target = s
             break
     if target < 0:
         opponent = t.cfg.speed_die.mr_monopoly == "nearest_unowned_else_nearest_opponent"
-        for k in range(1, 40):
-            s = (pos + k) % 40
+        for k in range(1, t.size):
+            s = (pos + k) % t.size
             if t.is_ownable[s] and g.owner[s] not in (-1, p) and (
                     (opponent and not base.same_team(t, g, p, g.owner[s])) or base.rent(t, g, s, p) > 0):
                 target = s

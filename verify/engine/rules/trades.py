@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import base, building, flow
+from . import base, construction, flow
 from .common import BUY, DEBT, MANAGE_PHASES, MOVING, POST_ROLL, PRE_ROLL, GameState, Tables
 from ..reasons import refusal, structural
 
@@ -57,7 +57,7 @@ def why_not_trade(t: Tables, g: GameState, seat: int, other, give: dict, take: d
     if not isinstance(other, int) or not 0 <= other < g.n or other == seat or g.bankrupt[other]:
         return OTHER_PLAYER
     if g.bankrupt[seat]:
-        return building.BANKRUPT
+        return construction.BANKRUPT
     ph = g.phase
     if ph == DEBT:
         if g.pending["debtor"] != seat:
@@ -66,7 +66,7 @@ def why_not_trade(t: Tables, g: GameState, seat: int, other, give: dict, take: d
             return NO_DEBT_TRADE
     elif tr.timing == "anytime":
         if ph not in MANAGE_PHASES:
-            return building.MANAGE_PHASE.format(phase=ph)
+            return construction.MANAGE_PHASE.format(phase=ph)
     elif tr.timing == "before_roll_own_turn":
         if seat != g.current or ph != PRE_ROLL:
             return BEFORE_ROLL
@@ -113,12 +113,12 @@ def side_ok(t: Tables, g: GameState, side: dict, giver: int, receiver: int) -> s
     if cash and not tr.cash:
         return NO_CASH_TRADE
     if cash > g.cash[giver]:
-        return building.NO_CASH
+        return construction.NO_CASH
     squares = side.get("squares", []) or []
     if len(set(squares)) != len(squares):
         return TWICE
     for s in squares:
-        if not isinstance(s, int) or not 0 <= s < 40 or g.owner[s] != giver:
+        if not isinstance(s, int) or not 0 <= s < t.size or g.owner[s] != giver:
             return NOT_GIVERS.format(s=s)
         if tr.building_lock == "whole_group":
             if t.kind[s] == "street" and base.group_has_buildings(t, g, t.group_of[s]):
