@@ -46,7 +46,7 @@ def test_received_mortgage_lifted_at_once_boardwalk_figures(ctx, bankruptcy, our
     probe = BY_ID["received_mortgage_lifted_at_once"]
     r = ctx.reg.resolve("official")
     parties = [ctx.party(r), ctx.party(r, {"mortgage.transfer_lift_at_once": "interest_again"}, "other")]
-    plays, outs = _play_all(probe, parties, {"deed": "dearest", "bankruptcy": bankruptcy})
+    plays, outs, _ = _play_all(probe, parties, {"deed": "dearest", "bankruptcy": bankruptcy})
     assert list(outs) == [ours, theirs]
 
 

@@ -48,6 +48,7 @@ CODES = {
     "E034": "an entry marked not applicable where the catalogue declares no condition, or its condition holds",
     "E035": "the compiled engine asked for (VERIFY_ENGINE=compiled) is not in this install or not of this source",
     "E036": "an unknown engine build named (VERIFY_ENGINE, or an engine path)",
+    "E037": "malformed claim of a ruleset entry (what it says, what it settles, its evidence)",
 }
 
 

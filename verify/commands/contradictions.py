@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ..compare import compare
-from ..compare.model import KINDS
+from ..compare.model import KINDS, document
 from ..compare.values import show
 from ..compare.witness import write
 from ..output import output_option
@@ -21,13 +21,14 @@ from ..report.terminal import echo_side, echo_witness
 from ..compare.from_rulesets import load_registry
 from ..compare.table import compare_table
 
-_COLOUR = {"contradiction": "red", "internal": "magenta", "silent": "yellow", "variant": "cyan",
+_COLOUR = {"contradiction": "red", "internal": "magenta", "inferred": "bright_blue", "silent": "yellow", "variant": "cyan",
            "ambiguous": "blue", "assumed": "bright_black", "medium": "bright_black"}
 
 
 @click.command()
 @click.argument("rulesets", nargs=-1)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document {\"findings\": [...]}.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON document {\"schema\": \"verify.contradictions/2\", \"findings\": [...]}.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(list(KINDS)),
               help="Only findings of this kind (repeatable).")
 @click.option("--witnesses", "witness_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -60,7 +61,7 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], wi
         if not as_json:
             click.echo(f"{len(written)} witness file(s) written to {witness_dir}", err=True)
     if as_json:
-        click.echo(json.dumps({"findings": [f.to_json() for f in findings]}, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(document(findings), ensure_ascii=False, indent=2))
         return
     topic = None
     for f in findings:
@@ -74,6 +75,8 @@ def command(rulesets: tuple[str, ...], as_json: bool, kinds: tuple[str, ...], wi
         for s in f.related:
             click.echo(f"    elsewhere, {s.ruleset}: {show(s.value) if s.kind in ('cited', 'assumed') else s.kind}")
         echo_witness(f.witness)
+        for c in f.consequences:
+            click.echo(f"  consequence {c.id}: {c.summary}")
     counts = {k: sum(1 for f in findings if f.kind == k) for k in KINDS}
     click.echo("\n" + ", ".join(f"{v} {k}" for k, v in counts.items())
                + f" across {len(result.rulesets)} ruleset(s)")

@@ -1,8 +1,9 @@
 """The comparison's own declarations (``specs/comparison.yaml``), loaded and checked.
 
 Which ruleset is each source's base game, which parameters state one
-quantity (for ``internal`` findings: a rulebook that states it twice, differently) and which source clauses are implied by
-others (for ``redundancy`` findings). Another reading of a passage is not
+quantity (for ``internal`` findings: a rulebook that states it twice, differently), which source clauses are implied by
+others (for ``redundancy`` findings), and which single rule of a rulebook rules several parameters (``statements``:
+the findings it decides are one disagreement, ``verify.compare.merge``). Another reading of a passage is not
 declared here: it is a ``reading`` of the ruleset entry that cites the passage
 (``verify.spec.readings``), reported as ``ambiguous``. Quotes here are verbatim like every
 other quote: one that does not occur in its source is an error.
@@ -72,10 +73,24 @@ class Redundancy:
 
 
 @dataclass(frozen=True)
+class OneRule:
+    """One rule of a rulebook, quoted, that answers several questions (``params``) at once: findings on
+    those parameters where that rulebook's side rests on it are one disagreement."""
+
+    id: str
+    source: str
+    quote: str
+    params: tuple[str, ...]
+    why: str = ""
+    where: Location | None = None
+
+
+@dataclass(frozen=True)
 class Declared:
     base_games: tuple[str, ...]
     quantities: tuple[Quantity, ...]
     redundancies: tuple[Redundancy, ...]
+    statements: tuple[OneRule, ...] = ()
 
 
 _RED_KEYS = {"id", "topic", "proof", "premise", "summary", "conclusion_param", "source", "quote", "gloss"}
@@ -154,4 +169,18 @@ def _load(path: str) -> Declared:
         raise SpecError("E030", "clause_readings are gone: record another reading of a passage as a "
                         "reading of the ruleset entry that cites it (readings:)",
                         Location(name, lines.get(("clause_readings",))))
-    return Declared(tuple(data.get("base_games") or ()), tuple(quantities), tuple(reds))
+    rules = []
+    for i, item in enumerate(data.get("statements") or []):
+        where = Location(name, lines.get(("statements", i)))
+        if not isinstance(item, dict) or not {"id", "source", "quote", "params"} <= set(item) or \
+                not isinstance(item["params"], list) or len(item["params"]) < 2:
+            raise SpecError("E030", "a statement needs id, source, quote and params (two parameters or more "
+                            "that the quoted rule answers)", where)
+        for pid in item["params"]:
+            check_param(pid, where)
+        src = load_source(item["source"])
+        if not src.contains(item["quote"]):
+            raise SpecError("E007", f"quote does not occur in {src.name}: {item['quote'][:80]!r}", where)
+        rules.append(OneRule(str(item["id"]), src.name, str(item["quote"]), tuple(item["params"]),
+                             " ".join(str(item.get("why") or "").split()), where))
+    return Declared(tuple(data.get("base_games") or ()), tuple(quantities), tuple(reds), tuple(rules))

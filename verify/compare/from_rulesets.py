@@ -5,9 +5,12 @@ how the rulesets relate:
 
 * each source's **base game** (``specs/comparison.yaml`` names the preferred
   one; otherwise its root ruleset) is compared with the other sources' base
-  games: a difference between stated (cited) rulings is a ``contradiction``
-  (they present the same game); one that rests on an assumed side is
-  ``assumed``, or ``medium`` for a feature of one medium (board or online);
+  games; a difference takes its kind from what each side rests on exactly where
+  the values part (``verify.compare.evidence``: an entry's claims, else its
+  label): both stated is a ``contradiction``; an inference, an absence, a
+  general clause or a borrowed number is ``inferred``; an on-screen step is
+  ``medium``; an assumed value is ``assumed`` (``medium`` for a feature of one
+  medium);
 * a ruleset that extends another, an overlay stacked on the default ruleset,
   and any further mode of the same source are compared with their nearest
   ancestor (or their source's base game): a difference is a ``variant``;
@@ -20,14 +23,16 @@ how the rulesets relate:
 A side where the catalogue's condition for the parameter does not hold is
 not applicable: shown, never compared (``verify.spec.applicability``).
 Values are compared in proportion to each ruleset's ``money.scale``; a
-difference counts when the reference engine plays the sides differently in
-some situation (``verify.compare.witness``), an UNKNOWN search is reported
-with its reason, and only values z3 proves alike are listed as ``equivalent``.
+difference counts when the reference engine plays the values differently in
+some situation, an UNKNOWN search is reported with its reason, and only values
+z3 proves alike are listed as ``equivalent``. Each side of a witness is its own
+game (``_Ctx.witness``). Findings one statement decides are merged into one
+(``verify.compare.merge``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,10 +47,12 @@ from . import witness as wit
 from .ambiguities import ambiguous_findings
 from .declared import Declared, load_declared
 from .credit import by_chain as _by_chain, stated_by
+from .evidence import ORDER, Point, point, weaker
+from .merge import merge
 from .model import KINDS, Comparison, Finding, Side, Witness, primary_source
 from .probes import BY_PARAM
 from .proofs import prove
-from .search import Party
+from .search import ABSENT, NOT_SET_UP, Party, outcome_key
 from .values import key, normalize, same, show
 
 DECIDED = ("cited", "assumed")
@@ -137,6 +144,7 @@ class _Ctx:
         self.declared = declared
         self._envs: dict[str, dict] = {}
         self._parties: dict[tuple, Party] = {}      # one compiled side per ruleset and values set
+        self._by_id: dict[str, Ruleset] = {}          # the sides a one-value play may stand for
 
     def applies(self, r: Ruleset, pid: str) -> bool:
         """Whether ``pid`` means anything in ``r`` (the catalogue's ``applies_when``)."""
@@ -146,34 +154,16 @@ class _Ctx:
         return applies(r, pid, env)
 
     def party(self, r: Ruleset, values: dict | None = None, label: str | None = None,
-              scale: int | None = None) -> Party:
+              scale: int | None = None, one_value: tuple[str, ...] = ()) -> Party:
         """``r`` as a side of a witness, with ``values`` set (in ``r``'s money); an open value nobody
         supplied is played at the catalogue's fallback (or, where that breaks a constraint, at the
-        smallest value of its domain), and the witness says so."""
-        memo = (r.id, repr(sorted((values or {}).items())), label, scale)
+        smallest value of its domain), and the witness says so. ``one_value``: the parameters set for a
+        one-value play (``r`` is then another side's game, ``label`` the side it stands for)."""
+        memo = (r.id, repr(sorted((values or {}).items())), label, scale, one_value)
         if memo in self._parties:
             return self._parties[memo]
-        self._parties[memo] = party = self._party(r, values, label, scale)
+        self._parties[memo] = party = self._party(r, values, label, scale, one_value)
         return party
-
-    def _party(self, r: Ruleset, values: dict | None, label: str | None, scale: int | None) -> Party:
-        values = dict(values or {})
-        opened = [pid for pid, e in r.entries.items() if e.kind == "open" and pid not in values]
-        for pid in opened:
-            p = self.cat[pid]
-            tries = [p.scaled_fallback(r.money_scale)]
-            if p.min is not None:
-                tries.append(int(p.min) * (r.money_scale if p.is_money else 1))
-            for value in tries:
-                values[pid] = value
-                try:
-                    supply(r, values)
-                    break
-                except VerifyError:
-                    continue
-        played = supply(r, values) if values else r
-        return Party(label or r.id, played, runnable(self.reg, r.id), tuple(sorted(values.items())),
-                     tuple(opened), scale)
 
     def language(self, entry: Entry | None, r: Ruleset) -> str | None:
         rid = entry.ruleset if entry else r.chain[-1]
@@ -215,53 +205,156 @@ class _Ctx:
 
     def witness(self, pid: str, reps: list[Ruleset], question: str,
                 everyone: list[Ruleset] | None = None) -> tuple[Witness | None, bool | None]:
-        """(witness, differs): differs is True (the engine plays the rulings differently), False (proved:
-        no situation separates them) or None (UNKNOWN: the witness says why).
+        """(witness, differs): differs is True (the rulings play differently), False (proved: no situation
+        separates the values) or None (UNKNOWN: the witness says why).
 
-        ``reps`` holds one ruleset per distinct value; ``everyone`` all rulesets that decide.
+        ``reps`` holds one ruleset per distinct value; ``everyone`` all rulesets that decide. Each side of
+        the witness is its own game (its own compiled config, its open values supplied and named). Whether
+        the values differ in meaning is asked of the values alone: each side's value (with the details
+        that apply only with it) in one game, everything else as in that game. Where a side's own outcome
+        is not its value's outcome in that game (its money, board or other rules change the situation), or
+        its own game cannot hold the situation, the one-value play is shown too, labelled as such.
         """
         probe = BY_PARAM.get(pid)
         if probe is None:
             return wit.direct(question, [(r.id, r.value(pid)) for r in reps], pid), True
-        # 1. vary only this parameter, everything else as in one of the rulesets (the first, then the
-        #    next: a situation may exist only in one of the games, e.g. a trade between teammates):
-        #    the difference is then this parameter's alone
-        rank = {True: 2, None: 1, False: 0}
-        w, differs, tried = None, False, False
+        own = [self.party(r) for r in reps]
+        self._by_id.update({r.id: r for r in (everyone or reps)})
+        tries = self._value_parties(pid, reps, everyone)
+        own_found = wit.find(probe, own)
+        if own_found.status == "differs":
+            for base, params, parties in tries:
+                same = own_found.replay(parties)
+                if same is not None and same.status == "differs":
+                    return wit.build(probe, own, own_found, _one(base, params, parties, same, own_found)), True
+        found, differs, base, params, parties = self._value_alone(probe, tries)
+        if differs is False:
+            return None, False
+        if differs is True:
+            there = found.replay(own)
+            if there is not None and there.status == "differs":
+                return wit.build(probe, own, there, _one(base, params, parties, found, there)), True
+            # the sides' own games play the situation where the values part alike (or cannot hold it):
+            # shown with the one-value play, never replaced by it
+            there = there if there is not None else _nowhere(found, own)
+            return wit.build(probe, own, there, _one(base, params, parties, found, there, force=True)), True
+        if own_found.status == "differs":
+            same = own_found.replay(parties) if parties else None
+            note = None if differs else (f"whether the values alone play differently is UNKNOWN: {found.reason}"
+                                         if found is not None and found.reason else None)
+            one = _one(base, params, parties, same, own_found, force=True) if same is not None else None
+            return wit.build(probe, own, own_found, one, detail=note), True if differs else None
+        reason = found.reason if found is not None else own_found.reason
+        return wit.unknown(probe, own, found.method if found is not None else own_found.method, reason), None
+
+    def _value_parties(self, pid: str, reps: list[Ruleset], everyone: list[Ruleset] | None):
+        """The one-value plays to try: (base, params, parties), each side's value of ``pid`` in the game of
+        one of the first two sides; then ``pid`` with the details that apply only with it, each side's own,
+        in the first side's game."""
+        out = []
         for base in reps[:2]:
             try:
                 parties = [self.party(base, {pid: _in_scale(self.cat[pid], r.value(pid), r.money_scale,
-                                                            base.money_scale)}, r.id, r.money_scale) for r in reps]
+                                                            base.money_scale)}, r.id, r.money_scale, (pid,))
+                           for r in reps]
+                _compile(parties)         # here: a value that breaks this game's board is no play
             except VerifyError:
                 continue                  # the value breaks a constraint of this ruleset
-            w1, d1 = wit.witness(probe, parties)
-            if not tried or rank[d1] > rank[differs]:
-                w, differs, tried = w1, d1, True
-            if differs is True:
-                return w, differs
-        first = reps[0]
+            out.append((base, (pid,), parties))
         deps = self.dependents(pid)
         if deps:
-            # 2. the parameter with the details that only mean something with it (a rent tax and its start
-            #    minute and rates), each side's own, everything else as in the first ruleset
+            first = reps[0]
             try:
                 parties = [self.party(first, {q: _in_scale(self.cat[q], r.value(q), r.money_scale,
                                                            first.money_scale) for q in (pid, *deps)}, r.id,
-                                      r.money_scale) for r in (everyone or reps)]
+                                      r.money_scale, (pid, *deps)) for r in (everyone or reps)]
+                _compile(parties)
             except VerifyError:
                 parties = None
             if parties:
-                w2, differs2 = wit.witness(probe, parties)
-                if not tried or rank[differs2] > rank[differs]:
-                    w, differs, tried = w2, differs2, True
-        if not tried:
-            return None, None
-        return w, differs
+                out.append((first, (pid, *deps), parties))
+        return out
+
+    def _value_alone(self, probe, tries):
+        """(found, differs, base, params, parties): whether the values alone play differently, the best of
+        ``tries`` (a situation that separates them first, then UNKNOWN, then proved alike)."""
+        rank = {"differs": 2, "unknown": 1, "same": 0}
+        best = (None, None, None, None, None)
+        for base, params, parties in tries:
+            got = wit.find(probe, parties)
+            if best[0] is None or rank[got.status] > rank[best[0].status]:
+                best = (got, {"differs": True, "unknown": None, "same": False}[got.status], base, params, parties)
+            if got.status == "differs":
+                break
+        return best
+
+    def _party(self, r: Ruleset, values: dict | None, label: str | None, scale: int | None,
+               one_value: tuple[str, ...] = ()) -> Party:
+        values = dict(values or {})
+        opened = [pid for pid, e in r.entries.items() if e.kind == "open" and pid not in values]
+        for pid in opened:
+            p = self.cat[pid]
+            tries = [p.scaled_fallback(r.money_scale)]
+            if p.min is not None:
+                tries.append(int(p.min) * (r.money_scale if p.is_money else 1))
+            for value in tries:
+                values[pid] = value
+                try:
+                    supply(r, values)
+                    break
+                except VerifyError:
+                    continue
+        played = supply(r, values) if values else r
+        side = self._by_id.get(label) if one_value else None
+        if side is not None:
+            # a one-value play keeps only the promises the side it stands for makes too: its value may
+            # reach states the game it is played in rules out (a deed traded out of a built group)
+            played = replace(played, promises={k: v and bool(side.promises.get(k)) for k, v in played.promises.items()})
+        return Party(label or r.id, played, runnable(self.reg, r.id), tuple(sorted(values.items())),
+                     tuple(opened), scale, one_value)
 
     def dependents(self, pid: str) -> tuple[str, ...]:
         """The parameters whose catalogue condition names ``pid`` (they apply only with it)."""
         return tuple(q for q, p in self.cat.parameters.items() if p.applies_expr is not None
                      and pid in {".".join(n) for n in names(p.applies_expr)})
+
+
+def _one(base: Ruleset, params: tuple[str, ...], parties, one_found, own_found, force: bool = False):
+    """The one-value play to show beside the sides' own games (``witness.build``'s ``one``), or None when
+    every side's own outcome is its value's outcome in ``base``'s game (nothing else changed it)."""
+    if one_found is None:
+        return None
+    own = [repr(outcome_key(o)) for o in own_found.outcomes]
+    alone = [repr(outcome_key(o)) for o in one_found.outcomes]
+    absent = [p.label for p, pl in zip(parties, own_found.plays) if pl is None]
+    if own == alone and not absent and not force:
+        return None
+    names = ", ".join(params)
+    if absent:
+        why = (f"The situation does not arise in {', '.join(absent)}'s own game; played in {base.id}'s game "
+               f"with only {names} changed, it shows what the values alone do.")
+    elif len(set(own)) < 2:
+        why = (f"In their own games the sides play this situation alike: other rules of theirs offset the "
+               f"difference. Played in {base.id}'s game with only {names} changed, the values differ.")
+    elif len(set(alone)) < 2:
+        why = (f"Played in {base.id}'s game with only {names} changed, the values alone play this situation "
+               f"alike: the sides' own outcomes differ through other rules of their games.")
+    else:
+        why = (f"The sides' own games differ in more than {names} in what this situation reads (money, board "
+               f"or other rules); played in {base.id}'s game with only {names} changed:")
+    return base.id, params, why, parties, one_found
+
+
+def _compile(parties) -> None:
+    """Compile each party's config now (a SpecError where a value breaks its game)."""
+    for p in parties:
+        _ = p.cfg
+
+
+def _nowhere(found, own):
+    """The sides' own games when the value-alone situation cannot be set up in them at all (said so)."""
+    return replace(found, plays=(None,) * len(own), outcomes=(ABSENT,) * len(own),
+                   absent=(NOT_SET_UP,) * len(own), replay=None)
 
 
 def _in_scale(p, value: Any, scale: int, target: int) -> Any:
@@ -306,10 +399,6 @@ def _rep(rs: list[Ruleset], sides: list[Side]) -> list[Ruleset]:
             seen.add(k)
             out.append(r)
     return out
-
-
-#: What a difference that rests on an unstated side is, by the parameter's medium.
-UNSTATED_KIND = {None: "assumed", "online": "medium", "board": "medium"}
 
 
 def _pool(ctx: _Ctx, pid: str, rs: list[Ruleset], kind: str, modes: list[Ruleset] | None):
@@ -360,32 +449,22 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
         silent = [s for s in sides if s.kind in ("silent", "undecided")]
         opened = [s for s in sides if s.kind == "open"]
         values = {key(s.normalized) for _, s in deciders}
-        if len(values) > 1 and cited:
-            stated = [(r, s) for r, s in deciders if s.kind in answers]
-            # a difference between stated rulings first; else one that rests on an unstated side. A
-            # witness that is UNKNOWN (differs None) is reported with its reason, never taken for
-            # agreement; only a proof that no situation separates the values makes them equivalent.
-            found = None
-            if kind != "variant" and len({key(s.normalized) for _, s in stated}) > 1:
-                reps = _rep([r for r, _ in stated], [s for _, s in stated])
-                w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in stated])
-                if differs is not False:
-                    found = (kind, w)
-            if found is None or (found[1] is not None and found[1].verdict == "UNKNOWN"
-                                 and len(stated) < len(deciders)):
-                reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
-                w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
-                if differs is True or (differs is None and found is None):
-                    found = (kind if kind == "variant" else UNSTATED_KIND[p.medium], w)
+        if len(values) > 1 and (cited or _states_a_difference(p, deciders, answers)):
+            # the strongest kind whose sides the engine plays differently; a witness that is UNKNOWN
+            # (differs None) is reported with its reason, never taken for agreement; only a proof that no
+            # situation separates the values makes them equivalent
+            found = _kind_and_witness(ctx, pid, p, kind, deciders, answers)
             if found is None:
                 equivalent.append(f"{id_prefix}{pid}")
             else:
                 k, w = found
+                shown = _with_points(p, k, deciders, answers) if kind != "variant" else [s for _, s in deciders]
+                reason = _reason(p, k, shown)
                 out.append(Finding(f"{k}:{id_prefix}{pid}", p.area, k,
-                                   f"{p.question} {_summary_values([s for _, s in deciders])}"
+                                   f"{p.question} {_summary_values(shown)}"
                                    + (f"; not applicable in {', '.join(s.ruleset for s in na_sides)}"
-                                      if na_sides else ""),
-                                   tuple(s for _, s in deciders) + tuple(na_sides), w, (pid,)))
+                                      if na_sides else "") + (f". {reason}" if reason else ""),
+                                   tuple(shown) + tuple(na_sides), w, (pid,), reason=reason))
         if kind == "variant" and sides[0].kind in ("silent", "undecided") and sides[1].kind in answers:
             out.append(Finding(f"variant:{id_prefix}{pid}", p.area, "variant",
                                f"{p.question} {rs_p[0].id} is silent; {rs_p[1].id} adds a ruling: "
@@ -403,6 +482,91 @@ def compare_group(ctx: _Ctx, rs: list[Ruleset], kind: str, id_prefix: str,
                                f"fixed elsewhere ({_summary_values([s for _, s in deciders])}).",
                                tuple([s for _, s in deciders] + opened), None, (pid,)))
     return out
+
+
+def _pair_kinds(p, deciders: list[tuple[Ruleset, Side]], answers) -> dict[tuple[int, int], str]:
+    """The kind of each pair of deciding sides whose values differ: the weaker of the two sides' evidence
+    where they part (``verify.compare.evidence``)."""
+    out = {}
+    for i, (ra, sa) in enumerate(deciders):
+        for j in range(i + 1, len(deciders)):
+            rb, sb = deciders[j]
+            if key(sa.normalized) == key(sb.normalized):
+                continue
+            out[(i, j)] = weaker(point(ra, p.id, rb, answers).kind(p.medium),
+                                 point(rb, p.id, ra, answers).kind(p.medium))
+    return out
+
+
+def _states_a_difference(p, deciders, answers) -> bool:
+    """Whether a side whose entry is not its own ruling (an assumed value) states, by a claim, the very
+    point where it parts from another side (the official board states that Community Chest squares
+    exist, though their positions are assumed)."""
+    return any(point(ra, p.id, rb, answers).evidence == "stated"
+               for ra, sa in deciders for rb, sb in deciders if key(sa.normalized) != key(sb.normalized))
+
+
+def _kind_and_witness(ctx, pid: str, p, kind: str, deciders, answers):
+    """(kind, witness) of a difference among ``deciders``, or None when z3 proves the values alike.
+
+    Between base games the kinds are tried strongest first (``evidence.ORDER``), each among the sides
+    of the pairs at least that strong: the first the engine plays differently wins; failing that, the
+    first whose search is UNKNOWN. A variant is a variant whatever its sides rest on."""
+    if kind == "variant":
+        reps = _rep([r for r, _ in deciders], [s for _, s in deciders])
+        w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in deciders])
+        return None if differs is False else (kind, w)
+    pairs = _pair_kinds(p, deciders, answers)
+    found, tried = None, set()
+    for cls in ORDER:
+        members = sorted({i for pair, k in pairs.items() if ORDER.index(k) <= ORDER.index(cls) for i in pair})
+        chosen = [deciders[i] for i in members]
+        reps = _rep([r for r, _ in chosen], [s for _, s in chosen])
+        memo = tuple(r.id for r in reps)
+        if len(reps) < 2 or memo in tried:
+            continue
+        tried.add(memo)
+        w, differs = ctx.witness(pid, reps, p.question, [r for r, _ in chosen])
+        if differs is True:
+            return cls, w
+        if differs is None and found is None:
+            found = (cls, w)
+    return found
+
+
+def _with_points(p, k: str, deciders, answers) -> list[Side]:
+    """Each deciding side with what it rests on where it parts from the others (``Side.point``): against
+    a side of another value in a pair of the finding's kind where there is one, else its strongest."""
+    out = []
+    for i, (r, s) in enumerate(deciders):
+        best = None
+        for j, (o, so) in enumerate(deciders):
+            if i == j or key(so.normalized) == key(s.normalized):
+                continue
+            mine, theirs = point(r, p.id, o, answers), point(o, p.id, r, answers)
+            pair = weaker(mine.kind(p.medium), theirs.kind(p.medium))
+            rank = (pair != k, ORDER.index(mine.kind(p.medium)))
+            if best is None or rank < best[0]:
+                best = (rank, mine)
+        out.append(replace(s, point=best[1].to_json()) if best else s)
+    return out
+
+
+def _reason(p, k: str, sides: list[Side]) -> str | None:
+    """Why a difference between base games is of kind ``k`` when it is not a contradiction: what the
+    weaker sides rest on at the point where they differ (a claim of theirs, or an assumption)."""
+    if k == "contradiction" or k not in ORDER:
+        return None
+    weak = [s for s in sides if s.point and s.point["evidence"] != "stated"
+            and Point(s.point["evidence"]).kind(p.medium) == k]
+    if not weak:
+        return None
+    parts = []
+    for s in weak:
+        what = s.point.get("says") or "its value"
+        why = f" ({s.point['why']})" if s.point.get("why") else ""
+        parts.append(f"{s.ruleset}: {what} — {s.point['meaning']}{why}")
+    return "Rests on " + "; ".join(parts)
 
 
 def _one_per_source(rs: list[Ruleset]) -> list[Ruleset]:
@@ -453,10 +617,12 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
             host = next((r for r in (ra, rb) if all(st.when_expr is None or _holds(st.when_expr, r)
                                                    for st in q.statements)), ra)
             scale = host.money_scale
+            # one rulebook's game, played once with each of its two statements of the quantity: a
+            # one-value play by nature, and labelled so
             parties = [ctx.party(host, {q.param: _in_scale(target, na, 1, scale) if target.is_money else ma},
-                                 f"{host.id} (as {ra.id}'s {pa})"),
+                                 f"{host.id} (as {ra.id}'s {pa})", None, (q.param,)),
                        ctx.party(host, {q.param: _in_scale(target, nb, 1, scale) if target.is_money else mb},
-                                 f"{host.id} (as {rb.id}'s {pb})")]
+                                 f"{host.id} (as {rb.id}'s {pb})", None, (q.param,))]
             probe = BY_PARAM.get(q.param)
             w = (wit.witness(probe, parties)[0] if probe is not None else
                  wit.direct(q.question, [(p.label, v) for p, v in zip(parties, (ma, mb))], q.param))
@@ -555,6 +721,7 @@ def compare(names: list[str] | None = None, reg: Registry | None = None,
     order = {a.id: i for i, a in enumerate(ctx.cat.areas)}
     kinds = {k: i for i, k in enumerate(KINDS)}
     findings.sort(key=lambda f: (order.get(f.topic, 99), kinds[f.kind], f.id))
+    findings = merge(findings, ctx.cat, declared.statements)
     return Comparison(tuple(r.id for r in rs), tuple(findings), pl.base_games, tuple(equivalent))
 
 

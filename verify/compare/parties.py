@@ -9,9 +9,9 @@ reason. ``broken_promise`` keeps a witness inside what its rulesets promise.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ..config import EngineConfig
 from ..engine.trace import InvariantChecker, _action_for_check
@@ -33,6 +33,9 @@ class Party:
     #: the money scale its outcomes are shown in: the ruleset the side stands for (a value of another
     #: ruleset played in this one's game is shown in that ruleset's money)
     scale: int | None = None
+    #: a one-value play: the parameters set to the value of the side it stands for (``label``), in the
+    #: game of ``name`` (empty: the side's own game, only its open values supplied)
+    one_value: tuple[str, ...] = ()
 
     @property
     def cfg(self) -> EngineConfig:
@@ -58,6 +61,11 @@ class Found:
     outcomes: tuple[Any, ...] = ()
     reason: str | None = None
     tried: int = 0
+    #: per side, why its game cannot hold the situation (None where it arises; its play is None)
+    absent: tuple[str | None, ...] = ()
+    #: the same situation played for other sides: a Found ("differs" or "same"), or None when it cannot be
+    #: set up for them
+    replay: Callable[[list["Party"]], "Found | None"] | None = field(default=None, compare=False, repr=False)
 
 
 def outcome_key(value: Any) -> Any:

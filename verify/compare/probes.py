@@ -50,7 +50,17 @@ def B(name: str, label: str, prefer: bool = False) -> Var:
     return Var(name, label, (prefer, not prefer))
 
 
-Build = Callable[[Table, dict], "tuple[dict, list[dict]] | None"]
+@dataclass(frozen=True)
+class Absent:
+    """What a situation builder returns for a side whose game cannot hold the situation at all (a card
+    its decks do not have, a mechanism it lacks): that side's outcome is "does not arise in this game",
+    never a situation made up for it. (``None`` instead means the situation's values do not fit
+    together, for every side.)"""
+
+    reason: str
+
+
+Build = Callable[[Table, dict], "tuple[dict, list[dict]] | Absent | None"]
 Observe = Callable[[Table, Played, dict], Any]
 
 
@@ -126,6 +136,9 @@ def _visit(t: Table) -> int:
     return t.squares_of_kind("jail")[0]
 
 
+NO_TEAMS = Absent("the game has no teams")
+
+
 def _teammate(t: Table, seat: int) -> int | None:
     if not t.cfg.teams.enabled or t.cfg.teams.size < 2:
         return None
@@ -195,7 +208,7 @@ def street_rent(t: Table, v: dict):
     if v.get("teammate"):
         owner = _teammate(t, ACTOR)
         if owner is None:
-            return None
+            return NO_TEAMS if not t.cfg.teams.enabled else None
     group = t.group_of(d.square)
     mates = [q for q in group if q != d.square]
     s = t.neutral()
@@ -317,7 +330,8 @@ def go_card(twice: bool):
                     t.turn_of(s, ACTOR)
                     t.at(s, ACTOR, t.cfg.board.size - 1)
                     return s, [t.roll(square + 1)]
-        return None
+        return Absent("no card square a roll from the last square reaches holds such a card in this game's "
+                      "decks")
     return build
 
 
@@ -407,7 +421,7 @@ def shortage(t: Table, v: dict):
     the first builder builds a house."""
     supply = t.cfg.building.house_supply
     if supply is None:
-        return None                          # no stock, no shortage
+        return Absent("the bank's houses are unlimited in this game: no house is ever short")
     groups = [g for g in t.cfg.board.groups if g.kind == "street"]
     holder = t.players - 1
     if v["builders"] >= t.players or v["stock"] > supply:
@@ -484,7 +498,7 @@ def trade_mortgaged(t: Table, v: dict):
     if v.get("teammate"):
         partner = _teammate(t, ACTOR)
         if partner is None:
-            return None
+            return NO_TEAMS if not t.cfg.teams.enabled else None
     s = t.own(t.neutral(), d.square, partner, mortgaged=True)
     return s, [{"type": "trade", "seat": ACTOR, "with": partner, "give": {"cash": d.price},
                 "take": {"squares": [d.square]}}]
@@ -599,7 +613,7 @@ def luxury_tax(t: Table, v: dict):
 def free_parking(t: Table, v: dict):
     squares = t.squares_of_kind("free_parking")
     if not squares:
-        return None
+        return Absent("the board has no Free Parking square")
     s = t.neutral()
     s["pot"] = t.money(v["pot"])
     return s, [t.roll_to(s, ACTOR, squares[0])]
@@ -613,7 +627,7 @@ def card_fee(t: Table, v: dict):
         if squares and card is not None:
             s = _top(t.neutral(), deck, card.id)
             return s, [t.roll_to(s, ACTOR, squares[0]), _pay()]
-    return None
+    return Absent("no card of this game makes a player pay the bank")
 
 
 def _potted(t: Table, pl: Played, v: dict) -> bool:
@@ -622,17 +636,14 @@ def _potted(t: Table, pl: Played, v: dict) -> bool:
 
 def destroy(t: Table, v: dict):
     card = next((c for c in t.cfg.cards.chance if c.effect == "destroy_building"), None)
+    if card is None:
+        return Absent("no card of this game destroys a building")
     groups = [g for g in t.cfg.board.groups if g.kind == "street"]
     s = t.neutral()
     t.own(s, groups[0].squares, ACTOR, houses=1)
     t.own(s, groups[1].squares, OTHER, houses=1)
-    square = t.cfg.board.chance_squares[0]
-    if card is not None:
-        _top(s, "chance", card.id)
-    else:
-        card = next(iter(t.cfg.cards.chance))
-        _top(s, "chance", card.id)
-    return s, [t.roll_to(s, ACTOR, square)]
+    _top(s, "chance", card.id)
+    return s, [t.roll_to(s, ACTOR, t.cfg.board.chance_squares[0])]
 
 
 DESTROYED = ((0, "no such card"), (1, "a building of the drawer"), (2, "a building of an opponent"))
@@ -749,10 +760,18 @@ def _start_cash(t: Table, pl: Played, v: dict):
     return t.classic(pl.first["players"][ACTOR]["cash"])
 
 
+NO_SPEED_DIE = Absent("the game has no speed die")
+
+
+#: A round late enough that a speed die is in play whenever it comes in at a round (the player has passed GO).
+LATE_ROUND = 20
+
+
 def speed_face(t: Table, v: dict):
     if not t.cfg.speed_die.enabled:
-        return None
+        return NO_SPEED_DIE
     s = t.neutral()
+    s["round"] = LATE_ROUND
     t.at(s, ACTOR, _visit(t) - 3)
     return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 2, v["face"]]}]
 
@@ -786,16 +805,19 @@ def _in_jail(t: Table, s: dict, turns: int = 0) -> dict:
     return t.turn_of(s, ACTOR)
 
 
+NO_JAIL_CARD = Absent("the game's decks hold no Get Out of Jail Free card")
+
+
 def jail_card(t: Table, v: dict):
     """ACTOR is in jail holding a Get Out of Jail Free card (taken out of its deck)."""
     for deck in ("chance", "chest"):
         card = next((c for c in getattr(t.cfg.cards, deck) if c.effect == "jail_free"), None)
         if card is not None:
             break
+    else:
+        return NO_JAIL_CARD
     s = _in_jail(t, t.neutral())
-    deck = deck if card is not None else "chance"
-    if card is not None:
-        s["decks"][deck] = [c for c in s["decks"][deck] if c != card.id]
+    s["decks"][deck] = [c for c in s["decks"][deck] if c != card.id]
     s["players"][ACTOR]["jail_cards"] = [deck]
     return s, [{"type": "use_card", "seat": ACTOR}]
 
@@ -886,6 +908,8 @@ def jump_bid(t: Table, v: dict):
 def card_trade(t: Table, v: dict):
     """OTHER holds a Get Out of Jail Free card; ACTOR (in jail when ``jailed``) offers cash for it."""
     built = jail_card(t, v)
+    if isinstance(built, Absent):
+        return built
     s, _ = built
     deck = s["players"][ACTOR]["jail_cards"][0]
     s["players"][ACTOR]["jail_cards"] = []
@@ -909,8 +933,9 @@ def hotel_alone(t: Table, v: dict):
 def triples(t: Table, v: dict):
     """ACTOR rolls three equal dice (the speed die in play) and moves where the triples allow."""
     if not t.cfg.speed_die.enabled:
-        return None
+        return NO_SPEED_DIE
     s = t.neutral()
+    s["round"] = LATE_ROUND
     t.at(s, ACTOR, _visit(t) - 3)
     return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 1, 1]},
                {"type": "move_to", "seat": ACTOR, "square": _visit(t), "optional": True}]
@@ -929,6 +954,184 @@ def trades_in_a_turn(t: Table, v: dict):
     n = min(v["count"], len(stations))
     return s, [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": t.cfg.board.deed(sq).price},
                 "take": {"squares": [sq]}} for sq in stations[:n]]
+#: What landing on a square does, in words, by the kind of square (``verify.config.KINDS``).
+SQUARE_WORDS = {"go": "GO", "jail": "the jail (just visiting)", "go_to_jail": "Go to Jail",
+                "income_tax": "Income Tax", "luxury_tax": "Luxury Tax", "free_parking": "Free Parking",
+                "casino": "the Casino", "street": "a street", "station": "a station", "utility": "a utility",
+                "chance": "a Chance square", "chest": "a Community Chest square"}
+DECK_WORDS = {"chance": "Chance", "chest": "Community Chest"}
+
+
+def landing(t: Table, v: dict):
+    """ACTOR lands on square ``square`` (three squares' move) with nothing owned."""
+    s = t.neutral()
+    return s, [t.roll_to(s, ACTOR, v["square"])]
+
+
+def _landed(t: Table, pl: Played, v: dict) -> str | None:
+    if not allowed(pl):
+        return None
+    card = next((e for e in pl.events if e.get("event") == "card"), None)
+    if card is not None:
+        return f"draws a {DECK_WORDS[card['deck']]} card"
+    if pl.last.get("phase") == "casino":
+        return "a Casino bet is offered"
+    kind = t.cfg.board.squares[v["square"]]
+    return f"lands on {SQUARE_WORDS.get(kind, kind)}" + (": nothing happens" if kind == "free_parking" else "")
+
+
+def _card_squares(cfg) -> tuple:
+    return tuple(cfg.board.chance_squares) + tuple(cfg.board.chest_squares)
+
+
+def card_return(t: Table, v: dict):
+    """ACTOR draws the top card of the deck of the first card square: a card that pays the bank."""
+    for deck in ("chance", "chest"):
+        squares = getattr(t.cfg.board, f"{deck}_squares")
+        card = next((c for c in getattr(t.cfg.cards, deck) if c.effect == "bank"), None)
+        if squares and card is not None:
+            s = _top(t.neutral(), deck, card.id)
+            return s, [t.roll_to(s, ACTOR, squares[0]), _pay()]
+    return Absent("no card of this game pays or charges money")
+
+
+def _card_after(t: Table, pl: Played, v: dict) -> str | None:
+    card = next((e for e in pl.events if e.get("event") == "card"), None)
+    if card is None:
+        return None
+    deck, cid = card["deck"], card["card"]
+    if pl.last["decks"][deck] and pl.last["decks"][deck][-1] == cid:
+        return "back at the bottom of its deck"
+    if cid in pl.last.get("discards", {}).get(deck, []):
+        return "set aside until the deck runs out, then reshuffled"
+    return "out of the deck"
+
+
+def bank_bankruptcy(t: Table, v: dict):
+    """ACTOR owes the bank more than it can raise (a tax) and holds one unbuilt street; ACTOR goes bankrupt."""
+    d = _deed(t, v)
+    s = t.own(t.neutral(), d.square, ACTOR)
+    t.cash(s, ACTOR, 0)
+    s = _debt(s, ACTOR, -1, t.money(5000), "tax")
+    return s, [{"type": "bankrupt", "seat": ACTOR}]
+
+
+def _bank_took(t: Table, pl: Played, v: dict) -> str | None:
+    if not allowed(pl):
+        return None
+    if pl.last.get("phase") == "auction" or any(e.get("event") == "auction" for e in pl.events):
+        return "auctioned at once"
+    owner = _prop(pl.last, _deed(t, v).square)["owner"]
+    return "stays with the bank, unowned" if owner is None else f"goes to player {owner}"
+
+
+def creditor_cash(t: Table, v: dict):
+    """OTHER, holding ``cash`` and one unbuilt, unmortgaged street, owes ACTOR ``debt`` over rent and goes
+    bankrupt."""
+    d = _deed(t, v)
+    s = t.own(t.neutral(), d.square, OTHER)
+    t.cash(s, OTHER, v["cash"])
+    return _debt(s, OTHER, ACTOR, t.money(v["debt"])), [{"type": "bankrupt", "seat": OTHER}]
+
+
+def round_end(t: Table, v: dict):
+    """Round ``round`` - 1 is ending: the last seat rolls and ends its turn, and round ``round`` begins."""
+    if v["round"] < 1:
+        return None
+    s = t.neutral()
+    s["round"] = v["round"] - 1
+    last = t.players - 1
+    t.turn_of(s, last)
+    t.at(s, last, _visit(t) - 3)
+    return s, [{"type": "roll", "seat": last, "dice": [1, 2]}, _end_turn()]
+
+
+def _game_over(t: Table, pl: Played, v: dict) -> str | None:
+    if not allowed(pl):
+        return None
+    if pl.last.get("phase") != "over":
+        return "the game goes on"
+    winner = pl.last.get("winner")
+    return "the game ends" + (f"; the richest player (seat {winner}) wins" if winner is not None else "")
+
+
+def speed_roll(t: Table, v: dict):
+    """In a game with a speed die, ACTOR (having passed GO or not) rolls in round ``round``."""
+    if not t.cfg.speed_die.enabled:
+        return NO_SPEED_DIE
+    if v["round"] < 1:
+        return None
+    s = t.neutral()
+    s["round"] = v["round"] - 1
+    s["players"][ACTOR]["passed_go"] = v["passed_go"]
+    t.at(s, ACTOR, _visit(t) - 7)
+    return s, [{"type": "roll", "seat": ACTOR, "dice": [3, 4]}]
+
+
+def _speed_rolled(t: Table, pl: Played, v: dict) -> bool | None:
+    if not allowed(pl) or not pl.applied:
+        return None
+    return len(pl.applied[0]["dice"]) > 2
+
+
+def mr_monopoly_all_owned(t: Table, v: dict):
+    """Every deed is OTHER's; the street ACTOR lands on and the next deed after it are mortgaged (they
+    charge no rent); ACTOR rolls Mister Monopoly."""
+    if not t.cfg.speed_die.enabled:
+        return NO_SPEED_DIE
+    sd = t.cfg.speed_die
+    if not sd.mr_monopoly_faces:
+        return Absent("the speed die has no Mister Monopoly face in this game")
+    s = t.own(t.neutral(), [d.square for d in t.deeds()], OTHER)
+    ahead = sorted(d.square for d in t.deeds())
+    land = next(q for q in ahead if q > _visit(t) + 3)
+    after = next(q for q in ahead if q > land)
+    for q in (land, after):
+        _prop(s, q)["mortgaged"] = True
+    s["round"] = LATE_ROUND
+    t.at(s, ACTOR, land - 3)
+    return s, [{"type": "roll", "seat": ACTOR, "dice": [1, 2, sd.pip_faces + 1]}]
+
+
+def _mr_went(t: Table, pl: Played, v: dict) -> str | None:
+    went = next((e for e in pl.events if e.get("event") == "mr_monopoly"), None)
+    if went is None:
+        return None if not allowed(pl) else "does not move on"
+    d = t.cfg.board.deed(went["square"])
+    mortgaged = _prop(pl.states[0], went["square"])["mortgaged"]
+    return f"moves on to {d.name}" + (" (the opponent's, mortgaged: no rent)" if mortgaged else
+                                      " (the next that charges rent)")
+
+
+def turn_timeout(t: Table, v: dict):
+    """ACTOR's turn timer runs out before the roll."""
+    s = t.neutral()
+    t.at(s, ACTOR, _visit(t) - 3)
+    return s, [{"type": "timeout", "seat": ACTOR, "dice": [1, 2]}]
+
+
+def _timed_out(t: Table, pl: Played, v: dict) -> str:
+    if not allowed(pl):
+        return "no turn timer"
+    if pl.last["players"][ACTOR]["position"] != pl.first["players"][ACTOR]["position"]:
+        return "the game plays the turn for the player (rolls and moves)"
+    return "the turn is skipped"
+
+
+def first_lap_landing(t: Table, v: dict):
+    """ACTOR, who has not yet passed GO, lands on an unowned street."""
+    d = _deed(t, v)
+    s = t.neutral()
+    s["players"][ACTOR]["passed_go"] = False
+    return s, [t.roll_to(s, ACTOR, d.square)]
+
+
+def _may_buy(t: Table, pl: Played, v: dict) -> bool | None:
+    if not allowed(pl):
+        return None
+    return pl.last.get("phase") == "buy"
+
+
 GROUP = Var("group", "the colour group", RANKS, show=_show_group)
 
 PROBES: tuple[Probe, ...] = (
@@ -1133,6 +1336,39 @@ PROBES: tuple[Probe, ...] = (
           unit="bool"),
     Probe("trade_allowed_now", "May the player propose a trade at this moment?", ("trade.timing",),
           (Var("phase", "moment", (0, 1, 2), names=PHASES),), _at_moment_trade, _allowed_last, unit="bool"),
+    Probe("manage_allowed_now", "May the player sell a house back at this moment (is every act of managing "
+          "property held to before the roll)?", ("turn.manage_before_roll_only",),
+          (Var("phase", "moment", (2, 0, 1), names=PHASES),), at_moment(_sell_act, built=True), _allowed_last,
+          unit="bool"),
+    Probe("square_landing", "What happens to a player who lands on this square?",
+          ("board.corner_20", "casino.enabled", "board.chest_squares", "cards.chest_deck", "board.chance_squares"),
+          (Var("square", "the square landed on", (20,), around=_card_squares,
+               show=lambda t, q: f"the square landed on: square {q}"),), landing, _landed, unit="value"),
+    Probe("card_return", "Where does a drawn card go once it is played?", ("cards.return_policy",), (),
+          card_return, _card_after, unit="value"),
+    Probe("bank_bankruptcy", "A player goes bankrupt to the bank (over a tax) holding a street: what becomes "
+          "of the street?", ("bankruptcy.to_bank_properties",), (PRICE,), bank_bankruptcy, _bank_took,
+          unit="value"),
+    Probe("creditor_cash", "A player holding cash and a street goes bankrupt to another over rent: how much "
+          "cash does the creditor get?", ("bankruptcy.to_player_cash",),
+          (Var("cash", "the bankrupt player's cash", (100, 0), money=True),
+           Var("debt", "the debt", (150, 500), money=True), PRICE), creditor_cash,
+          lambda t, pl, v: gained(t, pl) if allowed(pl) else None),
+    Probe("round_end", "A round ends: does the game end, and who wins?", ("end.condition",),
+          (Var("round", "the round that begins", (50, 2), around=lambda cfg: (
+              cfg.end.round_limit,) if cfg.end.round_limit is not None else ()),), round_end, _game_over,
+          unit="value"),
+    Probe("speed_die_in_play", "Is the speed die rolled?", ("speed_die.activation", "speed_die.activation_round"),
+          (B("passed_go", "the player has passed GO"),
+           Var("round", "the round of play", (1, 10), around=lambda cfg: (cfg.speed_die.activation_round,)
+               if cfg.speed_die.activation_round is not None else ())), speed_roll, _speed_rolled, unit="bool"),
+    Probe("mr_monopoly_target", "Mister Monopoly is rolled when every deed is owned, the next one mortgaged: "
+          "where does the player move on to?", ("speed_die.mr_monopoly",), (), mr_monopoly_all_owned, _mr_went,
+          unit="value"),
+    Probe("first_lap_buy", "May a player buy an unowned street before first passing GO?",
+          ("purchase.first_round",), (PRICE,), first_lap_landing, _may_buy, unit="bool"),
+    Probe("turn_timeout", "A player's turn timer runs out before the roll: what happens?", ("timer.on_timeout",),
+          (), turn_timeout, _timed_out, unit="value"),
 )
 
 #: The probe that explains each parameter (the first listing it).
@@ -1142,4 +1378,4 @@ for _p in PROBES:
         BY_PARAM.setdefault(_pid, _p)
 BY_ID = {p.id: p for p in PROBES}
 
-__all__ = ["Probe", "Var", "PROBES", "BY_PARAM", "BY_ID", "THIRD"]
+__all__ = ["Absent", "Probe", "Var", "PROBES", "BY_PARAM", "BY_ID", "THIRD"]

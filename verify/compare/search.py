@@ -11,7 +11,11 @@ the probe's situations are tried in order, the plainest first.
 
 Either way each side's outcome is what the reference engine plays from that
 side's config: a situation the SMT layer finds but the engine plays alike is
-no witness (and is said so).
+no witness (and is said so). A side whose game cannot hold the situation at all
+(``probes.Absent``: a card it does not have) has the outcome ``ABSENT``, never
+a situation made up for it; a situation is a witness when two sides where it
+arises play it differently. ``Found.replay`` plays the same situation for other
+sides (the one-value play of a witness).
 """
 
 from __future__ import annotations
@@ -20,12 +24,16 @@ import itertools
 
 from ..errors import GameError, VerifyError
 from .parties import Found, Party, broken_promise, outcome_key
-from .probes import Probe
+from .probes import Absent, Probe
 from .situations import ACTOR, Table, play
 from .smt_search import smt_situation
 
 #: At most this many of a probe's situations are played.
 MAX_SITUATIONS = 96
+#: The outcome of a side whose game cannot hold the situation.
+ABSENT = "does not arise in this game"
+#: The outcome of a side where a situation found in another game could not be set up.
+NOT_SET_UP = "the situation could not be set up in this game"
 
 
 def _choices(var, parties: list[Party]) -> tuple:
@@ -48,23 +56,42 @@ def _combos(probe: Probe, parties: list[Party]):
         yield {v.name: c[i] for v, c, i in zip(probe.vars, choices, ix)}
 
 
-def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, tuple] | None:
-    plays, outs = [], []
+def _play_all(probe: Probe, parties: list[Party], values: dict) -> tuple[tuple, tuple, tuple] | None:
+    """(plays, outcomes, why absent) per side, or None when the situation cannot be set up; a side whose
+    game cannot hold it plays nothing (``None``) and its outcome is ``ABSENT``, the reason beside it."""
+    plays, outs, absent = [], [], []
     for p in parties:
         t = Table(p.cfg, players=probe.players)
         try:
             built = probe.build(t, values)
             if built is None:
                 return None
+            if isinstance(built, Absent):
+                plays.append(None)
+                outs.append(ABSENT)
+                absent.append(built.reason)
+                continue
             state, actions = built
             pl = play(p.cfg, state, actions)
             outs.append(probe.observe(t, pl, values))
         except (GameError, VerifyError, StopIteration, IndexError, KeyError, ValueError, TypeError):
             return None
-        if broken_promise(p, pl):
-            return None
+        broken = broken_promise(p, pl)
+        if broken:                       # a state no game of this ruleset reaches: not this side's situation
+            plays.append(None)
+            outs.append(ABSENT)
+            absent.append(f"no game of it reaches this situation (it breaks a promise: {broken})")
+            continue
         plays.append(pl)
-    return tuple(plays), tuple(outs)
+        absent.append(None)
+    if all(pl is None for pl in plays):
+        return None
+    return tuple(plays), tuple(outs), tuple(absent)
+
+
+def differ(outs) -> bool:
+    """Whether two sides where the situation arises, and the question with it, have different outcomes."""
+    return len({repr(outcome_key(o)) for o in outs if o != ABSENT and o is not None}) > 1
 
 
 def by_situations(probe: Probe, parties: list[Party]) -> Found:
@@ -74,15 +101,32 @@ def by_situations(probe: Probe, parties: list[Party]) -> Found:
         if got is None:
             continue
         tried += 1
-        plays, outs = got
+        plays, outs, absent = got
         if any(o is None for o in outs):
             continue
-        if len({repr(outcome_key(o)) for o in outs}) > 1:
-            text = situation_text(probe, values, Table(parties[0].cfg, players=probe.players))
-            return Found("differs", "engine", values, text, plays, outs, tried=tried)
+        if differ(outs):
+            return _found(probe, parties, values, got, tried)
     why = (f"the engine plays the sides alike in each of the {tried} situation(s) tried" if tried else
            "no situation of this question could be set up for these rulesets")
     return Found("unknown", "engine", reason=why, tried=tried)
+
+
+def _found(probe: Probe, parties: list[Party], values: dict, got: tuple, tried: int = 0) -> Found:
+    plays, outs, absent = got
+    first = next(p for p, pl in zip(parties, plays) if pl is not None)
+    text = situation_text(probe, values, Table(first.cfg, players=probe.players))
+    return Found("differs", "engine", values, text, plays, outs, tried=tried, absent=absent,
+                 replay=lambda others: _replayed(probe, others, values))
+
+
+def _replayed(probe: Probe, parties: list[Party], values: dict) -> Found | None:
+    """The same situation played for ``parties`` (None when it cannot be set up for them)."""
+    got = _play_all(probe, parties, values)
+    if got is None:
+        return None
+    found = _found(probe, parties, values, got)
+    return found if differ(got[1]) else Found("same", "engine", found.values, found.situation, found.plays,
+                                              found.outcomes, absent=found.absent, replay=found.replay)
 
 
 def situation_text(probe: Probe, values: dict, t: Table | None = None) -> str:
@@ -107,4 +151,5 @@ def find(probe: Probe, parties: list[Party]) -> Found:
     return found
 
 
-__all__ = ["Party", "Found", "find", "by_situations", "situation_text", "outcome_key", "broken_promise", "ACTOR"]
+__all__ = ["Party", "Found", "find", "by_situations", "situation_text", "outcome_key", "broken_promise", "ACTOR",
+           "ABSENT", "NOT_SET_UP", "differ"]

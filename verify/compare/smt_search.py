@@ -137,6 +137,16 @@ def _engine_plays(probe, parties, m, s, x, model) -> Found:
     st = concrete(m, s, model)
     args = {k: _arg(model, getattr(x, k)) for k in ("a", "b", "sq", "sq2", "amt", "f1", "f2", "f3", "f4",
                                                      "f5", "f6")}
+    got = _fixed(probe, parties, m, st, args)
+    if got.status in ("differs", "unknown"):
+        return got
+    return Found("unknown", "smt", reason="the SMT layer found a situation that the engine plays alike "
+                                          "for every side (a gap between the two encodings)")
+
+
+def _fixed(probe, parties, m, st: dict, args: dict) -> Found:
+    """The engine's play of one situation the SMT layer found, for ``parties`` (``differs`` or ``same``;
+    ``unknown`` when it cannot be played for them); ``replay`` plays it for others."""
     plays, outs = [], []
     for p in parties:
         t = Table(p.cfg, players=m.players)
@@ -144,7 +154,7 @@ def _engine_plays(probe, parties, m, s, x, model) -> Found:
             state = _state(t, st)
             act = _action(probe.smt, m, args)
             pl = play(p.cfg, state, [act])
-        except (GameError, VerifyError, KeyError, IndexError, ValueError) as exc:
+        except (GameError, VerifyError, KeyError, IndexError, ValueError, StopIteration) as exc:
             return Found("unknown", "smt", reason=f"the SMT layer's situation could not be played: {exc}")
         broken = broken_promise(p, pl)
         if broken:
@@ -152,10 +162,13 @@ def _engine_plays(probe, parties, m, s, x, model) -> Found:
                                                   f"promises when the engine plays it: {broken}")
         plays.append(pl)
         outs.append(probe.observe(t, pl, {}))
-    if len({repr(outcome_key(o)) for o in outs}) > 1:
-        return Found("differs", "smt", {}, _describe(m, st, probe.smt, args), tuple(plays), tuple(outs))
-    return Found("unknown", "smt", reason="the SMT layer found a situation that the engine plays alike "
-                                          "for every side (a gap between the two encodings)")
+
+    def replay(others):
+        got = _fixed(probe, others, m, st, args)
+        return None if got.status == "unknown" else got
+    status = "differs" if len({repr(outcome_key(o)) for o in outs}) > 1 else "same"
+    return Found(status, "smt", {}, _describe(m, st, probe.smt, args), tuple(plays), tuple(outs),
+                 absent=(None,) * len(plays), replay=replay)
 
 
 def _state(t: Table, st: dict) -> dict:

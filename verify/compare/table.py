@@ -20,6 +20,7 @@ from ..spec.registry import DEFAULT_RULESET, Registry
 from ..spec.ruleset import Ruleset
 from .declared import load_declared
 from .from_rulesets import DECIDED, _Ctx, compare_group, default_members, ordered, plan
+from .merge import merge
 from .model import Comparison, Finding, Side
 
 #: A table's own rulings count whether cited or assumed (a table rarely has a rulebook to quote).
@@ -123,6 +124,7 @@ def compare_table(reg: Registry, name: str) -> Comparison:
     findings = list(merged.values())
     order = {a.id: i for i, a in enumerate(ctx.cat.areas)}
     findings.sort(key=lambda f: (order.get(f.topic, 99), f.kind != "variant", f.id))
+    findings = merge(findings, ctx.cat, load_declared().statements)
     ids = (table.id,) + ((base.id,) if base else ()) + tuple(b.id for b in books)
     return Comparison(tuple(dict.fromkeys(ids)), tuple(findings), tuple(b.id for b in books),
                       tuple(equivalent))

@@ -48,6 +48,8 @@ from .site import PAGES, Card, Page, environment, register, slug
 KIND_TEXT = {
     "contradiction": "Sources presenting the same game state different rules.",
     "internal": "One rulebook states one quantity twice, differently.",
+    "inferred": "The rulebooks differ, but where they part one side rests on an inference, an absence, a "
+                "general clause or a number borrowed from another rulebook, not on a statement.",
     "ambiguous": "The words of one rulebook allow several readings; each is played and witnessed.",
     "assumed": "The rulebooks differ only through a value one of them does not state (assumed).",
     "medium": "A difference that exists because one game is played on a board and the other online "

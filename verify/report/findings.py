@@ -24,7 +24,7 @@ from .site import anchor, finding_href, topic_file
 #: Kinds that set stated rules of rulebooks (or a table and the rulebooks) against each other.
 DISPUTES = STATED
 #: Kinds of difference that do not rest on two stated rules (shown apart from the disputes).
-APART = ("assumed", "medium")
+APART = ("inferred", "assumed", "medium")
 
 
 def side_rulesets(f: Finding) -> list[str]:
@@ -46,7 +46,9 @@ def topics(reg, comparison: Comparison) -> list[dict[str, Any]]:
     groups: dict[str, list] = {}
     for f in comparison.findings:
         groups.setdefault(f.topic, []).append({"f": f, "anchor": anchor(f.id),
-                                               "picture": charts.witness_picture(f.witness)})
+                                               "picture": charts.witness_picture(f.witness),
+                                               "consequences": [{"f": c, "anchor": anchor(c.id)}
+                                                                for c in f.consequences]})
     return [{"id": t, "title": titles.get(t, t), "file": topic_file(t), "items": items,
              "kinds": {k: sum(1 for it in items if it["f"].kind == k) for k in {it["f"].kind for it in items}}}
             for t, items in groups.items()]

@@ -36,6 +36,9 @@ def echo_side(s: Side, indent: str = "    ", label: str | None = None) -> None:
     """One ruling: ``label: value`` then the quote and gloss, or the assumed/silent/open reason."""
     name = label or (f"{s.ruleset}@{s.reading}" if getattr(s, "reading", None) else s.ruleset)
     head = f"{indent}{name}{origin_text(s)}: {value_text(s)}"
+    point = getattr(s, "point", None)
+    if point and point.get("evidence") not in ("stated", "assumed"):
+        head += f" [where the rulings part: {point['evidence']} — {point.get('says', '')}]"
     if s.kind == "cited" and s.quotes:
         click.echo(head)
         for q in s.quotes:
@@ -58,11 +61,24 @@ def echo_witness(w, indent: str = "  ") -> None:
         if w.verdict == "UNKNOWN":
             click.echo(f"{indent}  UNKNOWN: {w.detail}")
             return
+        if w.method == "direct" and w.detail:
+            click.echo(f"{indent}  ({w.detail})")
         click.echo(f"{indent}  situation: {w.situation_text}")
         for o in w.outcomes:
-            click.echo(f"{indent}  {o.ruleset}: {o.text}")
+            text = f"{o.text}: {o.why}" if getattr(o, "why", None) else o.text
+            click.echo(f"{indent}  {o.ruleset} (its own game): {text}" if w.method != "direct"
+                       else f"{indent}  {o.ruleset}: {text}")
+        one = getattr(w, "one_value", None)
+        if one is not None:
+            click.echo(f"{indent}  one value only: {one.why}")
+            for o in one.outcomes:
+                click.echo(f"{indent}    {o.ruleset}'s value in {one.game}'s game: {o.text}")
         for rid, pid, value in getattr(w, "assumed", ()):
-            click.echo(f"{indent}  (assumed: {rid} leaves {pid} open; computed with {value!r})")
+            click.echo(f"{indent}  (supplied: {rid} leaves {pid} open; played with {value!r})")
+        unstated = [u for u in getattr(w, "unstated", ()) if u["evidence"] != "supplied"]
+        if unstated:
+            click.echo(f"{indent}  read, not quoted: " + "; ".join(
+                f"{u['ruleset']} {u['param']} = {show(u['value'])} ({u['evidence']})" for u in unstated))
     elif w.method == "proof":
         click.echo(f"{indent}{w.verdict}: {w.detail}")
 

@@ -33,6 +33,9 @@ def quotes_by_source(reg: Registry) -> dict[str, list[str]]:
         for e in f.entries.values():
             if e.source:
                 out.setdefault(e.source, []).extend(fold(q) for q in e.quotes)
+            for c in e.claims:                  # a claim's quote cites its sentence too
+                if c.source:
+                    out.setdefault(c.source, []).extend(fold(q) for q in c.quotes)
     return out
 
 

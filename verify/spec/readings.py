@@ -141,7 +141,7 @@ def apply_reading(r, name: str):
         rd = next(x for x in e.readings if x.name == name)
         entries[pid] = replace(e, value=rd.value, gloss=rd.gloss if e.kind == "cited" else e.gloss,
                                reason=e.reason if e.kind == "cited" else f"{e.reason} — read as: {rd.gloss}",
-                               reading=name)
+                               reading=name, claims=())   # the claims are of the entry's own value
     return replace(r, id=f"{r.id}@{name}", entries=entries, title=f"{r.title} (reading {name})",
                    readings_applied=r.readings_applied + (name,))
 

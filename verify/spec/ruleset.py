@@ -13,6 +13,9 @@ gives each parameter as exactly one of:
 
 A cited or assumed entry may add ``readings``: other values the same words
 allow, each with a name and a gloss (``verify.spec.readings``).
+It may add ``claims``: the statements its value rests on, each with its own
+evidence (``verify.spec.claims``), so that a comparison judges the statement
+where two rulebooks differ rather than the label of the whole value.
 
 Resolution precedence (documented in the README): parents in ``extends``
 order, later parents overriding earlier ones; then the file itself; then
@@ -29,6 +32,7 @@ from typing import Any
 from ..errors import ErrorList, Location, SpecError, VerifyError
 from ..paths import display
 from .catalogue import Catalogue, load_catalogue
+from .claims import Claim, parse_claims
 from .quotes import MIN_WORDS, missing_numbers, short_quotes
 from .readings import Reading, parse_readings
 from .sources import load_source
@@ -40,7 +44,7 @@ OWN_WORDS = "table"
 #: Characters a ruleset id cannot hold: each means something else in a ruleset name on the command line.
 ID_RESERVED = "+@/\\"
 _TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules"}
-_ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note", "readings"}
+_ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note", "readings", "claims"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class Entry:
     where: Location | None = None
     readings: tuple[Reading, ...] = ()   # other values the quote allows
     reading: str | None = None     # the reading in force, when one was chosen (RULESET@READING)
+    claims: tuple[Claim, ...] = ()       # the statements the value rests on, each with its evidence
 
     @property
     def has_value(self) -> bool:
@@ -79,6 +84,8 @@ class Entry:
             out["readings"] = [rd.to_json() for rd in self.readings]
         if self.reading:
             out["reading"] = self.reading
+        if self.claims:
+            out["claims"] = [c.to_json() for c in self.claims]
         return out
 
 
@@ -247,6 +254,11 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
             if missing:
                 errors.append(_unquoted(pid, f"reading {rd.name}: its value's", missing, "the reading's gloss",
                                         rd.where))
+    claims: list[Claim] = []
+    if "claims" in spec:
+        claims, problems = parse_claims(pid, spec["claims"], kind, value, source, loc,
+                                        _in_source if check_quotes else None)
+        errors.extend(problems)
     reason = spec.get(kind) if kind in ("assumed", "silent", "open") else None
     if kind in ("assumed", "open") and (not isinstance(reason, str) or not reason.strip()):
         errors.append(SpecError("E028", f"{pid}: '{kind}' needs a reason text", where))
@@ -257,7 +269,14 @@ def _parse_entry(pid, spec, rid, default_source, cat, loc, check_quotes) -> Entr
         raise ErrorList(errors)
     return Entry(param=pid, kind=kind, value=value, quotes=quotes, gloss=spec.get("gloss"),
                  reason=reason, source=source if quotes else None, note=spec.get("note"),
-                 ruleset=rid, where=where, readings=tuple(readings))
+                 ruleset=rid, where=where, readings=tuple(readings), claims=tuple(claims))
+
+
+def _in_source(source: str, quote: str) -> bool:
+    try:
+        return load_source(source).contains(quote)
+    except SpecError:
+        return False
 
 
 def _quote_problems(pid, kind, value, quotes, spec, loc) -> list[VerifyError]:

@@ -14,6 +14,7 @@ import sys
 from ..paths import schemas_dir
 from ..output import write_text
 from .catalogue import Catalogue, Parameter, load_catalogue
+from .claims import EVIDENCE
 
 SCHEMA_FILE = "ruleset.schema.json"
 
@@ -51,11 +52,17 @@ def ruleset_schema(cat: Catalogue | None = None) -> dict:
         "type": "object", "additionalProperties": False, "required": ["name", "value", "gloss"],
         "properties": {"name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"}, "value": {},
                        "gloss": text, "why": text}}}
+    claims = {"type": "array", "minItems": 1, "items": {
+        "type": "object", "additionalProperties": False, "required": ["says"],
+        "properties": {"says": text, "settles": text, "quote": quote, "gloss": text, "why": text,
+                       "evidence": {"enum": list(EVIDENCE)}, "from": text, "source": text}}}
     entry_kinds = {
         "cited": {"required": ["value", "quote", "gloss"],
-                  "properties": {"value": {}, "quote": quote, "gloss": text, "readings": readings, **common}},
+                  "properties": {"value": {}, "quote": quote, "gloss": text, "readings": readings, "claims": claims,
+                                 **common}},
         "assumed": {"required": ["value", "assumed"],
-                    "properties": {"value": {}, "assumed": text, "readings": readings, **common}},
+                    "properties": {"value": {}, "assumed": text, "readings": readings, "claims": claims,
+                                 **common}},
         "silent": {"required": ["silent"],
                    "properties": {"silent": {"type": ["string", "boolean"]}, **common}},
         "open": {"required": ["open", "quote", "gloss"],
