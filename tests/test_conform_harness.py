@@ -128,6 +128,33 @@ def test_a_saved_scenario_replays_against_any_engine(tmp_path):
     assert harness.replay(SUBPROCESS, doc).deviations == []
 
 
+TEAMS_SURRENDER = Path(__file__).parent / "fixtures" / "conform" / "platform-teams-surrender-to-the-bank.json"
+
+
+def test_a_teammate_inheriting_a_surrender_to_the_bank_is_not_read_as_its_creditor():
+    """In a teams game a player who gives up with no debt goes bankrupt to the bank: the teammate takes the
+    deeds, the jail card goes back under its deck. Read as a debt to the teammate (the deeds went there), the
+    reference's own step looked like a broken transfer (that creditor did not get the card)."""
+    import copy
+
+    from verify.conform.oracle import engine_creditor
+    from verify.conform.scenario_file import load
+    doc = load(TEAMS_SURRENDER)
+    for engine in (REFERENCE, SUBPROCESS):
+        r = harness.replay(engine, doc)
+        assert r.deviations == [] and r.steps == 1, [scenario_text(d) for d in r.violations]
+    before = doc["state"]
+    after = copy.deepcopy(before)
+    after["players"][1].update(bankrupt=True, cash=0, jail_cards=[])
+    for p in after["properties"]:
+        p["owner"] = 3 if p["owner"] == 1 else p["owner"]
+    surrender = {"type": "surrender", "seat": 1}
+    assert engine_creditor(before, after, surrender, heir_inherits=True)["creditor"] == -1
+    assert engine_creditor(before, after, surrender)["creditor"] == 3     # no heir in the ruleset: a creditor
+    after["players"][3]["jail_cards"] = ["chance"]                          # a card received is a creditor's
+    assert engine_creditor(before, after, surrender, heir_inherits=True)["creditor"] == 3
+
+
 def test_every_loaded_state_satisfies_the_promised_invariants():
     from verify.conform.draw import Draw
     from verify.conform.scenarios import Context

@@ -123,11 +123,14 @@ def fault_violation(step: int, fault: EngineFault, request: str = "apply") -> St
                             f"{fault.kind}: {fault.message}", f"{fault.kind}: {fault.message}", log=fault.log)
 
 
-def engine_creditor(before: dict, after: dict, action: dict) -> dict:
+def engine_creditor(before: dict, after: dict, action: dict, heir_inherits: bool = False) -> dict:
     """The action as the step invariants read it, with the creditor the *engine* used in a bankruptcy:
     the one its state names (a debt in progress), else the player who received the bankrupt player's
     deeds or jail cards, else the bank. The invariants then judge whether the engine's transfer is
-    whole and consistent; whether the creditor is the ruleset's is the successor comparison's part."""
+    whole and consistent; whether the creditor is the ruleset's is the successor comparison's part.
+
+    ``heir_inherits``: the ruleset hands a bankruptcy to the bank to a teammate (the deeds go to them), so
+    deeds a teammate receives say nothing of a creditor; only jail cards a player receives do."""
     was = [p.get("bankrupt") for p in before.get("players", [])]
     now = [p.get("bankrupt") for p in after.get("players", [])]
     newly = [i for i, (a, b) in enumerate(zip(was, now)) if b and not a]
@@ -138,9 +141,15 @@ def engine_creditor(before: dict, after: dict, action: dict) -> dict:
     if before.get("phase") == "debt" and pend.get("debtor") == debtor and isinstance(pend.get("creditor"), int):
         return dict(action, creditor=pend["creditor"], player=debtor)
     gained = set()
+    players = before.get("players", [])
+    team = players[debtor].get("team") if debtor < len(players) else None
     for old, new in zip(before.get("properties", []), after.get("properties", [])):
-        if old.get("owner") == debtor and new.get("owner") not in (None, debtor):
-            gained.add(new["owner"])
+        owner = new.get("owner")
+        if old.get("owner") == debtor and owner not in (None, debtor):
+            heir = heir_inherits and isinstance(owner, int) and 0 <= owner < len(players) \
+                and team is not None and players[owner].get("team") == team
+            if not heir:
+                gained.add(owner)
     for seat, (old, new) in enumerate(zip(before.get("players", []), after.get("players", []))):
         if seat != debtor and len(new.get("jail_cards") or []) > len(old.get("jail_cards") or []):
             gained.add(seat)
@@ -192,6 +201,8 @@ class Oracle:
         self.kinds = {d.square: d.kind for d in config.board.deeds}
         self.squares = dict(enumerate(config.board.squares))
         self.cards = card_names(config)
+        self.heir_inherits = config.debt.to_bank_properties == "teammate" or (
+            config.teams.enabled and config.teams.bankrupt_to_bank_teammate_inherits)
         self.replay = replay          # (state, action) -> the chain's outcome (``chain.play`` for this engine)
         self._monitor: Monitor | None = monitor
 
@@ -227,7 +238,7 @@ class Oracle:
         if gkind == REFUSE:
             return None
         start = raised if raised is not None else before
-        creditor = engine_creditor(start, gvalue, action)
+        creditor = engine_creditor(start, gvalue, action, self.heir_inherits)
         try:
             broken = monitor(_others_settled(start, gvalue, creditor), gvalue, creditor)
         except GameError as exc:
