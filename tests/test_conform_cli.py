@@ -187,6 +187,7 @@ def test_a_baseline_accepts_known_causes_and_names_new_changed_and_vanished_ones
     r = _run([*BUG, "--examples", "10", "--write-baseline", str(base)], tmp_path)
     assert r.exit_code == 0, r.output                 # today's behaviour accepted: the step succeeds under set -e
     assert f"wrote 1 cause(s) to {base} as accepted" in r.output
+    assert "1 cause(s) (1 accepted); passed" in r.output and "FAILED" not in r.output   # as the file now says
     written = json.loads(base.read_text())
     assert written["schema"] == "verify.conform-baseline/2" and written["engine"] == "short-mover"
     assert [c["cause"] for c in written["causes"]] == ["successor at roll: players[actor].position -"]
