@@ -366,6 +366,25 @@ class BankruptcyToBank(_Broken):
         return after
 
 
+class InterestFreeInheritance(_Broken):
+    BUG = "a creditor takes a bankrupt player's mortgaged deeds without paying the bank the interest on them"
+    CAUGHT_BY = "successor"
+    ACTION = "bankrupt"
+    CAUSES = ('successor at bankrupt: bank.cash -, players[other].cash +',)
+    AREA = "bankruptcy transfers"
+
+    def tamper(self, before, action, after):
+        if action.get("type") != "bankrupt" or (before.get("pending") or {}).get("creditor", -1) < 0:
+            return after
+        creditor = before["pending"]["creditor"]
+        _, events = reference_apply(self._config, before, action)
+        for e in events:                     # the interest the creditor paid at once is handed back
+            if e.get("event") == "paid" and e.get("kind") == "interest" and e.get("debtor") == creditor:
+                after["players"][creditor]["cash"] += e["amount"]
+                after["bank"]["cash"] -= e["amount"]
+        return after
+
+
 # ---- trades ------------------------------------------------------------------------------------
 
 class BuiltStreetTrader(_Broken):
@@ -427,4 +446,4 @@ class RichStart(_Broken):
 #: every broken engine, in the order of the README's list
 ENGINES = (UnevenSeller, MortgagedGroupBuilder, EarlyHotel, HotelKeepsHouses, EmptyBankBuilder, MortgagedRent,
            OverCashBidder, FreeAuctionWin, JailDoublesRollAgain, CardBackOnTop, InterestFreeUnmortgage,
-           BuiltGroupMortgager, BankruptcyToBank, BuiltStreetTrader, OverdrawnTrader, RichStart)
+           BuiltGroupMortgager, BankruptcyToBank, InterestFreeInheritance, BuiltStreetTrader, OverdrawnTrader, RichStart)

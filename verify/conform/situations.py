@@ -4,7 +4,8 @@ Drawn blindly, a run meets the common circumstances many times and the rare
 ones by luck: paying exactly all one's cash, a card drawn short of the cash it
 charges, double rent beside a mortgaged group-mate, a third double that passes
 GO, a bank that has paid out more than a boxed game's bank holds, a mortgage
-beside built group-mates, a trade asking for a mortgaged deed. A deviation that
+beside built group-mates, a trade asking for a mortgaged deed, a bankruptcy to a
+player while holding mortgaged deeds. A deviation that
 shows only there is then found by some seeds and not others. So a run offers
 each **situation** of ``SITUATIONS`` (built for the config: every card of both
 decks in the circumstances its effect turns on, landings, jail, doubles, the
@@ -27,7 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from ..engine.state import GameState
+from ..engine.rules import base
+from ..engine.state import DEBT, GameState
 from ..errors import GameError
 from .cause import settled
 from .states import _build, _dice_to, _give_group, _jail, _set_jail_card, advance, fresh, out, turn, valid
@@ -438,6 +440,28 @@ def _unmortgage_odd(d, ctx, g: GameState) -> Plan | None:
     return Plan({"type": "unmortgage", "seat": p, "square": s})
 
 
+def _bankrupt_to_player(d, ctx, g: GameState) -> Plan | None:
+    """A debt to another player that the debtor cannot meet, the debtor holding mortgaged deeds: the deeds go to
+    the creditor still mortgaged (the interest the ruleset charges on such a transfer with them)."""
+    r = ctx.rules.t
+    p, q = _seats(d, g)
+    _setup(d, ctx, g, p)
+    free = [s for s in r.ownable if g.owner[s] < 0]
+    if len(free) < 2:
+        return None
+    for _ in range(d.int(1, 3)):
+        s = d.pick(free)
+        free.remove(s)
+        g.owner[s], g.mortgaged[s] = p, True
+    g.owner[g.pos[p] if g.pos[p] in free else free[0]] = q
+    g.cash[p] = d.int(0, 100)
+    amount = max(base.raisable(r, g, p), base.net_worth(r, g, p), g.cash[p]) + d.int(1, 300)
+    g.rolled = True
+    g.phase, g.pending = DEBT, {"debtor": p, "creditor": q, "amount": amount, "kind": "rent"}
+    g.debts = [[p, q, amount, amount, "rent"]]
+    return Plan({"type": "bankrupt", "seat": p})
+
+
 def _trade_case(variant: str):
     def build(d, ctx, g: GameState) -> Plan | None:
         r = ctx.rules.t
@@ -553,7 +577,8 @@ def _listed(config) -> tuple[Situation, ...]:
             Situation("buy: short of the price", "buy", _buy("short"), ("roll",)),
             Situation("buy: exact price", "buy", _buy("exact price"), ("roll",)),
             Situation("buy: after doubles", "buy", _buy("after doubles"), ("roll",)),
-            Situation("unmortgage, interest not a whole ten", "unmortgage", _unmortgage_odd)]
+            Situation("unmortgage, interest not a whole ten", "unmortgage", _unmortgage_odd),
+            Situation("bankruptcy to a player, holding mortgaged deeds", "bankrupt", _bankrupt_to_player)]
     for variant in ("exact cash", "mortgaged mate", "last house", "no house"):
         out.append(Situation(f"build: {variant}", "build_house", _build_case(variant)))
     for variant in ("hotel, no hotel", "hotel, houses short"):
