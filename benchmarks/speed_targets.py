@@ -70,6 +70,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=3000, help="games per side and round of engine_ratio.py")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--checked", type=int, default=40, help="games per round of the checked comparison")
+    ap.add_argument("--one-game", type=int, default=10,
+                    help="one-game `verify simulate` runs in fresh processes, per tree (median wall seconds)")
     ap.add_argument("--scenarios", type=int, default=1000, help="conformance scenarios on the reference")
     ap.add_argument("--gnome-scenarios", type=int, default=500)
     ap.add_argument("--gnome-games", type=int, default=200)

@@ -60,7 +60,8 @@ def conform_dir(tmp_path_factory):
 def report_dir(tmp_path_factory, study_dir, conform_dir):
     from verify.report import ReportOptions, build
     out = tmp_path_factory.mktemp("browser") / "reports"
-    build(ReportOptions(out=out, games=3, tables=MY_TABLES, study=study_dir / "study.json", conform=(conform_dir,)))
+    build(ReportOptions(out=out, games=3, tables=MY_TABLES, study=study_dir / "study.json", conform=(conform_dir,),
+                        effect_games=3))
     return out
 
 
@@ -254,6 +255,18 @@ def test_rulings_sheet_starts_from_the_table_and_saves_an_overlay_on_it(report_d
     assert doc["rules"]["go.salary"]["value"] == 400 and doc["rules"]["jail.fine"]["value"] == 100
 
 
+def _save(page, folder: Path, name: str) -> Path:
+    """Build the sheet's file (no error), download it under the name the sheet gives it, keep it in ``folder``."""
+    page.click("#build")
+    assert page.locator("#errors").inner_text() == ""
+    with page.expect_download() as dl:
+        page.click("#download")
+    assert dl.value.suggested_filename == name
+    path = folder / name
+    dl.value.save_as(path)
+    return path
+
+
 def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, browser, tmp_path):
     import json
 
@@ -270,16 +283,11 @@ def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, br
     page.fill("#r-auction-opening-bid input[data-number-for='auction.opening_bid']", "100")
     page.locator("#r-go-salary input[value='own']").check()          # own ruling left blank: an error
     page.click("#build")
-    assert "give a value for go.salary" in page.locator("#errors").inner_text()
+    assert "How much salary do you get for passing GO, and does it ever stop?: give a value" in \
+        page.locator("#errors").inner_text()
     assert page.locator("#saved").is_hidden()
     page.locator("#r-go-salary input[value='']").check()
-    page.click("#build")
-    assert page.locator("#errors").inner_text() == ""
-    with page.expect_download() as dl:
-        page.click("#download")
-    assert dl.value.suggested_filename == "browser-table.yaml"
-    path = tmp_path / "browser-table.yaml"
-    dl.value.save_as(path)
+    path = _save(page, tmp_path, "browser-table.yaml")
     assert path.read_text(encoding="utf-8") == page.locator("#out").inner_text()
     page.emulate_media(media="print")
     page.screenshot(path=str(ARTIFACTS / "report-rulings-print.png"))
@@ -297,6 +305,53 @@ def test_rulings_sheet_saves_an_overlay_the_toolkit_reads(report_dir, server, br
     # what was chosen, and the report's table's own rulings that the platform rules otherwise (the sheet
     # starts every question from the table); go.salary was set back to the base's
     assert {"rent.jailed_owner_collects", "auction.opening_bid"} <= changes and "go.salary" not in changes
+
+
+def test_rulings_sheet_saves_an_id_in_any_script_every_kind_of_answer_and_rules_in_own_words(
+        report_dir, server, browser, tmp_path):
+    """The id the sheet takes is the id lint takes (any script); a rulebook's answer writes what it states,
+    leaves out what does not apply, and writes an open entry where it leaves the value to the table; the
+    group's own rules in words are saved as extra_rules; show, diff and lint read the file back."""
+    import json
+
+    from click.testing import CliRunner
+
+    from verify.cli import main
+    ctx, page, errors = _context(browser)
+    page.goto(server + "rulings.html")
+    page.select_option("#t-base", "official")
+    for bad, why in (("a+b", 'may not hold "+"'), (" çay", "may not start or end with a space")):
+        page.fill("#t-id", bad)
+        page.click("#build")
+        assert why in page.locator("#errors").inner_text(), bad
+    page.fill("#t-id", "çay-masası-kararlar")
+    page.fill("#t-title", "Çay masası kararları")
+    fp = page.locator("#r-free-parking-money input[data-values='[false, null, false]']")
+    assert "as in official" in fp.locator("xpath=..").inner_text()              # official's "no pot" is a choice
+    page.locator("#r-free-parking-money input[data-values='[true, true, false]']").check()
+    page.locator("#r-auction-or-not input[data-values='[\"stays_unowned\", null]']").check()
+    page.locator("#r-game-end input[data-open='[false, false, true, false]']").check()   # the timed game's answer
+    page.fill("#t-extra", "Whoever rolls double ones takes 500 from the bank.\n\nNo trading after midnight.")
+    path = _save(page, tmp_path, "çay-masası-kararlar.yaml")
+    page.screenshot(path=str(ARTIFACTS / "report-rulings-saved.png"))
+    assert not errors, errors
+    ctx.close()
+    assert CliRunner().invoke(main, ["lint", str(path)]).exit_code == 0
+    res = CliRunner().invoke(main, ["show", str(path), "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    rules = doc["rules"]
+    assert doc["id"] == "çay-masası-kararlar" and doc["chain"] == ["official", "çay-masası-kararlar"]
+    assert rules["free_parking.pot"]["value"] is True and rules["free_parking.pot_card_payments"]["value"] is True
+    assert rules["purchase.on_decline"]["value"] == "stays_unowned"
+    assert rules["end.condition"]["value"] == "time_limit" and rules["end.time_limit_minutes"]["kind"] == "open"
+    assert rules["end.round_limit"]["ruleset"] == "official"                 # not applicable: not written
+    assert [x["text"] for x in doc["extra_rules"]] == ["Whoever rolls double ones takes 500 from the bank.",
+                                                       "No trading after midnight."]
+    diff = json.loads(CliRunner().invoke(main, ["diff", str(path), "--json"]).output)
+    assert {"free_parking.pot", "free_parking.pot_card_payments", "purchase.on_decline", "end.condition",
+            "end.time_limit_minutes"} <= {c["param"] for c in diff["changes"]}
+    assert len(diff["extra_rules"]) == 2
 
 
 def test_matrix_and_simulation_pages(report_dir, server, browser):

@@ -299,6 +299,9 @@ def test_claims_are_shown_with_the_entry():
     import json
     claims = json.loads(res.output)["rules"]["jail.card_exit"]["claims"]
     assert claims[0]["evidence"] == "absence" and claims[0]["why"]
+    text = CliRunner().invoke(main, ["show", "online-vn", "--area", "jail"], env={"COLUMNS": "400"}).output
+    assert f"claim absence: {claims[0]['says']}" in text
+    assert " ".join(claims[0]["why"].split())[:60] in " ".join(text.split())
 
 
 def test_each_declared_rule_is_quoted_by_the_entries_it_rules():

@@ -69,3 +69,19 @@ def test_ask_command_prints_each_ruleset():
     assert {a["ruleset"] for a in q["answers"]} >= {"official"}
     text = CliRunner().invoke(main, ["ask", "rent", "in", "jail"]).output
     assert "Does a player in jail still collect rent?" in text
+
+
+def test_ask_finds_the_jail_fine_for_what_a_player_would_ask():
+    """"How much do I pay to get out of jail" is the jail fine, not the Get Out of Jail Free card, in
+    English and in the rulebooks' languages; a question about the card still finds the card."""
+    for text in ("how much do I pay to get out of jail", "hapisten çıkmak için ne kadar öderim",
+                 "ile płacę za wyjście z więzienia", "колико плаћам за излазак из затвора"):
+        assert top(text) == "jail-fine-timing", text
+    assert top("get out of jail free card") == "jail-card"
+    assert top("hapisten çıkış kartı") == "jail-card"
+    res = CliRunner().invoke(main, ["ask", "--json", "--limit", "1", "hapisten", "çıkmak", "için", "ne", "kadar",
+                                    "öderim"])
+    (q,) = json.loads(res.output)["questions"]
+    official = next(a for a in q["answers"] if a["ruleset"] == "official")
+    fine = next(s for s in official["sides"] if s["param"] == "jail.fine")
+    assert fine["value"] == 50 and fine["evidence"] == "cited"

@@ -124,22 +124,213 @@ def _run(tmp_path, argv):
                           capture_output=True, text=True, timeout=600)
 
 
-def test_the_readmes_table_walk_through_runs(tmp_path):
-    (tmp_path / "our-table.yaml").write_text(_readme_file("our-table.yaml"), encoding="utf-8")
-    commands = _readme_commands("## Walk-through: a table of house rules")
-    assert [c[1] for c in commands] == ["lint", "diff", "ask", "simulate", "report"]
-    for argv in commands[:4]:
-        if argv[1] == "simulate":
-            argv = argv[:argv.index("--games")] + ["--games", "3"]
-        res = _run(tmp_path, argv)
-        assert res.returncode == 0, (argv, res.stdout, res.stderr)
+def _sh_commands(page: str) -> list[str]:
+    """Every ``verify`` command line of the page's sh blocks, without its trailing comment."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return [line.split("  #")[0].strip() for b in FENCE.finditer(text) if b.group(0).startswith("```sh")
+            for line in b.group(1).splitlines() for line in line.split(" && ") if line.strip().startswith("verify ")]
+
+
+#: Every command the README and the comparison page show, with the test that runs it exactly as written
+#: and checks what the page says it does.
+COMMANDS = {
+    "README.md": {
+        "verify report": "test_the_readmes_first_command_writes_the_bundled_report",
+        "verify lint our-table.yaml": "test_the_readmes_table_walk_through",
+        "verify diff our-table.yaml": "test_the_readmes_table_walk_through",
+        'verify ask "rent in jail" our-table.yaml': "test_the_readmes_table_walk_through",
+        "verify simulate our-table.yaml --set setup.starting_cash=2000 --games 1000":
+            "test_the_readmes_table_walk_through",
+        "verify report our-table.yaml --set setup.starting_cash=2000": "test_the_readmes_table_report",
+        "verify check quick-hotels.yaml": "test_the_readmes_variant_walk_through_says_what_it_says",
+        'verify conform --engine-cmd "./my-engine" --examples 500 --write-baseline conform-baseline.json':
+            "test_the_readmes_engine_walk_through",
+        'verify conform --engine-cmd "./my-engine" --baseline conform-baseline.json --junit conform.xml':
+            "test_the_readmes_engine_walk_through",
+    },
+    "docs/comparison.md": {
+        "verify contradictions --json": "test_the_comparison_pages_commands",
+        "verify contradictions official platform-classic --kind contradiction": "test_the_comparison_pages_commands",
+        "verify contradictions my-table.yaml": "test_the_comparison_pages_commands",
+        "verify contradictions --witnesses w/": "test_the_comparison_pages_commands",
+        "verify replay w/contradiction-mortgage.interest_base~d9560f27.jsonl": "test_the_comparison_pages_commands",
+        'verify ask "rent while in jail"': "test_the_comparison_pages_questions",
+        "verify ask rent while in jail my-table.yaml": "test_the_comparison_pages_questions",
+    },
+}
+
+
+def test_every_command_of_the_readme_and_the_comparison_page_runs_in_a_test():
+    for page, covered in COMMANDS.items():
+        assert _sh_commands(page) == list(covered), page
+        for name in covered.values():
+            assert callable(globals().get(name)), name
+
+
+def _page_command(page: str, start: str) -> list[str]:
+    """The page's command starting with ``start``, as argv (so a test runs exactly what the page shows)."""
+    (line,) = [c for c in COMMANDS[page] if c.startswith(start)]
+    assert line in _sh_commands(page)
+    return shlex.split(line)
+
+
+@pytest.fixture(scope="module")
+def walk(tmp_path_factory):
+    """A new user's folder: the README's table, and the same table as the comparison page's my-table.yaml."""
+    folder = tmp_path_factory.mktemp("walk")
+    ours = _readme_file("our-table.yaml")
+    (folder / "our-table.yaml").write_text(ours, encoding="utf-8")
+    (folder / "my-table.yaml").write_text(ours.replace("id: our-table", "id: my-table"), encoding="utf-8")
+    return folder
+
+
+def test_the_readmes_table_walk_through(walk):
+    assert [c.split()[1] for c in COMMANDS["README.md"] if "our-table.yaml" in c] == [
+        "lint", "diff", "ask", "simulate", "report"]
+    # lint: "clean: 1 ruleset(s)", or each problem's file, line and code
+    res = _run(walk, _page_command("README.md", "verify lint"))
+    assert res.returncode == 0 and res.stdout.strip() == "clean: 1 ruleset(s)", res.stderr
+    typo = walk / "typo" / "our-table.yaml"
+    typo.parent.mkdir(exist_ok=True)
+    typo.write_text(_readme_file("our-table.yaml").replace("jail.fine:", "jail.fien:"), encoding="utf-8")
+    bad = _run(typo.parent, _page_command("README.md", "verify lint"))
+    assert bad.returncode == 1 and "our-table.yaml:9: [E002] unknown parameter 'jail.fien'" in bad.stderr
+    # diff: each change against official: both rulings, a witness, the rulebooks (and every value it sets)
+    res = _run(walk, _page_command("README.md", "verify diff"))
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert out.startswith("our-table against official: 3 change(s)\n")
+    for param, official, ours in (("jail.fine", "50", "100 — assumed: we have always paid 100"),
+                                  ("free_parking.pot", "no", "yes — assumed: taxes and fines go to the middle")):
+        block = out[out.index(f"{param} — "):]
+        block = block[:block.index("\n== ") if "\n== " in block else len(block)]
+        assert f"  official (000_91979e7e1d6b8ee6.txt): {official}\n      «" in block, param
+        assert f"  our-table: {ours}" in block and "witness (played by the engine)" in block, param
+        assert "  the rulebooks:\n    official" in block and "classic-pl (001_" in block, param
+    assert "our-table: open: we agree on it before each game" in out
+    assert ("rules in the table's own words (not played, not checked):\n"
+            "  - Whoever rolls double ones takes 500 from the bank.") in out
+    # ask: your answer first, then every rulebook's, quoted
+    res = _run(walk, _page_command("README.md", "verify ask"))
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.strip().splitlines()
+    assert lines[0] == "Does a player in jail still collect rent?  [rent-while-jailed]"
+    assert lines[1] == "  your table our-table" and lines[2] == "    rent.jailed_owner_collects = yes"
+    rulebooks = lines[lines.index("  official"):]
+    assert rulebooks[1] == "    rent.jailed_owner_collects = yes" and rulebooks[2].strip().startswith("«")
+    assert any(line.strip().startswith("«W Więzieniu nadal możesz pobierać czynsze") for line in rulebooks)
+    # simulate: it says what it played for the value the table leaves open, and plays the games
+    res = _run(walk, _page_command("README.md", "verify simulate"))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("ruleset our-table: 1000 games, 4 players")
     assert "setup.starting_cash = 2000: supplied with --set" in res.stderr
+    assert "not played (a rule in our-table's own words, no parameter for it): Whoever rolls" in res.stderr
+
+
+@pytest.mark.slow
+def test_the_readmes_table_report(walk):
+    """The full report of the walk-through, led by the table, its open value given: the table is checked and
+    played; the rulings sheet starts from it; a sheet saved next to the table is read by show and diff."""
+    res = _run(walk, _page_command("README.md", "verify report our-table.yaml"))
+    assert res.returncode == 0, res.stderr
+    assert "; led by our-table" in res.stdout and "check: ran" in res.stdout
+    assert "our-table" not in res.stdout.split("not played, open values:")[-1]
+    index = (walk / "reports" / "index.html").read_text(encoding="utf-8")
+    assert index.index('class="yours"') < index.index('id="decide"') < index.index('id="top"')
+    assert "Whoever rolls double ones takes 500 from the bank." in index
+    assert "<code>--set setup.starting_cash=2000</code>" in index
+    assert "our-table plays" in index or "cannot tell whether our-table" in index      # its games were played
+    sheet = (walk / "reports" / "rulings.html").read_text(encoding="utf-8")
+    assert 'id="t-id" value="our-table-rulings"' in sheet and 'data-extends="our-table.yaml"' in sheet
+    (walk / "our-table-rulings.yaml").write_text(
+        'id: "our-table-rulings"\ntitle: "Rulings for our-table"\nkind: overlay\nextends: "our-table.yaml"\n'
+        'rules:\n  rent.jailed_owner_collects:\n    value: false\n    assumed: "ruled by our table (rulings sheet)"\n',
+        encoding="utf-8")
+    shown = _run(walk, ["verify", "show", "our-table-rulings.yaml"])
+    assert shown.returncode == 0 and "your table our-table-rulings" in shown.stdout
+    diff = _run(walk, ["verify", "diff", "our-table-rulings.yaml", "--json"])
+    assert [c["param"] for c in json.loads(diff.stdout)["changes"]] == ["rent.jailed_owner_collects"]
+
+
+@pytest.mark.slow
+def test_the_readmes_first_command_writes_the_bundled_report(tmp_path):
+    [argv] = [shlex.split(c) for c in COMMANDS["README.md"] if c == "verify report"]
+    res = _run(tmp_path, argv)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("wrote ") and " to reports in " in res.stdout
+    parts = list(dict.fromkeys(line.split(":")[1].strip() for line in res.stderr.splitlines()
+                               if line.startswith("report: ")))
+    assert parts == ["comparing 17 rulesets (findings and their z3 witnesses)", "check", "simulation", "effects",
+                     "pages"]
+    assert (tmp_path / "reports" / "index.html").is_file()
+
+
+@pytest.mark.slow
+def test_the_readmes_engine_walk_through(tmp_path):
+    """Record what an engine does today, then fail only on a deviation that is new."""
+    engine = tmp_path / "my-engine"
+    engine.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'docs/examples/conform_engine.py'}\n")
+    engine.chmod(0o755)
+    record, ci = [shlex.split(c) for c in COMMANDS["README.md"] if c.startswith("verify conform")]
+    res = _run(tmp_path, record)
+    assert res.returncode == 0, res.stdout + res.stderr
+    baseline = json.loads((tmp_path / "conform-baseline.json").read_text(encoding="utf-8"))
+    assert baseline["deviations"] == []          # the example engine plays by the reference engine
+    res = _run(tmp_path, ci)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "<testsuite" in (tmp_path / "conform.xml").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_comparison_pages_commands(walk):
+    page = "docs/comparison.md"
+    # every finding between the bundled rulesets
+    res = _run(walk, _page_command(page, "verify contradictions --json"))
+    doc = json.loads(res.stdout)
+    involved = {s["ruleset"] for f in doc["findings"] for s in f["sides"]}
+    assert {"official", "classic-pl", "online-vn", "platform-classic"} <= involved
+    # two rulesets, one kind
+    res = _run(walk, _page_command(page, "verify contradictions official platform-classic"))
+    kinds = re.findall(r"^\[(\w+)\] ", res.stdout, re.M)
+    assert kinds and set(kinds) == {"contradiction"}
+    assert not (involved_here := set(re.findall(r"^    ([a-z0-9+-]+) \(0", res.stdout, re.M))) - {
+        "official", "platform-classic"}, involved_here
+    # one table alone: its changes, and the rulebooks that differ
+    res = _run(walk, _page_command(page, "verify contradictions my-table.yaml"))
+    ids = re.findall(r"^\[\w+\] (\S+)$", res.stdout, re.M)
+    assert "variant:my-table:jail.fine" in ids and "contradiction:my-table:jail.fine" in ids
+    assert all(":my-table:" in i for i in ids)
+    # every witness as a replayable trace file, and one played again, every side, every step
+    res = _run(walk, _page_command(page, "verify contradictions --witnesses"))
+    assert res.returncode == 0, res.stderr
+    replay = _page_command(page, "verify replay")
+    assert (walk / replay[2]).is_file()
+    res = _run(walk, replay)
+    assert res.returncode == 0, res.stdout + res.stderr
+    finding = next(f for f in doc["findings"] if f["id"] == "contradiction:mortgage.interest_base")
+    sides = len(finding["witness"]["outcomes"])
+    assert f"{replay[2]}: {sides} game(s)" in res.stdout and "checked: every step follows the rules" in res.stdout
+
+
+def test_the_comparison_pages_questions(walk):
+    page = "docs/comparison.md"
+    res = _run(walk, _page_command(page, 'verify ask "rent while in jail"'))
+    assert res.returncode == 0 and res.stdout.lstrip().startswith(
+        "Does a player in jail still collect rent?  [rent-while-jailed]")
+    for words in ("hapiste kira", "czynsz więzienie"):             # any language
+        res = _run(walk, ["verify", "ask", words, "--limit", "1"])
+        assert res.stdout.lstrip().startswith("Does a player in jail still collect rent?"), words
+    # QUESTION... [TABLE...]: your tables answer first
+    res = _run(walk, _page_command(page, "verify ask rent while in jail my-table.yaml"))
+    lines = res.stdout.strip().splitlines()
+    assert lines[1] == "  your table my-table"
 
 
 def test_the_readmes_variant_walk_through_says_what_it_says(tmp_path):
     (tmp_path / "quick-hotels.yaml").write_text(_readme_file("quick-hotels.yaml"), encoding="utf-8")
     [argv] = _readme_commands("## Walk-through: a variant designer's check")
-    res = _run(tmp_path, argv + ["--jobs", "1", "--action", "build_hotel"])
+    assert " ".join(argv) in COMMANDS["README.md"]
+    res = _run(tmp_path, argv)
     assert res.returncode == 1
     assert "quick-hotels: hotel-after-full-houses VIOLATED by build_hotel" in res.stdout
     assert "hotel-after-full-houses is promised by official, which quick-hotels builds on" in res.stdout

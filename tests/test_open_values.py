@@ -65,6 +65,18 @@ def test_set_is_validated_like_a_ruleset_value(setting, code):
     assert result.exit_code != 0 and code in result.output and "Traceback" not in result.output
 
 
+def test_a_worth_threshold_without_a_way_on_is_refused_on_the_values_played():
+    # official is silent on surrender and has no repayment timer: the engine plays both off, and a player
+    # whose worth covers a debt they cannot raise could then neither pay nor go bankrupt
+    refused = run("simulate", "official", "-n", "3", "--set", "bankruptcy.threshold=debt_exceeds_worth")
+    assert refused.exit_code != 0 and "[E004]" in refused.output and "worth-threshold-has-a-way-out" in refused.output
+    assert "internal error" not in refused.output
+    played = run("simulate", "official", "-n", "3", "--json", "--set", "bankruptcy.threshold=debt_exceeds_worth",
+                 "--set", "bankruptcy.surrender=true")
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.output)["games"] == 3
+
+
 def test_malformed_set_is_a_usage_error():
     result = run("show", "official", "--set", "jail.fine")
     assert result.exit_code == 2 and "PARAM=VALUE" in result.output

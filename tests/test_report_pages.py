@@ -49,7 +49,8 @@ def tabled(tmp_path_factory):
                     "reason": None} for n in names]
         return CheckRun("ran", tuple(results), elapsed_s=0.1)
     out = tmp_path_factory.mktemp("t") / "reports"
-    summary = build(ReportOptions(out=out, tables=(SUMMER, STACK)), hooks={"check": check, "simulate": no_sim})
+    summary = build(ReportOptions(out=out, tables=(SUMMER, STACK), effect_games=3),
+                    hooks={"check": check, "simulate": no_sim})
     return out, summary, seen
 
 
@@ -152,12 +153,13 @@ def test_index_lines_link_to_findings_on_their_topic_pages(tmp_path, comparison)
 def test_questions_side_by_side_with_readings(tabled):
     out, _, _ = tabled
     html = page(out, "questions.html")
-    assert len(html.encode()) < 650_000                           # was 1.3 MB with 17 columns of quotes
+    assert len(html.encode()) < 700_000                           # was 1.3 MB with 17 columns of quotes
     picked = re.findall(r'<input type="checkbox" name="pick" value="\d+" checked> ([^<]+?)[ <]', html)
     assert picked[:2] == ["summer-table", "kitchen-base+late-start"] and "official" in picked
     sec = html[html.index('id="q-rent-while-jailed"'):]
     sec = sec[:sec.index("</section>")]
-    readings = re.findall(r'<summary><strong class="[^"]*">([^<]+)</strong> <span class="who">— (\d+) rulebook', sec)
+    readings = re.findall(r'<summary><strong>(?:<span class="[^"]*">)?([^<]+)(?:</span>)?</strong> '
+                          r'<span class="who">— (\d+) rulebook', sec)
     assert [r[0] for r in readings][:2] == ["yes", "no"] and ("silent", "1") in readings
     assert dict(readings)["yes"] == "2"                            # the Turkish and the Polish rulebooks
     assert sec.count("«W Więzieniu nadal możesz pobierać czynsze»") == 1   # each quote once
@@ -188,8 +190,8 @@ def test_the_rulings_sheet_starts_from_the_users_table(tabled):
     # the table's own ruling is shown and preset (as the base when the base is the table, the reading else)
     assert "(your table summer-table: printed price)" in sec
     at = re.search(r'data-table-reading="(\d+)"', sec).group(1)
-    assert re.search(rf'data-reading="{at}" data-values=\'\["printed_price"\]\'> <strong>printed price</strong> '
-                     r'<span class="who">— your table\'s ruling', sec)
+    assert re.search(rf'data-reading="{at}" data-values=\'\["printed_price"\]\' data-open=\'\[false\]\'> '
+                     r'<strong>printed price</strong> <span class="who">— your table\'s ruling', sec)
 
 
 def test_a_sheet_saved_on_a_table_extends_the_table(tmp_path):
@@ -335,3 +337,53 @@ def test_a_page_plugs_in_with_one_register_call(tmp_path):
         assert "an extra page" in page(out, "index.html")
     finally:
         site.PAGES[:] = [p for p in site.PAGES if p.file != "extra.html"]
+
+
+def test_the_first_page_leads_a_table_to_its_rulings(tabled):
+    out, _, _ = tabled
+    html = page(out, "index.html")
+    yours, decide, top = html.index('class="yours"'), html.index('id="decide"'), html.index('id="top"')
+    assert yours < decide < top
+    part = html[decide:top]
+    assert '<a class="action" href="rulings.html">Rule on them: the rulings sheet →</a>' in part
+    items = re.findall(r'<li id="d-([^"]+)">', part)
+    assert set(items[:5]) == {"free-parking-money", "auction-or-not", "exact-go-bonus", "first-round-buying",
+                              "rent-while-jailed"}
+    assert "house rule house-free-parking-pot" in part and "3 games of 4 players" in part
+    fp = part[part.index('<li id="d-free-parking-money">'):]
+    fp = fp[:fp.index("</li>")]
+    assert "official&#39;s own answer: what the others are measured against" in fp
+    assert "as in official, classic-pl, platform-classic" in fp
+    assert re.search(r"house rule house-free-parking-pot</td><td>game length", fp)
+    for q in items:
+        assert f'href="rulings.html#r-{q}"' in part and f'id="r-{q}"' in page(out, "rulings.html")
+
+
+def test_a_tables_description_and_own_words_are_shown_not_played(tabled):
+    out, _, _ = tabled
+    html = page(out, "index.html")
+    mine = html[html.index(f'id="table-{anchor("summer-table")}"'):html.index('id="decide"')]
+    assert "What we play at the holiday house: our kitchen rules, richer and quicker." in mine
+    assert "Rules in its own words (1) <span class=\"badge\">not played, not checked</span>" in mine
+    assert "Whoever rolls double ones takes 500 from the bank." in mine
+    assert "Whoever rolls double ones takes 500 from the bank." in page(out, "ruleset-summer-table.html")
+    sheet = page(out, "rulings.html")
+    extra = sheet[sheet.index('id="r-extra"'):]
+    assert "Whoever rolls double ones takes 500 from the bank." in extra and 'id="t-extra"' in extra
+
+
+def test_notes_are_shown_beside_their_values(tabled):
+    out, _, _ = tabled
+    from verify.spec.registry import registry
+    noted = [e for e in registry().files["official"].entries.values() if e.note]
+    html = page(out, "ruleset-official.html")
+    for e in noted:
+        row = html[html.index(f'<code class="muted">{e.param}</code>'):]
+        row = row[:row.index("</tr>")]
+        assert '<p class="note"><strong>Note</strong>: ' in row, e.param
+    # an inherited value shows the note outside the folded evidence
+    pre = page(out, "ruleset-official-pre2008.html")
+    e = next(e for e in noted if e.param not in registry().files["official-pre2008"].entries)
+    row = pre[pre.index(f'<code class="muted">{e.param}</code>'):]
+    row = row[:row.index("</tr>")]
+    assert row.index("</details>") < row.index('<p class="note">')

@@ -285,8 +285,9 @@ def test_the_reports_what_it_changes_lists_a_tables_undecided_values(tmp_path):
     assert "What it changes (4)" in changes and "Does an owner in jail still collect rent?" in changes
     assert "Values it does not state (4)" in mine
     assert "setup.starting_cash: open in your table our-table (we agree on it before each game)" in mine
-    # how to supply it, in words the report itself takes (it has no --set)
-    assert f"or an overlay file that sets it stacked on the table ({f}+my-table.yaml)" in mine
+    # how to supply it, in words the report itself takes
+    assert ("not played until supplied: --set setup.starting_cash=VALUE (simulate, study, report), or an overlay "
+            f"file that sets it stacked on the table ({f}+my-table.yaml)") in mine
 
 
 def test_a_check_saved_for_one_table_shows_the_others_as_not_run(tmp_path):
@@ -340,12 +341,14 @@ def test_the_report_says_which_part_it_is_in(tmp_path):
     """The README's first command is no silent wait: each part of the report is named on stderr (a plain
     line in a log; on a terminal the parts with many steps add a bar)."""
     from tests.cli_process import run_verify
-    res = run_verify("report", "--out", tmp_path / "reports", "--no-check", "--games", "1", cwd=tmp_path)
+    res = run_verify("report", "--out", tmp_path / "reports", "--no-check", "--games", "1", "--effect-games", "2",
+                     cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     parts = [line for line in res.stderr.splitlines() if line.startswith("report: ")]
     assert parts[0].startswith("report: comparing 17 rulesets")
     order = list(dict.fromkeys(p.split(":")[1].strip() for p in parts[1:]))      # each part, first seen
-    assert order == ["simulation", "pages"]
+    assert order == ["simulation", "effects", "pages"]
+    assert any(p.startswith("report: effects: each answer to the ") and p.endswith("(2 games each)") for p in parts)
     assert "wrote" in res.stdout
 
 
@@ -406,3 +409,112 @@ def test_a_trace_of_a_table_file_replays_from_anywhere(tmp_path):
     assert "pass the ruleset file with --ruleset FILE" in res.stderr and "verify rulesets" not in res.stderr
     res = run_verify("replay", folder / "game.jsonl", "--ruleset", tmp_path / "moved.yaml", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
+
+
+WHOLE = """id: çay-masası
+title: Bizim masa
+description: |
+  The rules we play on Sundays,
+  written down after the great argument.
+extends: official
+rules:
+  free_parking.pot:
+    value: true
+    assumed: "fines go to the middle"
+  free_parking.pot_card_payments:
+    value: true
+    assumed: "card payments too"
+  jail.fine:
+    value: 50
+    assumed: "as official, written down anyway"
+extra_rules:
+  - "Rolling double ones pays 500 from the bank."
+"""
+
+
+def test_every_value_a_table_sets_appears_in_diff(tmp_path):
+    """A value whose base is not applicable (official has no pot, so no card payments into it) is a change
+    all the same, played with the pot; a value stated as the base rules it is listed too."""
+    f = table(tmp_path, "whole", WHOLE)
+    doc = json.loads(run("diff", f, "--json").output)
+    changes = {c["param"]: c for c in doc["changes"]}
+    assert set(changes) == {"free_parking.pot", "free_parking.pot_card_payments"}
+    card = changes["free_parking.pot_card_payments"]
+    assert card["base"]["evidence"] == "not_applicable" and card["table"]["value"] is True
+    assert [s["param"] for s in doc["same"]] == ["jail.fine"]
+    assert doc["extra_rules"] == [{"file": "çay-masası", "text": "Rolling double ones pays 500 from the bank.",
+                                   "played": False, "checked": False}]
+    text = run("diff", f).output
+    assert "The rules we play on Sundays, written down after the great argument." in text
+    assert "free_parking.pot_card_payments — Where there is a Free Parking pot" in text
+    assert "official (000_91979e7e1d6b8ee6.txt): not applicable: the game has no such mechanism" in text
+    assert "stated as the base rules them (no change):\n  jail.fine = 50" in text
+    assert ("rules in the table's own words (not played, not checked):\n"
+            "  - Rolling double ones pays 500 from the bank. (çay-masası)") in text
+    # the table's findings carry the change, so the report links it to a finding that exists
+    ids = {x["id"] for x in json.loads(run("contradictions", f, "--json").output)["findings"]}
+    assert "variant:çay-masası:free_parking.pot_card_payments" in ids
+
+
+def test_show_prints_a_tables_description_its_own_words_and_every_note(tmp_path):
+    f = table(tmp_path, "whole", WHOLE)
+    text = " ".join(run("show", f).output.split())       # rich wraps lines to the terminal
+    assert "The rules we play on Sundays, written down after the great argument." in text
+    assert "extra rule (not played, not checked): Rolling double ones pays 500 from the bank." in text
+    doc = json.loads(run("show", f, "--json").output)
+    assert doc["description"].startswith("The rules we play") and doc["extra_rules"][0]["played"] is False
+    # a note that rules a reading out is shown beside its value
+    from verify.spec.registry import registry
+    official = registry().files["official"]
+    noted = [e for e in official.entries.values() if e.note]
+    assert noted
+    shown = " ".join(run("show", "official").output.split())
+    for e in noted:
+        assert "note: " + " ".join(e.note.split())[:60] in shown, e.param
+
+
+def test_extra_rules_are_a_list_of_words(tmp_path):
+    bad = table(tmp_path, "bad", WHOLE.replace('  - "Rolling double ones pays 500 from the bank."',
+                                               "  pays: 500"))
+    res = run("lint", bad)
+    assert res.exit_code == 1 and f"{bad}:17: [E009] 'extra_rules' is a list of rules in your own words" in res.output
+
+
+def test_a_number_that_is_not_finite_is_refused_at_its_line(tmp_path):
+    f = table(tmp_path, "nan", """id: nan-table
+title: NaN
+extends: official
+rules:
+  building.sell_ratio:
+    value: .nan
+    assumed: "x"
+  trade.max_value_ratio:
+    value: .inf
+    assumed: "y"
+""")
+    res = run("lint", f)
+    assert res.exit_code == 1
+    assert f"{f}:6: [E003] building.sell_ratio: nan is not a finite number: expected a number from 0 to 1" in res.output
+    assert f"{f}:9: [E003] trade.max_value_ratio: inf is not a finite number" in res.output
+    res = run("simulate", "official", "--set", "building.sell_ratio=.nan", "--games", "1")
+    assert res.exit_code == 1 and "[E003] building.sell_ratio: nan is not a finite number" in res.output
+
+
+def test_report_set_plays_a_table_with_an_open_value(tmp_path):
+    from verify.report import ReportOptions, build
+    from verify.report.runs import Simulation
+    f = table(tmp_path, "own", OWN)
+    seen = {}
+
+    def sim(targets, games, seed, settings=None):
+        seen.update(targets=targets, settings=settings)
+        return Simulation("not run", games, "—", seed, reason="not part of this test")
+    summary = build(ReportOptions(out=tmp_path / "r", tables=(str(f),), run_check=False,
+                                  settings=(("setup.starting_cash", 2000),)), hooks={"simulate": sim})
+    assert (str(f), 4) in seen["targets"] and seen["settings"] == {str(f): {"setup.starting_cash": 2000}}
+    assert "our-table" not in summary["not_played"]
+    html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert "<code>--set setup.starting_cash=2000</code>" in html
+    assert "setup.starting_cash = 2000: supplied with --set" in html
+    res = run("report", "--out", tmp_path / "r2", "--set", "setup.starting_cash=2000")
+    assert res.exit_code == 2 and "--set gives a value to your tables: name one" in res.output

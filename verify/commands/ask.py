@@ -93,5 +93,10 @@ def command(text: tuple[str, ...], rulesets: tuple[str, ...], limit: int, as_jso
                 elif side.kind == "assumed":
                     click.echo(f"    {label} = {show(side.value)} (assumed{by}: {side.gloss})")
                 else:
-                    click.echo(f"    {label}: {side.kind}{by}{' — ' + side.gloss if side.gloss else ''}")
+                    kind = side.kind.replace("_", " ")
+                    gloss = (side.gloss or "").removeprefix(kind + ": ")
+                    click.echo(f"    {label}: {kind}{by}{' — ' + gloss if gloss else ''}")
+                e = r.entries.get(side.param)
+                if e is not None and e.note and not (side.origin in shown and side.origin != r.chain[-1]):
+                    click.echo(f"      note: {' '.join(e.note.split())}")
             shown.add(r.id)

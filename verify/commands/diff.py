@@ -13,7 +13,7 @@ import click
 
 from ..compare.from_rulesets import load_registry
 from ..compare.table import diff_table
-from ..report.terminal import echo_side, echo_witness
+from ..report.terminal import echo_side, echo_witness, value_text
 
 
 @click.command()
@@ -33,6 +33,9 @@ def command(names: tuple[str, ...], as_json: bool) -> None:
         return
     titles = {a.id: a.title for a in reg.catalogue.areas}
     click.secho(f"{d.table.id} against {d.base.id}: {len(d.changes)} change(s)", bold=True)
+    f = reg.files.get(d.table.chain[-1])
+    if f is not None and isinstance(f.description, str) and f.description.strip():
+        click.echo(" ".join(f.description.split()))
     area = None
     for c in d.changes:
         if c.area != area:
@@ -47,5 +50,13 @@ def command(names: tuple[str, ...], as_json: bool) -> None:
             click.echo("  the rulebooks:")
             for s in c.rulebooks:
                 echo_side(s, "    ")
-    if not d.changes:
+    if d.same:
+        click.secho("\nstated as the base rules them (no change):", bold=True)
+        for x in d.same:
+            click.echo(f"  {x.param} = {value_text(x.table)}")
+    if d.extra_rules:
+        click.secho("\nrules in the table's own words (not played, not checked):", bold=True)
+        for fid, text in d.extra_rules:
+            click.echo(f"  - {text} ({fid})")
+    if not d.changes and not d.extra_rules:
         click.echo("no change: every parameter rules as in the base")

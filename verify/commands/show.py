@@ -35,6 +35,9 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
     if as_json:
         out = {"id": r.id, "title": r.title, "chain": list(r.chain), "your_files": yours, "sources": list(r.sources),
                "promises": r.promised(), "promised_by": {inv: r.promised_by.get(inv) for inv in r.promised()},
+               "description": _description(reg, r),
+               "extra_rules": [{"file": fid, "text": text, "played": False, "checked": False}
+                               for fid, text in r.extra_rules],
                "readings": list(r.readings_applied),
                "supplied": dict(r.supplied),
                "rules": {pid: (r.entries[pid].to_json() if pid in r.entries else
@@ -56,9 +59,14 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
         con.print(f"[bold green]your table[/bold green] {escape(table)} ({escape(yours[table])})"
                   + (f", built on {escape(' and '.join(under))}" if under else ""))
     con.print(f"[bold]{escape(r.id)}[/bold] — {escape(r.title)}")
+    if _description(reg, r):
+        con.print(escape(_description(reg, r)))
     con.print(f"chain: {' -> '.join(escape(by(f)) for f in r.chain)}   sources: {', '.join(r.sources)}")
     con.print("promises: " + (", ".join(f"{inv} ({by(r.promised_by.get(inv, r.chain[-1]))})" for inv in r.promised())
                               or "none") + "  [dim](drop one with promises: {ID: false})[/dim]")
+    for fid, text in r.extra_rules:
+        con.print(f"[bold]extra rule[/bold] [yellow](not played, not checked)[/yellow]: {escape(text)}  "
+                  f"[dim]({escape(by(fid))})[/dim]")
     if r.readings_applied:
         con.print(f"readings: {', '.join(r.readings_applied)}")
     if r.supplied:
@@ -89,6 +97,18 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
                 words = f"«{escape(' … '.join(e.quotes))}»" if e.quotes else "in your table's own words"
                 con.print(f"[bold]{p.id}[/bold] [cyan]open[/cyan] ({escape(e.reason or '')}): {words}"
                           f" (supply it with --set {p.id}=VALUE to play)  {where}")
+            for c in e.claims:
+                con.print(f"    claim [{'green' if c.stated else 'yellow'}]{escape(c.evidence)}[/]: {escape(c.says)}"
+                          + (f" [dim](settles {escape(c.settles)})[/dim]" if c.settles else ""))
+                for q in c.quotes:
+                    con.print(f"        «{escape(q)}»" + (f" [italic]{escape(' '.join(c.gloss.split()))}[/italic]"
+                                                          if c.gloss else ""))
+                if c.why or c.borrowed_from:
+                    con.print("        [dim]" + escape(" ".join(filter(None, (
+                        f"from {c.borrowed_from}:" if c.borrowed_from else None,
+                        " ".join((c.why or "").split()))))) + "[/dim]")
+            if e.note:
+                con.print(f"    [dim]note: {escape(' '.join(e.note.split()))}[/dim]")
             if e.reading:
                 con.print(f"    [blue]read as {escape(e.reading)}[/blue] (chosen with @{escape(e.reading)}; "
                           "without it the ruleset plays its own value)")
@@ -96,3 +116,10 @@ def command(ruleset: str, as_json: bool, area: str | None, readings: tuple[str, 
                 mark = "→ " if rd.name == e.reading else ""
                 con.print(f"    [blue]{mark}reading {escape(rd.name)}[/blue]: {escape(repr(rd.value))} — "
                           f"{escape(rd.gloss)}" + (f" [dim]({escape(rd.why)})[/dim]" if rd.why else ""))
+
+
+def _description(reg, r) -> str | None:
+    """The ``description`` of the ruleset's own (last) file, in one paragraph."""
+    f = reg.files.get(r.chain[-1])
+    text = f.description if f is not None else None
+    return " ".join(text.split()) if isinstance(text, str) and text.strip() else None

@@ -22,6 +22,7 @@ from .declared import load_declared
 from .from_rulesets import DECIDED, _Ctx, compare_group, default_members, ordered, plan
 from .merge import merge
 from .model import Comparison, Finding, Side
+from .values import show
 
 #: A table's own rulings count whether cited or assumed (a table rarely has a rulebook to quote).
 ANSWERS = DECIDED
@@ -47,15 +48,37 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Same:
+    """A value the table states that rules as its base already does (listed, so every value it sets
+    appears)."""
+
+    param: str
+    question: str
+    area: str
+    base: Side
+    table: Side
+
+    def to_json(self) -> dict:
+        return {"param": self.param, "question": self.question, "area": self.area,
+                "base": self.base.to_json(), "table": self.table.to_json()}
+
+
+@dataclass(frozen=True)
 class TableDiff:
     table: Ruleset
     base: Ruleset | None
     changes: tuple[Change, ...]
     rulebooks: tuple[str, ...]          # ids of the rulebooks' base games compared with
+    same: tuple[Same, ...] = ()         # values the table states as its base rules them
+    #: rules in the table's own words (``extra_rules`` of its files, not its base's): never played or checked
+    extra_rules: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict:
         return {"table": self.table.id, "base": self.base.id if self.base else None,
-                "rulebooks": list(self.rulebooks), "changes": [c.to_json() for c in self.changes]}
+                "rulebooks": list(self.rulebooks), "changes": [c.to_json() for c in self.changes],
+                "same": [s.to_json() for s in self.same],
+                "extra_rules": [{"file": fid, "text": text, "played": False, "checked": False}
+                                for fid, text in self.extra_rules]}
 
 
 def table_name(reg: Registry, name: str) -> str:
@@ -87,13 +110,33 @@ def diff_table(reg: Registry, name: str, base: str | None = None) -> TableDiff:
         raise SpecError("E011", f"{table.id} extends nothing: name a base to compare it with "
                         f"(`verify diff BASE {name}`)")
     found = compare_group(ctx, [base_r, table], "variant", f"{table.id}:", [], answers=ANSWERS)
-    changes = []
+    changes, same = [], []
     for f in found:
         pid = f.params[0]
         p = ctx.cat[pid]
         changes.append(Change(pid, p.question, p.area, ctx.side(base_r, pid), ctx.side(table, pid), f,
                               tuple(ctx.side(b, pid) for b in books)))
-    return TableDiff(table, base_r, tuple(changes), tuple(b.id for b in books))
+    # every other value the table's own files set: where the base has no such mechanism (its value is not
+    # applicable) it is a change all the same, played with the switch that turns the mechanism on; else
+    # it rules as the base does (the comparison found no difference in play)
+    listed = {c.param for c in changes}
+    for pid, e in table.entries.items():
+        if pid in listed or base_r.entries.get(pid) == e:
+            continue
+        p = ctx.cat[pid]
+        b, t = ctx.side(base_r, pid), ctx.side(table, pid)
+        if b.evidence == "not_applicable" and t.evidence != "not_applicable":
+            f = Finding(f"variant:{table.id}:{pid}", p.area, "variant",
+                        f"{p.question} Not applicable in {base_r.id} ({p.applies_when} does not hold there); "
+                        f"{table.id} plays {show(t.value) if e.has_value else t.kind.replace('_', ' ')}.",
+                        (b, t), None, (pid,))
+            changes.append(Change(pid, p.question, p.area, b, t, f, tuple(ctx.side(r, pid) for r in books)))
+        else:
+            same.append(Same(pid, p.question, p.area, b, t))
+    order = {pid: i for i, pid in enumerate(ctx.cat.parameters)}
+    changes.sort(key=lambda c: order[c.param])
+    own = [(fid, text) for fid, text in table.extra_rules if (fid, text) not in base_r.extra_rules]
+    return TableDiff(table, base_r, tuple(changes), tuple(b.id for b in books), tuple(same), tuple(own))
 
 
 def compare_table(reg: Registry, name: str) -> Comparison:
@@ -130,4 +173,4 @@ def compare_table(reg: Registry, name: str) -> Comparison:
                       tuple(equivalent))
 
 
-__all__ = ["Change", "TableDiff", "compare_table", "diff_table", "rulebook_games", "table_name"]
+__all__ = ["Change", "Same", "TableDiff", "compare_table", "diff_table", "rulebook_games", "table_name"]

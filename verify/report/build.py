@@ -17,7 +17,6 @@ import json
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, replace
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
@@ -28,12 +27,13 @@ from ..execute.progress import Progress
 from ..compare.from_rulesets import Plan, _Ctx, compare, default_members, load_registry, ordered, plan
 from ..compare.model import KINDS, Comparison
 from ..compare.questions import load_questions
+from ..compare.values import show
 from ..compare.table import compare_table, diff_table, table_name
 from ..compare.witness import write as write_witnesses
-from ..spec.open_values import not_played
+from ..spec.open_values import not_played, supply
 from ..spec.played import table_values
-from ..spec.registry import Registry
-from ..spec.ruleset import Ruleset
+from ..spec.registry import DEFAULT_RULESET, Registry
+from ..spec.ruleset import ID_RESERVED, Ruleset
 from ..spec.sources import LANGUAGES
 from ..study import page as study_page
 from ..conform import render as conform_render
@@ -42,8 +42,10 @@ from ..study.charts import percent
 from . import charts, findings, matrix, questions, sample
 from .ambiguities import ambiguity_rows
 from ..output import atomic_dir
+from .decisions import decisions
+from .effects import Effects, measure as measure_effects
 from .runs import CheckRun, SimRun, Simulation, load_check_json, run_check, run_simulation
-from .site import PAGES, Card, Page, environment, register, slug
+from .site import PAGES, Card, Page, environment, notes, register, slug
 
 KIND_TEXT = {
     "contradiction": "Sources presenting the same game state different rules.",
@@ -69,6 +71,9 @@ class ReportOptions:
     run_simulation: bool = True
     check_json: Path | None = None      # a saved `verify check --json` instead of running it
     tables: tuple[str, ...] = ()        # the user's tables (ids, files, stacks): they lead the report
+    settings: tuple[tuple[str, Any], ...] = ()   # --set PARAM=VALUE, given to each of the user's tables
+    effect_games: int = 0               # games per answer when measuring what each answer changes (0: not
+    #                                     measured; `verify report` measures 300)
     study: Path | None = None           # a `verify study` document (study.json) to add as study.html
     conform: tuple[Path, ...] = ()      # `verify conform --html` folders (or their conform.json): conformance.html
 
@@ -87,15 +92,13 @@ class Inputs:
     sim: Simulation
     study: dict | None = None           # a `verify study` document, shown as study.html
     conform: tuple[dict, ...] = ()      # saved conformance runs, shown as conformance.html
+    #: each question answered by every ruleset (the first page, the questions page and the sheet)
+    question_rows: tuple[dict, ...] = ()
+    effects: Effects | None = None      # what each answer to a question to decide changes in play
 
     @property
     def ids(self) -> list[str]:
         return [r.id for r in self.rulesets]
-
-    @cached_property
-    def question_rows(self) -> list[dict]:
-        """Each question answered by every ruleset (shared by the questions page and the sheet)."""
-        return questions.question_rows(self.reg, self.rulesets, self.tables)
 
 
 def _players(r) -> int:
@@ -118,7 +121,9 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
     reg = load_registry()
     tables = tuple(dict.fromkeys(table_name(reg, t) for t in opts.tables))
     for t in tables:
-        reg.resolve(t)                                  # a broken table is an error, never left out
+        r = reg.resolve(t)                              # a broken table is an error, never left out
+        if opts.settings:                               # --set: the table as `simulate --set` plays it
+            reg.pin(t, supply(r, dict(opts.settings)))
     extra = []
     for t in tables:                                    # with the user's files they build on
         for part in reg.resolve(t).chain:
@@ -156,7 +161,8 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         check = saved
     elif opts.run_check:
         say(f"check: every invariant of {len(rs)} rulesets with z3")
-        check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs])
+        given = {runnable[t]: dict(opts.settings) for t in tables} if opts.settings else {}
+        check = (hooks.get("check") or run_check)([runnable[r.id] for r in rs], *([given] if given else []))
     else:
         check = CheckRun("not run", reason="skipped (--no-check)")
     check = replace(check, results=tuple(dict(r, ruleset=back.get(r.get("ruleset"), r.get("ruleset")))
@@ -166,10 +172,20 @@ def _gather(opts: ReportOptions, hooks: dict[str, Callable]) -> Inputs:
         check = replace(check, not_run=tuple(r.id for r in rs if r.id not in checked))
     if opts.run_simulation:
         say(f"simulation: {opts.games} games of each playable ruleset")
-        sim = _simulate(opts, rs, runnable, back, hooks.get("simulate") or run_simulation)
+        sim = _simulate(opts, rs, runnable, back, hooks.get("simulate") or run_simulation, tables)
     else:
         sim = Simulation("not run", opts.games, "—", opts.seed, reason="skipped (--no-simulate)")
-    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study, conform)
+    rows = tuple(questions.question_rows(reg, rs, tables, comparison.findings))
+    base = next((r for r in rs if r.id == DEFAULT_RULESET), None) or next(
+        (r for r in rs if r.id in pl.base_games), None)
+    if not (opts.run_simulation and opts.effect_games) or base is None:
+        why = "skipped (--no-simulate)" if not opts.run_simulation else "skipped (--effect-games 0)"
+        found = Effects(base.id if base else "—", 0, 0, {}, {}, "not run", why)
+    else:
+        say(f"effects: each answer to the {sum(1 for r in rows if r['to_decide'])} questions a table decides, "
+            f"played on {base.id} ({opts.effect_games} games each)")
+        found = (hooks.get("effects") or measure_effects)(base, list(rows), opts.effect_games, opts.seed)
+    return Inputs(opts, reg, tuple(rs), tables, comparison, pl, check, sim, study, conform, rows, found)
 
 
 def _say(text: str) -> None:
@@ -178,11 +194,14 @@ def _say(text: str) -> None:
 
 
 def _simulate(opts: ReportOptions, rs: list[Ruleset], runnable: dict[str, str], back: dict[str, str],
-              run: Callable) -> Simulation:
+              run: Callable, tables: tuple[str, ...] = ()) -> Simulation:
     """Simulate every ruleset that can be played; one with an open value nobody supplied is not played
-    (never at a value its rulebook does not give) and its row says why (``open_values.not_played``)."""
+    (never at a value its rulebook does not give) and its row says why (``open_values.not_played``).
+    The user's tables are played with the ``--set`` values given to them."""
     unplayed = {r.id: why for r in rs if (why := not_played(r))}
-    sim = run([(runnable[r.id], _players(r)) for r in rs if r.id not in unplayed], opts.games, opts.seed)
+    given = {runnable[t]: dict(opts.settings) for t in tables if t not in unplayed} if opts.settings else {}
+    sim = run([(runnable[r.id], _players(r)) for r in rs if r.id not in unplayed], opts.games, opts.seed,
+              *([given] if given else []))
     ran = {back.get(one.ruleset, one.ruleset): one for one in sim.runs}
     return replace(sim, runs=tuple(SimRun(r.id, "not played", reason=unplayed[r.id]) if r.id in unplayed
                                    else replace(ran[r.id], ruleset=r.id) for r in rs if r.id in unplayed or r.id in ran))
@@ -198,17 +217,29 @@ def _index(x: Inputs):
         r = next(r for r in x.rulesets if r.id == t)
         # what it changes is what `verify diff` lists: values it decides otherwise, and values it leaves
         # silent or open where its base decides them
-        changes = [c.finding for c in diff_table(x.reg, t).changes] if x.reg.base_of(t) is not None else \
-            [f for f in mine if f.kind == "variant"]
+        diff = diff_table(x.reg, t) if x.reg.base_of(t) is not None else None
+        changes = [c.finding for c in diff.changes] if diff else [f for f in mine if f.kind == "variant"]
+        own = x.reg.files.get(r.chain[-1])
         table_views.append({"id": t, "slug": slug(t), "title": r.title, "chain": list(r.chain),
+                            "description": own.description if own is not None else None,
+                            "extra_rules": [{"file": fid, "text": text} for fid, text in r.extra_rules],
+                            "same": [{"param": s.param, "value": show(s.table.value)} for s in diff.same]
+                            if diff else [],
+                            "supplied": [{"param": p, "value": show(v)} for p, v in r.supplied],
                             "changes": [findings.line(f, cat) for f in changes],
                             "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"],
                             "undecided": [{"param": v.param, "text": v.text()} for v in table_values(r, x.reg)],
                             "length": _length_verdict(x, t)})
     yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
+                         "decide": decisions(list(x.question_rows), x.effects), "effects": x.effects,
                          "equivalent": x.comparison.equivalent,
                          "top": findings.matters_most(x.comparison.findings, cat, x.tables),
                          "apart": findings.apart(x.comparison.findings)}
+
+
+def _cli(value: Any) -> str:
+    """A ``--set`` value as it is typed on the command line."""
+    return json.dumps(value) if isinstance(value, (bool, list)) else str(value)
 
 
 def _length_verdict(x: Inputs, table: str) -> str | None:
@@ -217,7 +248,8 @@ def _length_verdict(x: Inputs, table: str) -> str | None:
     if base is None or x.sim.status != "ran":
         return None
     runs = {r.ruleset: r.data for r in x.sim.runs if r.status == "ran"}
-    v = sample.compare_lengths(table, base.id, runs, _runnable(x.reg, table))
+    name = _runnable(x.reg, table) + "".join(f" --set {p}={_cli(v)}" for p, v in x.opts.settings)
+    v = sample.compare_lengths(table, base.id, runs, name)
     return v.text if v is not None else None
 
 
@@ -261,6 +293,8 @@ def _ruleset_pages(x: Inputs):
         page = {"id": r.id, "slug": slug(r.id), "title": r.title, "chain": list(r.chain),
                 "sources": list(r.sources), "promises": r.promised(), "scale": r.money_scale,
                 "areas": areas, "kinds": dict(kinds), "anchor": anchors.get(r.id), "table": r.id in x.tables,
+                "description": getattr(x.reg.files.get(r.chain[-1]), "description", None),
+                "extra_rules": [{"file": fid, "text": text} for fid, text in r.extra_rules],
                 "findings": [findings.line(f, cat) for f in involved.get(r.id, [])]}
         yield page["slug"], {"r": page}
 
@@ -286,6 +320,9 @@ def _rulings(x: Inputs):
     default = table or (x.plan.base_games[0] if x.plan.base_games else "official")
     yield "rulings.html", {"rows": x.question_rows, "bases": bases, "default_base": default, "table": table,
                            "presets": questions.table_presets(x.question_rows, table) if table else {},
+                           "id_reserved": ID_RESERVED,
+                           "extra_rules": [{"file": fid, "text": text} for fid, text in
+                                           next(r for r in x.rulesets if r.id == table).extra_rules] if table else [],
                            "sheet_id": f"{table}-rulings" if table else "our-table"}
 
 
@@ -387,6 +424,7 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
     t0 = time.perf_counter()
     x = _gather(opts, hooks)
     env = environment()
+    env.globals["note_of"] = notes(x.reg)
     (hooks.get("say") or _say)(f"pages: writing the report into {opts.out}")
     rendered: list[tuple[Page, list[tuple[str, dict]]]] = [(p, list(p.files(x))) for p in PAGES]
     common = {

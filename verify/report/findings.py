@@ -16,13 +16,25 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..compare.model import STATED, Comparison, Finding
+from ..compare.model import Comparison, Finding
 from ..compare.values import show
 from . import charts
 from .site import anchor, finding_href, topic_file
 
-#: Kinds that set stated rules of rulebooks (or a table and the rulebooks) against each other.
-DISPUTES = STATED
+#: Kinds of finding that set stated rules of rulebooks (or a table and the rulebooks) against each other.
+#: A new kind of finding between stated rules is one more name here; any other kind (an assumption, a
+#: silence, the medium, an inference) never makes a dispute.
+STATED_KINDS = ("contradiction", "internal")
+
+
+def stated_disagreement(f: Finding) -> bool:
+    """Whether ``f`` is a disagreement between stated rules: what the index lists as a dispute and what
+    makes a clarification question disputed (``questions.disputes``). A user's table rules in its own
+    words, not a rulebook's (its sides name no source): its differences with the rulebooks are its own
+    choices, shown with the table, never a dispute between rulebooks."""
+    return f.kind in STATED_KINDS and all(s.source for s in f.sides if s.evidence in ("cited", "assumed"))
+
+
 #: Kinds of difference that do not rest on two stated rules (shown apart from the disputes).
 APART = ("inferred", "assumed", "medium")
 
@@ -66,7 +78,7 @@ def _spread(f: Finding) -> float:
 def matters(f: Finding) -> str | None:
     """'money' or 'who may act' when the finding's witness shows outcomes differing in that; else None."""
     w = f.witness
-    if f.kind not in DISPUTES or w is None or not w.plays or len(w.outcomes) < 2:
+    if not stated_disagreement(f) or w is None or not w.plays or len(w.outcomes) < 2:
         return None
     if w.unit == "money" and len({str(o.classic) for o in w.outcomes}) > 1:
         return "money"

@@ -3,23 +3,40 @@
 For each question (``specs/questions.yaml``) every ruleset's answer is
 reduced to a short, plain answer and a key (money in classic amounts, so a
 platform's 2000 and a board's 200 read alike); answers with the same key are
-one *reading*. The questions page compares chosen rulesets cell by cell and
-lists each question's readings with how many rulebooks take each and their
-quotes (each quote once, however many rulesets inherit it). The rulings
-sheet offers the same readings as choices and writes the chosen ones as an
-overlay file the toolkit reads.
+one *reading*. A sub-answer is shown for what it is: a value (stated or
+assumed), silent, set by the host, or not applicable (the game has no such
+mechanism) — never one dressed as another.
+
+Whether a question is *disputed* is not decided here: it is disputed exactly
+when a finding between stated rules touches one of its parameters
+(``findings.stated_disagreement``), so the questions page, the rulings sheet
+and the findings never disagree. A question a bundled house rule changes is
+marked as such too; both are what a table must decide.
+
+The rulings sheet offers every reading a bundled ruleset (a rulebook's game,
+a mode, a house rule) or one of the user's tables takes that decides at least
+one thing, each marked where a ruleset only assumes it, and writes the chosen
+ones as an overlay file the toolkit reads: the values stated or assumed, an
+``open`` entry where the reading leaves the value to the table, nothing where
+it is silent or not applicable.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
-from ..compare.from_rulesets import _Ctx, primary_source
-from ..compare.questions import answer, load_questions
+from ..compare.from_rulesets import _Ctx
+from ..compare.model import primary_source
+from ..compare.questions import Question, answer, load_questions
 from ..compare.values import key, show
 from ..spec.catalogue import Parameter
+from .findings import stated_disagreement
+from .site import finding_href
 
 DECIDED = ("cited", "assumed")
+#: How a sub-answer that carries no value reads (the questions table's legend uses the same words).
+NO_VALUE = {"open": "set by the host", "not_applicable": "not applicable", "silent": "silent",
+            "undecided": "undecided"}
 
 
 def label(param: str) -> str:
@@ -27,19 +44,27 @@ def label(param: str) -> str:
     return param.split(".", 1)[-1].replace("_", " ")
 
 
-def _short(side, many: bool) -> str:
-    if side.kind in DECIDED:
-        text = show(side.normalized if side.normalized is not None else side.value)
-    elif side.kind == "open":
-        text = "set by the host"
-    else:
-        text = "silent"
-    return f"{label(side.param)}: {text}" if many else text
+def _status(side) -> str:
+    """What a sub-answer rests on: cited | assumed | open | not_applicable | silent."""
+    if side.kind == "not_applicable" or side.evidence == "not_applicable":
+        return "not_applicable"
+    if side.kind in DECIDED or side.kind == "open":
+        return side.kind
+    return "silent"
+
+
+def _text(side) -> str:
+    st = _status(side)
+    return show(side.normalized if side.normalized is not None else side.value) if st in DECIDED else NO_VALUE[st]
+
+
+def _short(sides) -> str:
+    many = len(sides) > 1
+    return " · ".join(f"{label(s.param)}: {_text(s)}" if many else _text(s) for s in sides)
 
 
 def _key(sides) -> str:
-    return "|".join(key(s.normalized) if s.kind in DECIDED else "~" + ("open" if s.kind == "open" else "silent")
-                    for s in sides)
+    return "|".join(key(s.normalized) if _status(s) in DECIDED else "~" + _status(s) for s in sides)
 
 
 def _input(p: Parameter) -> dict[str, Any]:
@@ -57,28 +82,64 @@ def _input(p: Parameter) -> dict[str, Any]:
     return out
 
 
-def question_rows(reg, rs, tables: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+def touched(f) -> set[str]:
+    """The parameters a finding is about: its own, and those of the findings one disagreement also decides
+    (its ``consequences``, where the comparison merged them into it)."""
+    return set(f.params).union(*(set(c.params) for c in getattr(f, "consequences", ())))
+
+
+def disputes(q: Question, findings: Iterable) -> list:
+    """The findings between stated rules that touch one of ``q``'s parameters: ``q`` is disputed exactly
+    when there is one."""
+    params = set(q.params)
+    return [f for f in findings if stated_disagreement(f) and params & touched(f)]
+
+
+def house_rules(reg, rs) -> dict[str, tuple[str, set[str]]]:
+    """Each bundled house rule (an overlay shipped with the toolkit, stacked on a ruleset) in ``rs``, by
+    ruleset id: the overlay's id and the parameters its own file sets."""
+    out = {}
+    for r in rs:
+        top = r.chain[-1]
+        f = reg.files.get(top)
+        if "+" in r.id and f is not None and f.kind == "overlay" and reg.is_bundled(top):
+            out[r.id] = (top, set(f.entries))
+    return out
+
+
+def question_rows(reg, rs, tables: tuple[str, ...] = (), findings: Iterable = ()) -> list[dict[str, Any]]:
     ctx = _Ctx(reg)
     cat = reg.catalogue
+    findings = list(findings)
+    houses = house_rules(reg, rs)
     rows = []
     for q in load_questions():
-        many = len(q.params) > 1
         cells, readings = [], {}
         for r in rs:
             a = answer(q, r, ctx)
             k = _key(a.sides)
-            kinds = {s.kind for s in a.sides}
-            cls = next((c for k_, c in (("silent", "k-silent"), ("undecided", "k-silent"), ("open", "k-open"),
-                                        ("assumed", "k-assumed")) if k_ in kinds), "")
-            cells.append({"ruleset": r.id, "key": k, "short": " · ".join(_short(s, many) for s in a.sides),
-                          "cls": cls})
-            rd = readings.setdefault(k, {"key": k, "short": cells[-1]["short"], "rulesets": [], "books": [],
-                                         "tables": [], "evidence": [], "_seen": {},
-                                         "decided": all(s.kind in DECIDED for s in a.sides),
-                                         "values": [s.normalized if s.kind in DECIDED else None
-                                                    for s in a.sides]})
+            status = [_status(s) for s in a.sides]
+            cls = next((c for st, c in (("silent", "k-silent"), ("not_applicable", "k-na"), ("open", "k-open"),
+                                        ("assumed", "k-assumed")) if st in status), "")
+            cells.append({"ruleset": r.id, "key": k, "short": _short(a.sides), "cls": cls})
+            table = r.id in tables or not reg.is_bundled(r.chain[-1])
+            rd = readings.setdefault(k, {
+                "key": k, "short": cells[-1]["short"], "rulesets": [], "books": [], "tables": [], "who": [],
+                "evidence": [], "_seen": {},
+                "parts": [{"param": s.param, "label": label(s.param), "text": _text(s), "status": st}
+                          for s, st in zip(a.sides, status)],
+                # what the sheet writes: a value where one is stated or assumed, an open entry where the
+                # reading leaves it to the table, nothing where it is silent or not applicable
+                "offered": any(st in DECIDED for st in status),
+                "values": [s.normalized if st in DECIDED else None for s, st in zip(a.sides, status)],
+                "open": [st == "open" for st in status]})
             rd["rulesets"].append(r.id)
-            if r.id in tables or not reg.is_bundled(r.chain[-1]):
+            rd["who"].append({"id": r.id, "table": table, "house": r.id in houses, "overlay": r.chain[-1],
+                              # the ruleset's own file rules on it (not only a file it builds on)
+                              "own": table or any(s.origin == r.chain[-1] for s in a.sides),
+                              "assumed": "assumed" in status and "cited" not in status,
+                              "partly_assumed": "assumed" in status and "cited" in status})
+            if table:
                 rd["tables"].append(r.id)
             else:
                 book = primary_source(r)
@@ -93,12 +154,15 @@ def question_rows(reg, rs, tables: tuple[str, ...] = ()) -> list[dict[str, Any]]
                     ev["origins"].append(origin)
         for rd in readings.values():
             del rd["_seen"]
-        ordered = sorted(readings.values(), key=lambda x: (not x["decided"], -len(x["books"]), -len(x["rulesets"])))
+        ordered = sorted(readings.values(), key=lambda x: (not x["offered"], -len(x["books"]), -len(x["rulesets"])))
         index = {rd["key"]: i for i, rd in enumerate(ordered)}
         for c in cells:
             c["reading"] = index[c["key"]]
-        decided = {rd["key"] for rd in ordered if rd["decided"]}
-        rows.append({"q": q, "cells": cells, "readings": ordered, "disputed": len(decided) > 1,
+        found = disputes(q, findings)
+        house = list(dict.fromkeys(top for top, params in houses.values() if params & set(q.params)))
+        rows.append({"q": q, "cells": cells, "readings": ordered, "disputed": bool(found),
+                     "disputes": [{"id": f.id, "href": finding_href(f), "kind": f.kind} for f in found],
+                     "house": house, "to_decide": bool(found or house),
                      "params": [{"id": p, "label": label(p), "question": cat[p].question,
                                  "type": cat[p].type, "money": cat[p].is_money, "input": _input(cat[p])}
                                 for p in q.params]})
@@ -120,11 +184,11 @@ def sheet_bases(reg, rs, tables: tuple[str, ...] = ()) -> list[dict[str, Any]]:
 
 
 def table_presets(rows: list[dict[str, Any]], table: str) -> dict[str, int]:
-    """For each question, the reading (index into the row's readings) the table takes, where it is a
-    decided one: the sheet starts from the table's own rulings."""
+    """For each question, the reading (index into the row's readings) the table takes, where the sheet
+    offers it: the sheet starts from the table's own rulings."""
     out = {}
     for row in rows:
         cell = next((c for c in row["cells"] if c["ruleset"] == table), None)
-        if cell is not None and row["readings"][cell["reading"]]["decided"]:
+        if cell is not None and row["readings"][cell["reading"]]["offered"]:
             out[row["q"].id] = cell["reading"]
     return out

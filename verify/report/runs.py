@@ -90,12 +90,17 @@ def _why(result) -> str:
     return (text[-1] if text else f"exit status {result.exit_code}")[:400]
 
 
-def run_check(rulesets: list[str]) -> CheckRun:
+def run_check(rulesets: list[str], settings: dict[str, dict] | None = None) -> CheckRun:
     """``verify check`` of ``rulesets`` in this process, its progress on stderr as the report's check part;
-    the results as ``verify check --json`` gives them."""
+    the results as ``verify check --json`` gives them. ``settings`` gives some of them ``--set`` values
+    (by name): those are checked with their values, the others as they are."""
     t0 = time.perf_counter()
+    settings = settings or {}
+    plain = [n for n in rulesets if n not in settings]
+    groups = ([(plain, None)] if plain else []) + [([n], v) for n, v in settings.items() if n in rulesets]
     try:
-        results = tuple(r.to_json() for r in check(list(rulesets), progress=True, label="report: check"))
+        results = tuple(r.to_json() for names, values in groups
+                        for r in check(names, settings=values, progress=True, label="report: check"))
     except Interrupted as exc:
         exc.detail = None      # the check's chunks are not resumable from `verify report`
         raise
@@ -127,8 +132,10 @@ def load_check_json(path, rulesets: list[str] | None = None, configs: dict[str, 
     return CheckRun("ran", results, reason=f"read from {path}")
 
 
-def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -> Simulation:
-    """Simulate ``games`` games of each (ruleset, players) in-process, progress by ruleset on stderr."""
+def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1,
+                   settings: dict[str, dict] | None = None) -> Simulation:
+    """Simulate ``games`` games of each (ruleset, players) in-process, progress by ruleset on stderr; a
+    ruleset named in ``settings`` is played with those ``--set`` values."""
     cmd = _command("simulate")
     players = ", ".join(sorted({str(p) for _, p in rulesets})) or "—"
     if cmd is None:
@@ -141,18 +148,20 @@ def run_simulation(rulesets: list[tuple[str, int]], games: int, seed: int = 1) -
     try:
         for rid, p in rulesets:
             bar.describe(rid)
-            runs.append(_simulate_one(cmd, rid, p, games, seed))
+            runs.append(_simulate_one(cmd, rid, p, games, seed, (settings or {}).get(rid)))
             bar.advance(1)
     finally:
         bar.close()
     return Simulation("ran", games, players, seed, tuple(runs), elapsed_s=time.perf_counter() - t0)
 
 
-def _simulate_one(cmd, rid: str, p: int, games: int, seed: int) -> SimRun:
+def _simulate_one(cmd, rid: str, p: int, games: int, seed: int, values: dict | None = None) -> SimRun:
     """One ruleset's games through ``verify simulate --json``; a failure is the run's reason, never raised."""
     res = None
     try:
         args = [rid, "--games", str(games), "--players", str(p), "--seed", str(seed), "--json"]
+        for pid, v in (values or {}).items():
+            args += ["--set", f"{pid}={_yaml_scalar(v)}"]
         res = CliRunner().invoke(cmd, args, catch_exceptions=True)
         data = _json_out(res)
         if not isinstance(data.get("landings"), list) or "turns" not in data:
@@ -161,3 +170,8 @@ def _simulate_one(cmd, rid: str, p: int, games: int, seed: int) -> SimRun:
     except Exception as exc:  # noqa: BLE001
         reason = _why(res) if res is not None and res.exit_code else f"{type(exc).__name__}: {exc}"
         return SimRun(rid, "failed", reason=reason[:400])
+
+
+def _yaml_scalar(v: Any) -> str:
+    """A ``--set`` value as ``verify simulate --set`` reads it back (a YAML scalar or list)."""
+    return json.dumps(v)

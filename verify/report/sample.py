@@ -56,9 +56,10 @@ class LengthVerdict:
     def text(self) -> str:
         interval = f"{self.difference:+.0f} player-turns per game, 95 % interval [{self.lo:+.0f}, {self.hi:+.0f}]"
         if self.sign == "cannot tell":
+            given = " (--set gives both rulesets the value)" if " --set " in (self.name or "") else ""
             return (f"{self.games} games of each cannot tell whether {self.table} plays longer or shorter than "
                     f"{self.base} ({interval}); `verify study {self.base} {self.name or self.table} --games 5000` "
-                    "can")
+                    f"can{given}")
         return f"{self.table} plays {self.sign} than {self.base}: {interval}, from {self.games} games of each"
 
 

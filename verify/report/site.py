@@ -83,4 +83,13 @@ def environment() -> jinja2.Environment:
     env.filters["anchor"] = anchor
     env.filters["finding_href"] = finding_href
     env.filters["witness_file"] = file_name
+    env.globals["note_of"] = lambda side: None      # the report sets the rulesets' own (``notes``)
     return env
+
+
+def notes(reg) -> Callable[[Any], str | None]:
+    """The ``note:`` of the entry a side shows (by the file that set it and its parameter), so every page
+    that shows a value shows the note beside it: a reading set aside, a caveat on the value."""
+    found = {(fid, pid): " ".join(e.note.split()) for fid, f in reg.files.items()
+             for pid, e in f.entries.items() if isinstance(e.note, str) and e.note.strip()}
+    return lambda side: found.get((getattr(side, "origin", None), getattr(side, "param", None)))

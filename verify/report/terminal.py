@@ -20,7 +20,7 @@ def value_text(s: Side) -> str:
         if s.scale != 1 and s.normalized is not None and s.normalized != s.value:
             text += f" (= {show(s.normalized)} classic)"
         return text
-    return s.kind
+    return s.kind.replace("_", " ")
 
 
 def origin_text(s: Side) -> str:
@@ -46,7 +46,8 @@ def echo_side(s: Side, indent: str = "    ", label: str | None = None) -> None:
         if s.gloss:
             click.echo(f"{indent}    {s.gloss}")
     elif s.gloss:
-        click.echo(f"{head} — {s.kind}: {s.gloss}" if s.kind in ("cited", "assumed") else f"{head}: {s.gloss}")
+        gloss = s.gloss.removeprefix(value_text(s) + ": ")     # "not applicable: not applicable: ..." once
+        click.echo(f"{head} — {s.kind}: {gloss}" if s.kind in ("cited", "assumed") else f"{head}: {gloss}")
     else:
         click.echo(head)
 

@@ -9,6 +9,7 @@ model and the comparison read parameters by these ids.
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -115,6 +116,8 @@ class Parameter:
     def _number(self, value: Any, integer: bool) -> str | None:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return f"expected {self.domain_text()}, got {value!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"{value!r} is not a finite number: expected {self.domain_text()}"
         if integer and not isinstance(value, int):
             return f"expected a whole number, got {value!r}"
         lo, hi = self.min, self.max

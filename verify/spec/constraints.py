@@ -60,8 +60,15 @@ def _load(path: str) -> tuple[Constraint, ...]:
     return tuple(out)
 
 
-def check_constraints(r: Ruleset) -> list[ConstraintResult]:
-    env = {pid: (e.value if e.has_value else UNDECIDED) for pid, e in r.entries.items()}
+def check_constraints(r: Ruleset, played: bool = False) -> list[ConstraintResult]:
+    """Each constraint on ``r``'s stated values (a silent value leaves it undecided: what lint reports),
+    or with ``played`` on the values a game plays (a silent value is its fallback): a command that
+    plays ``r`` refuses a combination the engine could not play through."""
+    if played:
+        from .applicability import played_env
+        env = played_env(r)
+    else:
+        env = {pid: (e.value if e.has_value else UNDECIDED) for pid, e in r.entries.items()}
     for pid in r.catalogue.parameters:
         env.setdefault(pid, UNDECIDED)
     out = []

@@ -79,7 +79,7 @@ def supply(r: Ruleset, values: dict[str, Any]) -> Ruleset:
     if errors:
         raise ErrorList(errors)
     out = replace(r, entries=entries, supplied=tuple(sorted(values.items(), key=lambda kv: kv[0])))
-    broken = [res for res in check_constraints(out)
+    broken = [res for res in check_constraints(out, played=True)
               if res.status == "broken" and set(res.constraint.params) & set(values)]
     if broken:
         raise ErrorList([SpecError("E004", f"{r.id}: constraint {b.constraint.id} is broken by --set: "
@@ -153,7 +153,7 @@ def require_consistent(r: Ruleset, doing: str = "play") -> None:
     """Raise E004 (one per constraint) when ``r``'s own values break a cross-parameter constraint: a
     stack or a table can combine values no single file breaks (a Free Parking pot on a board whose
     corner 20 is a casino), and a game of them would play a rule that cannot happen."""
-    broken = [res for res in check_constraints(r) if res.status == "broken"]
+    broken = [res for res in check_constraints(r, played=True) if res.status == "broken"]
     if broken:
         raise ErrorList([SpecError("E004", f"{r.id}: constraint {b.constraint.id} is broken: {b.constraint.message} "
                                    f"({b.constraint.text}; set by {setters(r, b.constraint.params)}); "

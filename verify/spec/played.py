@@ -49,7 +49,7 @@ class TableValue:
         elif checking:
             tail = "checked for every value where it can be, else with the fallback (see the results)"
         else:
-            tail = (f"not played until supplied: --set {self.param}=VALUE (simulate, study), or an overlay "
+            tail = (f"not played until supplied: --set {self.param}=VALUE (simulate, study, report), or an overlay "
                     f"file that sets it stacked on the table ({self.stack})")
         return f"{self.param}: open in your table {self.file}{why}; {tail}"
 
@@ -91,12 +91,14 @@ def announce(r: Ruleset, checking: bool | str = False, echo=None) -> list[TableV
     """Say on stderr which values were played (or checked, ``checking=True``; or compiled,
     ``checking="compile"``) for the table and where they came from."""
     values = table_values(r)
+    echo = echo or (lambda line: click.echo(line, err=True))
+    doing = "compiled" if checking == "compile" else "checked" if checking else "played"
     if values:
-        echo = echo or (lambda line: click.echo(line, err=True))
-        doing = "compiled" if checking == "compile" else "checked" if checking else "played"
         echo(f"{r.id}: values it does not state itself, {doing} as follows:")
         for v in values:
             echo(f"  {v.text(checking, r.value(v.param))}")
+    for fid, text in r.extra_rules:        # no parameter says them: never played nor checked, and said so
+        echo(f"{r.id}: not {doing} (a rule in {fid}'s own words, no parameter for it): {text}")
     return values
 
 

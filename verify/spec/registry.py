@@ -153,6 +153,11 @@ class Registry:
         self._resolved[name] = result
         return result
 
+    def pin(self, name: str, ruleset: Ruleset) -> None:
+        """From now on ``resolve(name)`` gives ``ruleset`` (``name`` with ``--set`` values supplied), so every
+        stage of one run over this registry (the report's comparison, pages and games) sees the same values."""
+        self._resolved[name] = ruleset
+
     @staticmethod
     def _split(token: str) -> tuple[str, tuple[str, ...]]:
         """A file path is taken whole (it may hold an '@'); otherwise ``id@reading@...``."""
@@ -283,7 +288,8 @@ def _merge(a: Ruleset, b: Ruleset) -> Ruleset:
     promised_by = {**a.promised_by, **b.promised_by}
     sources = tuple(dict.fromkeys(a.sources + b.sources))
     return replace(b, chain=a.chain + tuple(c for c in b.chain if c not in a.chain),
-                   entries=entries, promises=promises, promised_by=promised_by, sources=sources)
+                   entries=entries, promises=promises, promised_by=promised_by, sources=sources,
+                   extra_rules=tuple(dict.fromkeys(a.extra_rules + b.extra_rules)))
 
 
 def _hint(name: str, options: list[str]) -> str:

@@ -43,7 +43,7 @@ KINDS = ("cited", "assumed", "silent", "open")
 OWN_WORDS = "table"
 #: Characters a ruleset id cannot hold: each means something else in a ruleset name on the command line.
 ID_RESERVED = "+@/\\"
-_TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules"}
+_TOP = {"id", "title", "source", "language", "kind", "extends", "description", "promises", "rules", "extra_rules"}
 _ENTRY = {"value", "quote", "gloss", "assumed", "silent", "open", "source", "note", "readings", "claims"}
 
 
@@ -102,6 +102,8 @@ class RulesetFile:
     promises: dict[str, bool]
     entries: dict[str, Entry]
     lines: dict = field(default_factory=dict, compare=False, repr=False)
+    #: rules the catalogue cannot express, in the table's own words: shown, never played or checked
+    extra_rules: tuple[str, ...] = ()
 
     def loc(self, *path) -> Location:
         return Location(display(self.path), self.lines.get(path) or self.lines.get(path[:1]))
@@ -155,6 +157,11 @@ def parse_ruleset_file(path: Path, catalogue: Catalogue | None = None,
     if not isinstance(promises, dict) or not all(isinstance(v, bool) for v in promises.values()):
         errors.append(SpecError("E009", "'promises' maps invariant ids to true/false", loc("promises")))
         promises = {}
+    extra = data.get("extra_rules") or []
+    if not isinstance(extra, list) or not all(isinstance(x, str) and x.strip() for x in extra):
+        errors.append(SpecError("E009", "'extra_rules' is a list of rules in your own words (each a non-empty "
+                                "string): shown by every command, never played or checked", loc("extra_rules")))
+        extra = []
     rules = data.get("rules") or {}
     if not isinstance(rules, dict):
         raise ErrorList(errors + [SpecError("E009", "'rules' must be a mapping", loc("rules"))])
@@ -172,6 +179,7 @@ def parse_ruleset_file(path: Path, catalogue: Catalogue | None = None,
         id=rid, title=str(data.get("title") or rid), path=Path(path), source=source,
         language=data.get("language"), kind=kind, extends=tuple(extends),
         description=data.get("description"), promises=dict(promises), entries=entries, lines=lines,
+        extra_rules=tuple(" ".join(x.split()) for x in extra),
     )
 
 
@@ -319,6 +327,7 @@ class Ruleset:
     readings_applied: tuple[str, ...] = ()   # RULESET@READING: the readings chosen, in order
     supplied: tuple[tuple[str, Any], ...] = ()   # values given with --set (verify.spec.open_values)
     promised_by: dict[str, str] = field(default_factory=dict, compare=False)   # invariant -> the file that says so
+    extra_rules: tuple[tuple[str, str], ...] = ()   # (file id, rule in its own words): shown, never played
 
     @property
     def money_scale(self) -> int:
@@ -381,6 +390,7 @@ def apply(base: Ruleset | None, f: RulesetFile, cat: Catalogue, new_id: str | No
         chain=(base.chain if base else ()) + (f.id,), sources=tuple(sources), entries=entries,
         promises=promises, promised_by=promised_by, catalogue=cat, is_overlay=f.kind == "overlay" and base is None,
         readings_applied=base.readings_applied if base else (), supplied=base.supplied if base else (),
+        extra_rules=(base.extra_rules if base else ()) + tuple((f.id, x) for x in f.extra_rules),
     )
 
 

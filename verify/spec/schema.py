@@ -97,6 +97,9 @@ def ruleset_schema(cat: Catalogue | None = None) -> dict:
             "extends": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}},
                                   {"type": "null"}]},
             "promises": {"type": "object", "additionalProperties": {"type": "boolean"}},
+            "extra_rules": {"type": "array", "items": {"type": "string", "minLength": 1},
+                            "description": "Rules the catalogue cannot express, in your own words: shown by "
+                                           "every command, never played or checked."},
             "rules": {"type": "object", "additionalProperties": False, "properties": rules},
         },
         "$defs": defs,
