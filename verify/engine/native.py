@@ -25,21 +25,21 @@ standard library at module level.
 
 from __future__ import annotations
 
-import argparse
-import ast
 import hashlib
 import importlib
+import importlib.machinery
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
-import sysconfig
-import tempfile
-import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import ast
+
+# (what only building needs, ``ast``, ``shutil``, ``subprocess``..., is imported where it builds: every command
+# that plays loads this module, and a one-game run is mostly start-up)
 
 #: the modules compiled (relative to ``verify``): the config's model and tables (so that the rules read the
 #: config's values and the tables derived from them as native attributes), the engine's state, rules, bots
@@ -87,6 +87,7 @@ def _absolute(module: str, node: ast.ImportFrom) -> str:
 
 def _imports(module: str) -> list[tuple[int, str]]:
     """(line, absolute module) of every relative import of a compiled module."""
+    import ast
     tree = ast.parse(_file(module).read_text(encoding="utf-8"))
     return [(node.lineno, _absolute(module, node)) for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and node.level]
@@ -132,7 +133,7 @@ def key() -> str:
     (computed once per process)."""
     if not _KEY:
         h = hashlib.sha256()
-        h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{sysconfig.get_config_var('EXT_SUFFIX')}"
+        h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{_ext()}"
                  .encode())
         for path in _inputs():
             h.update(str(path.relative_to(PACKAGE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
@@ -187,6 +188,10 @@ def build(force: bool = False, quiet: bool = False, target: Path = TARGET) -> Pa
     The modules are compiled in a temporary copy of the package and moved into ``target`` once built, so
     a failed or stopped build leaves the previous one as it was. Raises ``Unavailable`` (with the end of
     the compiler's log) when the build fails."""
+    import shutil
+    import subprocess
+    import tempfile
+    import time
     k = key()
     if built(target) and not force:
         return target
@@ -245,7 +250,9 @@ def build(force: bool = False, quiet: bool = False, target: Path = TARGET) -> Pa
 
 
 def _ext() -> str:
-    return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    """The file suffix of this interpreter's extension modules (sysconfig's ``EXT_SUFFIX``, without loading
+    sysconfig's data)."""
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def files(target: Path = TARGET) -> list[Path]:
@@ -286,6 +293,7 @@ def status() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse
     ap = argparse.ArgumentParser(prog="python -m verify.engine.native", description=__doc__.splitlines()[0])
     ap.add_argument("--build", action="store_true", help="compile the engine of the current source into the package")
     ap.add_argument("--force", action="store_true", help="with --build: build again even when built")

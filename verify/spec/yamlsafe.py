@@ -122,7 +122,8 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
     if node is None:
         return None, lines
     _check_size(node, filename)
-    return _build(node, (), lines, filename), lines
+    # one constructor for the document's scalars (a loader per scalar cost more than the parse)
+    return _build(node, (), lines, filename, yaml.SafeLoader("")), lines
 
 
 def _compose_fast(text: str) -> yaml.Node | None:
@@ -136,7 +137,7 @@ def _compose_fast(text: str) -> yaml.Node | None:
         return None
 
 
-def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:
+def _build(node: yaml.Node, path: Path, lines: dict, filename: str, loader: yaml.SafeLoader) -> Any:
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
@@ -144,7 +145,7 @@ def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise SpecError("E001", "YAML merge keys (<<) are not supported",
                                 Location(filename, key_node.start_mark.line + 1))
-            key = _build(key_node, path + ("<key>",), {}, filename)
+            key = _build(key_node, path + ("<key>",), {}, filename, loader)
             if isinstance(key, (dict, list)):
                 raise SpecError("E001", "a mapping key must be a plain value",
                                 Location(filename, key_node.start_mark.line + 1))
@@ -153,14 +154,12 @@ def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:
                                 f"(first at line {lines[path + (key,)]})",
                                 Location(filename, key_node.start_mark.line + 1))
             lines[path + (key,)] = key_node.start_mark.line + 1
-            out[key] = _build(value_node, path + (key,), lines, filename)
+            out[key] = _build(value_node, path + (key,), lines, filename, loader)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_build(child, path + (i,), lines, filename) for i, child in enumerate(node.value)]
+        return [_build(child, path + (i,), lines, filename, loader) for i, child in enumerate(node.value)]
     try:
-        return yaml.SafeLoader(  # construct one scalar with the safe resolver
-            ""
-        ).construct_object(node, deep=True)
+        return loader.construct_object(node, deep=True)  # one scalar, by the safe constructor
     except yaml.YAMLError as exc:
         raise SpecError("E001", f"malformed YAML value: {exc}",
                         Location(filename, node.start_mark.line + 1)) from None
