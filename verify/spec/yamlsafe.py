@@ -91,6 +91,26 @@ def _check_size(root: yaml.Node, filename: str) -> None:
         stack.extend((c, False) for c in children if id(c) not in size)
 
 
+def _small_tree(root: yaml.Node) -> bool:
+    """Whether a document without aliases is within the limits (else ``_check_size`` says how it is not): a
+    quick count of its nodes, each seen once."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, yaml.MappingNode):
+            if len(node.value) > MAX_ITEMS:
+                return False
+            for pair in node.value:
+                stack.extend(pair)
+        elif isinstance(node, yaml.SequenceNode):
+            if len(node.value) > MAX_ITEMS:
+                return False
+            stack.extend(node.value)
+    return count <= MAX_NODES
+
+
 def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [n for pair in node.value for n in pair]
@@ -121,7 +141,8 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
     lines: dict[Path, int] = {}
     if node is None:
         return None, lines
-    _check_size(node, filename)
+    if "&" in text or not _small_tree(node):      # (no anchor: no alias, each node is counted once)
+        _check_size(node, filename)
     # one constructor for the document's scalars (a loader per scalar cost more than the parse)
     return _build(node, (), lines, filename, yaml.SafeLoader("")), lines
 
