@@ -158,6 +158,9 @@ def _compose_fast(text: str) -> yaml.Node | None:
         return None
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 def _build(node: yaml.Node, path: Path, lines: dict, filename: str, loader: yaml.SafeLoader) -> Any:
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
@@ -179,6 +182,8 @@ def _build(node: yaml.Node, path: Path, lines: dict, filename: str, loader: yaml
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_build(child, path + (i,), lines, filename, loader) for i, child in enumerate(node.value)]
+    if node.tag == _STR:
+        return node.value              # (what the safe constructor makes of a string: its text)
     try:
         return loader.construct_object(node, deep=True)  # one scalar, by the safe constructor
     except yaml.YAMLError as exc:
