@@ -25,20 +25,21 @@ standard library at module level.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import importlib.machinery
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
+import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    import ast
-
-# (what only building needs, ``ast``, ``shutil``, ``subprocess``..., is imported where it builds: every command
+# (``subprocess`` and ``argparse``, which only building needs, are imported where it builds: every command
 # that plays loads this module, and a one-game run is mostly start-up)
 
 #: the modules compiled (relative to ``verify``): the config's model and tables (so that the rules read the
@@ -87,7 +88,6 @@ def _absolute(module: str, node: ast.ImportFrom) -> str:
 
 def _imports(module: str) -> list[tuple[int, str]]:
     """(line, absolute module) of every relative import of a compiled module."""
-    import ast
     tree = ast.parse(_file(module).read_text(encoding="utf-8"))
     return [(node.lineno, _absolute(module, node)) for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and node.level]
@@ -186,10 +186,7 @@ def build(force: bool = False, quiet: bool = False, target: Path = TARGET) -> Pa
     The modules are compiled in a temporary copy of the package and moved into ``target`` once built, so
     a failed or stopped build leaves the previous one as it was. Raises ``Unavailable`` (with the end of
     the compiler's log) when the build fails."""
-    import shutil
     import subprocess
-    import tempfile
-    import time
     k = key()
     if built(target) and not force:
         return target

@@ -28,7 +28,6 @@ from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterator
 
 
-
 class BackendUnavailable(Exception):
     """The chosen backend cannot start (Dask not installed, scheduler unreachable)."""
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import sys
+import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -301,7 +302,6 @@ def _keep(campaign: Campaign, store: CampaignStore | None, results: dict[int, An
     if not results:
         return None
     if store is None:
-        import tempfile
         store = CampaignStore(tempfile.mkdtemp(prefix=f"verify-{campaign.kind}-"))
         store.open(campaign.kind, campaign.identity, n)
     for i, r in results.items():
