@@ -61,6 +61,7 @@ class Point:
             out.update({k: v for k, v in self.claim.to_json().items() if k != "evidence"})
         if self.reading is not None:
             out["reading"] = self.reading
+            out["says"] = f"{out.get('says', 'its value')} (its reading {self.reading!r} gives the other side's answer)"
         return out
 
     def reason(self, ruleset: str) -> str:
