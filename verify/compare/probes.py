@@ -1217,8 +1217,8 @@ PROBES: tuple[Probe, ...] = (
           "what does the owner get?", ("mortgage.immediate_auction_proceeds",),
           (PRICE, Var("bid", "the winning bid", (300, 150, 500), money=True)), own_auction, _own_owner_gets,
           special=((NO_AUCTION, NO_AUCTION),)),
-    Probe("shortage_auction", "The bank has a few houses left and players want to build: are the houses "
-          "auctioned?", ("building.shortage_trigger", "building.shortage_auction"),
+    Probe("shortage_auction", "The bank has a few houses left and players want to build: is an auction "
+          "held now, for the houses left (not only once one house is left)?", ("building.shortage_trigger", "building.shortage_auction"),
           (Var("stock", "houses left in the bank", (3, 1, 5)),
            Var("builders", "players holding a whole group", (2, 3, 1)),
            Var("cash", "each builder's cash", (1500, 300), money=True)),
