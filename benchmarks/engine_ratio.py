@@ -124,6 +124,20 @@ def instructions(tree: Path, env: dict, ruleset: str, games: int, checked: bool)
     return round(int(re.search(r"Collected : (\d+)", out.stderr).group(1)) / doc["turns"], 1)
 
 
+#: a one-game ``verify simulate`` as a user runs it, and the bare interpreter beside it
+ONE_GAME = ["-m", "verify.cli", "simulate", "--games", "1"]
+
+
+def process_instructions(args: list[str], tree: Path, env: dict) -> int:
+    """Instructions a fresh ``python ARGS`` executes, start-up and imports included (callgrind, the whole
+    process; bytecode cached by a run first, as a user runs it)."""
+    cmd = [sys.executable, *args]
+    subprocess.run(cmd, cwd=str(tree), env=env, check=True, capture_output=True)
+    out = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={os.devnull}", *cmd],
+                         capture_output=True, text=True, env=env, cwd=str(tree), check=True)
+    return int(re.search(r"Collected : (\d+)", out.stderr).group(1))
+
+
 def extract(rev: str, into: Path) -> Path:
     """The tree of ``rev`` (verify/, rulesets/, specs/) in a folder of ``into``."""
     dest = into / rev
@@ -228,7 +242,8 @@ def main(argv=None) -> int:
                     help="also time `verify simulate --games 1` N times a side, alternating (wall seconds)")
     ap.add_argument("--instructions", type=int, default=0, metavar="N",
                     help="also count the instructions per player-turn of N games a side under valgrind, this tree "
-                         "checked and unchecked (exact on a loaded machine; about a minute per ten games)")
+                         "checked and unchecked, and those of a fresh one-game `verify simulate` on each side "
+                         "(exact on a loaded machine; about a minute per ten games)")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -263,6 +278,9 @@ def main(argv=None) -> int:
                        "this_checked": instructions(ROOT, envs["this"], args.ruleset, n, True), "games": n}
             counted["baseline_over_this"] = round(counted["baseline"] / counted["this"], 3)
             counted["checked_over_unchecked"] = round(counted["this_checked"] / counted["this"], 2)
+            counted["one_game"] = {"baseline": process_instructions(ONE_GAME, base, envs["baseline"]),
+                                   "this": process_instructions(ONE_GAME, ROOT, envs["this"]),
+                                   "python": process_instructions(["-c", "pass"], ROOT, envs["this"])}
     doc = {"ruleset": args.ruleset, "baseline": args.baseline, "games": args.games, "rounds": args.rounds,
            "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2),
            "median_ratio": statistics.median(r["ratio"] for r in rows), "rows": rows}
@@ -287,6 +305,10 @@ def main(argv=None) -> int:
         print(f"instructions per player-turn (callgrind, {counted['games']} games): this tree {counted['this']}, "
               f"{args.baseline} {counted['baseline']} ({counted['baseline_over_this']}x); checked "
               f"{counted['this_checked']} ({counted['checked_over_unchecked']}x unchecked)")
+    if counted is not None:
+        one = counted["one_game"]
+        print(f"instructions of a fresh `verify simulate --games 1` (callgrind, whole process): this tree "
+              f"{one['this']:,}, {args.baseline} {one['baseline']:,}; the interpreter alone {one['python']:,}")
     if one_game is not None:
         print(f"`verify simulate --games 1`, median wall seconds of {args.one_game}: this tree "
               f"{one_game['this_median_s']}, {args.baseline} {one_game['baseline_median_s']}; "

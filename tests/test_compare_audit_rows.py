@@ -47,14 +47,18 @@ def test_S_mortgaging_is_named_so_no_reading_frees_it_and_selling_is_read_apart(
     assert w.plays and w.situation["phase"] == 2 and [o.classic for o in w.outcomes] == [False, True]
 
 
-def test_AC_group_bonus_with_buildings_is_stated_by_its_condition_with_the_other_reading(bundled):
-    """"mà chưa có công trình nào" restricts the doubling to a group with no building: a stated condition
-    (the comparison audit of 2026-12-06 found the difference hidden under "assumed"); the reading that "đã"
-    only says when the doubling begins stays recorded, and reported as an ambiguity."""
+def test_AC_group_bonus_with_buildings_rests_on_one_of_two_readings(bundled):
+    """"mà chưa có công trình nào đã làm gấp đôi" (a whole group with no building yet already doubles): the
+    ruling reads a sufficient condition as the only one, and the ruleset records the other reading, which
+    gives the official answer; so the difference rests on a reading (inferred), never a contradiction, and
+    the ambiguity is reported with its own witness."""
     e = entry("online-vn", "rent.group_bonus_with_buildings")
     assert e.kind == "cited" and readings("online-vn", "rent.group_bonus_with_buildings") == {
         "bonus-kept-when-built": True}
-    assert bundled["contradiction:rent.group_bonus_with_buildings"].witness.plays
+    f = bundled["inferred:rent.group_bonus_with_buildings"]
+    point = next(s for s in f.sides if s.ruleset == "online-vn").point
+    assert point["evidence"] == "reading" and point["reading"] == "bonus-kept-when-built"
+    assert f.witness.plays and "contradiction:rent.group_bonus_with_buildings" not in bundled
     assert "ambiguous:online-vn:rent.group_bonus_with_buildings" in bundled
 
 
@@ -192,7 +196,14 @@ def test_P_the_short_games_note_says_how_a_hotel_is_counted():
     ("inferred:go.salary_once_per_turn", "platform-classic", "generic"),  # "every time you pass Start"
     ("inferred:trade.per_turn_limit", "classic-pl", "generic"),          # "w dowolnym momencie" as a count
     ("medium:rent.owner_must_claim", "online-vn", "medium"),             # the on-screen Pay step
-    ("inferred:go.salary_stop_minute", "online-vn", "borrowed"),         # the minute is 003's
+    # the independent reader of 2026-12-07
+    ("inferred:bankruptcy.to_player_cash", "online-vn", "inferred"),     # the cash differs by the deeds' fate
+    ("inferred:jail.after_last_try", "online-vn", "absence"),            # a release that names no payment
+    ("inferred:building.shortage_trigger", "classic-pl", "absence"),     # only the last building is named
+    ("inferred:rent.station_schedule", "online-vn", "reading"),          # "tỷ lệ với" read strictly
+    ("inferred:rent.group_bonus_with_buildings", "online-vn", "reading"),  # a sufficient condition as the only
+    ("inferred:speed_die.triples_count_as_doubles", "official-speed-die", "reading"),
+    ("medium:turn.end", "online-vn", "medium"),                          # no end-turn button on the screen
 ])
 def test_the_readers_false_alarms_are_kinded_by_the_point_of_difference(bundled, fid, rid, evidence):
     f = bundled[fid]
@@ -201,21 +212,37 @@ def test_the_readers_false_alarms_are_kinded_by_the_point_of_difference(bundled,
 
 
 def test_the_hidden_differences_are_contradictions(bundled):
-    for pid in ("board.chest_squares", "cards.chest_deck", "rent.station_schedule",
-                "rent.group_bonus_with_buildings"):
+    for pid in ("board.chest_squares", "cards.chest_deck", "go.salary_stop_minute"):
         assert f"contradiction:{pid}" in bundled and f"assumed:{pid}" not in bundled, pid
     chest = bundled["contradiction:board.chest_squares"]
     assert next(s for s in chest.sides if s.ruleset == "official").point["evidence"] == "stated"
+    # the salary stops when the tax starts (stated) where the platform leaves 15 minutes with neither
+    salary = bundled["contradiction:go.salary_stop_minute"]
+    vn = next(s for s in salary.sides if s.ruleset == "online-vn").point
+    assert vn["evidence"] == "stated" and vn["settles"] == "value == 'tax_start'"
+    assert {o.ruleset: o.classic for o in salary.witness.outcomes} == {"online-vn": 200, "platform-classic": 0}
+
+
+def test_the_readers_doubtful_points_are_not_contradictions(bundled):
+    """The independent reader of 2026-12-07: a mortgage expiry the rules never mention; a stated 50 % gap that
+    already bounds the ratio; a platform permission that names no jail turn; an internal difference that
+    one recorded reading of the same words removes."""
+    assert "contradiction:mortgage.expiry_rounds" not in bundled and "assumed:mortgage.expiry_rounds" in bundled
+    assert entry("official", "mortgage.expiry_rounds").kind == "assumed"
+    assert load_ruleset("online-vn").value("trade.max_value_ratio") == 2
+    fine = bundled["contradiction:jail.fine_voluntary_turns"]
+    assert next(s for s in fine.sides if s.ruleset == "platform-classic").point["evidence"] == "generic"
+    assert "internal:000:mortgage-interest-base" not in bundled
+    assert "ambiguous:official:bankruptcy.mortgage_interest_base" in bundled
 
 
 def test_a_question_that_does_not_arise_and_a_double_count_are_gone(bundled):
     assert not [k for k in bundled if k.endswith(":end.winner") and not k.startswith(("variant", "ambiguous"))]
     heads = {f.id for f in compare(reg=load_registry()).findings}
-    assert "contradiction:bankruptcy.to_player_cash" in heads
-    assert "contradiction:bankruptcy.to_player_properties" not in heads      # the same VN sentence
-    for one in ("contradiction:building.timing", "contradiction:mortgage.timing", "contradiction:trade.timing",
-                "contradiction:turn.manage_before_roll_only", "contradiction:board.corner_20",
-                "contradiction:trade.max_value_ratio"):
+    assert "contradiction:bankruptcy.to_player_properties" in heads        # the deeds' fate is the difference
+    assert "contradiction:bankruptcy.to_player_cash" not in bundled
+    for one in ("contradiction:mortgage.timing", "contradiction:trade.timing",
+                "contradiction:board.corner_20", "contradiction:trade.max_value_ratio"):
         assert one not in heads and one in bundled, one                    # a consequence, kept
 
 

@@ -1,7 +1,9 @@
 """A finding's kind is decided where the sides part, from the evidence of the statement there (the claims of
 an entry), not from the label of the whole value: one fixture per class the readers found (an absence, a
 general clause, an on-screen step, a borrowed number, a question that does not arise, a double count, a
-stated existence or shape under an assumed label), each asserting its kind, and the claim format's lint."""
+stated existence or shape under an assumed label; a point the ruleset itself reads two ways, a difference
+that follows from another, a stated relation beside a borrowed number), each asserting its kind, and the
+claim format's lint."""
 
 from __future__ import annotations
 
@@ -259,6 +261,66 @@ def test_a_claim_that_does_not_tell_the_values_apart_leaves_the_label(tmp_path):
     from verify.compare.evidence import point
     a, b = reg.resolve("tr-game"), reg.resolve("tr-other")
     assert point(a, "board.chest_squares", b, ("cited",)).evidence == "assumed"
+
+
+# The independent reader of 2026-12-07: a point the ruleset itself reads two ways, a difference that is the
+# consequence of another, and a stated relation beside a borrowed number.
+VI_READ = VI.replace("id: vi-game", "id: vi-read").replace("VI (from 002)", "VI read").replace(
+    """        gloss: station rent is proportional to the stations held
+""", """        gloss: station rent is proportional to the stations held
+    readings:
+      - {name: loosely, value: [25, 50, 100, 200], gloss: the rent rises with the stations, why: in line with}
+""").replace("""    gloss: your assets are liquidated to the bank and the creditor is paid from the proceeds
+  bankruptcy.to_player_properties:""", """    gloss: your assets are liquidated to the bank and the creditor is paid from the proceeds
+    claims:
+      - says: The creditor also gets the liquidated deeds' proceeds, at their mortgage value.
+        evidence: inferred
+        why: the cash goes to the creditor in both; the deeds' fate differs, at a rate the handbook never gives
+  bankruptcy.to_player_properties:""").replace("""        gloss: until the economy starts to be taxed
+      - says: At the tax's start, minute 61.""", """        gloss: until the economy starts to be taxed
+      - says: The salary stops exactly when the tax starts.
+        settles: "value == 'tax_start'"
+        quote: "cho đến khi nền kinh tế bắt đầu bị đánh thuế"
+        gloss: until the economy starts to be taxed
+      - says: At the tax's start, minute 61.""")
+
+
+@pytest.fixture(scope="module")
+def reread(tmp_path_factory):
+    assert VI_READ.count("vi-read") == 1 and "loosely" in VI_READ and "exactly when" in VI_READ
+    reg = _registry(tmp_path_factory.mktemp("reread"), tr=TR, vi=VI_READ, sr=SR)
+    return every(compare(reg=reg).findings)
+
+
+def test_a_point_the_ruleset_reads_two_ways_is_a_reading_not_a_contradiction(reread):
+    """"Proportional to" read strictly, with the loose reading recorded: that reading gives the printed
+    doubling, so the shape rests on a reading (kind inferred); without the reading it is a contradiction
+    (test_a_stated_shape_under_assumed_amounts_is_a_contradiction)."""
+    x = reread["inferred:rent.station_schedule"]
+    p = side(x, "vi-read").point
+    assert p["evidence"] == "reading" and p["reading"] == "loosely" and "loosely" in x.reason
+    assert side(x, "tr-game").point["evidence"] == "stated"
+    assert "contradiction:rent.station_schedule" not in reread
+
+
+def test_a_difference_that_follows_from_another_is_not_a_second_contradiction(reread):
+    """Both give the debtor's cash to the creditor; the cash differs only because the deeds are liquidated
+    (the properties' finding), at a rate the handbook never gives."""
+    assert "contradiction:bankruptcy.to_player_properties" in reread
+    x = reread["inferred:bankruptcy.to_player_cash"]
+    assert side(x, "vi-read").point["evidence"] == "inferred" and "rate" in x.reason
+    assert "contradiction:bankruptcy.to_player_cash" not in reread
+
+
+def test_a_stated_relation_beside_a_borrowed_number_is_a_contradiction(reread):
+    """"Until the tax starts" against the platform's salary stop at 46 and tax at 61: the relation (no time
+    with neither) is stated on one side, the minutes on the other; the borrowed minute 61 is not the point."""
+    x = reread["contradiction:go.salary_stop_minute"]
+    p = side(x, "vi-read").point
+    assert p["evidence"] == "stated" and p["settles"] == "value == 'tax_start'"
+    assert side(x, "sr-game").point["evidence"] == "stated"
+    # against a game with no salary stop the stop itself is the point, as before
+    assert side(x, "tr-game").point["evidence"] == "assumed"
 
 
 @pytest.mark.parametrize("claims, message", [

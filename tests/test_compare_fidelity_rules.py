@@ -85,9 +85,11 @@ def test_witnesses_with_a_situation(ctx):
     assert w.situation["face"] == 3 and got == ["pips", "Mr. Monopoly"]
 
 
-def test_bundled_comparison_shows_the_shortage_trigger_contradiction():
+def test_bundled_comparison_shows_the_shortage_trigger_difference():
+    """classic-pl names only the last building wanted by several: read as no auction before it, an absence
+    (inferred), not a stated contradiction."""
     found = {f.id: f for f in compare(["official", "classic-pl"]).findings}
-    f = found["contradiction:building.shortage_trigger"]
+    f = found["inferred:building.shortage_trigger"]
     assert f.witness is not None and f.witness.plays
     by_side = {o.ruleset: o.classic for o in f.witness.outcomes}
     assert by_side == {"official": True, "classic-pl": False}

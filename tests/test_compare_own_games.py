@@ -131,13 +131,50 @@ def test_a_situation_a_game_cannot_hold_does_not_arise_there():
 
 def test_a_witness_lists_what_it_reads_that_no_quote_states():
     """The GO salary witness reads online-vn's tax start, a minute borrowed from the platform: named on the
-    witness with its evidence; no open value of online-vn is attributed to the platform."""
-    f = {x.id: x for x in compare(["online-vn", "platform-classic"]).findings}["inferred:go.salary_stop_minute"]
+    witness with its evidence (the finding itself is a stated relation: the salary stops when the tax
+    starts, where the platform leaves minutes with neither); no open value of online-vn is attributed to the
+    platform."""
+    f = {x.id: x for x in compare(["online-vn", "platform-classic"]).findings}["contradiction:go.salary_stop_minute"]
     w = f.witness
     unstated = {(u["ruleset"], u["param"]): u["evidence"] for u in w.unstated}
     assert unstated[("online-vn", "rent.tax_start_minute")] == "borrowed"
     assert ("platform-classic", "go.salary_stop_minute") not in unstated          # quoted there
     assert {r for r, _, _ in w.assumed} == {"online-vn"}                         # only its own open values
+
+
+@pytest.fixture(scope="module")
+def bundled_pairs():
+    return {x.id: x for x in every(compare(["official", "online-vn", "platform-classic"]).findings)}
+
+
+def test_a_one_value_play_shows_its_amounts_in_the_money_of_the_game_it_is_played_in(bundled_pairs):
+    """The platform's value played in official's game (scale 1) is shown in official's money: 110, what
+    the play paid, not 1100 (the platform's ×10 applied to a game it is not)."""
+    one = bundled_pairs["assumed:mortgage.transfer_interest"].witness.one_value
+    assert one is not None and one.game == "official"
+    out = {o.ruleset: (o.text, o.classic) for o in one.outcomes}
+    assert out["platform-classic"] == ("110", 110) and out["official"] == ("120", 120)
+
+
+def test_an_open_round_limit_is_played_long_enough_for_the_situation():
+    """online-vn leaves its round limit open: a witness plays it with the catalogue's witness_value (50),
+    named as supplied, so two missed turns or round 50 happen in a game that has not ended at round 1."""
+    f = {x.id: x for x in every(compare(["official", "online-vn"]).findings)}["contradiction:end.condition"]
+    w = f.witness
+    assert ("online-vn", "end.round_limit", 50) in w.assumed
+    assert w.situation["round"] == 50
+    assert {o.ruleset: o.text for o in w.outcomes}["official"] == "the game goes on"
+    from verify.spec.catalogue import load_catalogue
+    assert load_catalogue()["end.round_limit"].witness_value == 50
+
+
+def test_the_surrender_witness_is_a_debt_the_player_can_still_raise(bundled_pairs):
+    """Cash 100 and a 200 deed (mortgage 100) against a debt of 150: no threshold makes anyone bankrupt, so
+    the witness shows only the surrender: online-vn must pay, the platform may give up."""
+    w = bundled_pairs["contradiction:bankruptcy.surrender"].witness
+    assert w.situation["debt"] == 150 and w.situation["cash"] == 100
+    assert {o.ruleset: o.text for o in w.outcomes} == {"online-vn": "not bankrupt",
+                                                      "platform-classic": "not bankrupt; may give up voluntarily"}
 
 
 @pytest.mark.slow

@@ -69,7 +69,7 @@ def _tampered(path, tmp_path, change) -> object:
 def test_a_witness_the_engine_does_not_reproduce_fails_replay(witnesses, tmp_path):
     findings, paths = witnesses
     by_name = {p.name: p for p in paths}
-    path = by_name[file_name("contradiction:jail.after_last_try")]
+    path = by_name[file_name("inferred:jail.after_last_try")]
 
     def richer(lines):                                  # claim another outcome than the engine plays
         last = [x for x in lines if "state" in x][-1]

@@ -27,7 +27,7 @@ def test_a_conforming_engine_exits_0_with_the_run_json(tmp_path):
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
     assert set(doc) == {"engine", "ruleset", "scenarios", "steps", "ok", "strict", "skipped", "violations",
-                        "combined", "stopped"}
+                        "stopped"}
     assert doc["engine"] == "verify-reference" and doc["ruleset"] == "official" and doc["ok"] is True
     assert doc["scenarios"] == 20 and doc["steps"] > 0 and doc["violations"] == []
     assert not (tmp_path / "sc").exists()
@@ -43,10 +43,12 @@ def test_a_violation_exits_1_saves_a_scenario_that_replays(tmp_path):
     assert r.exit_code == 1
     doc = json.loads(r.output)
     v = doc["violations"][0]
-    assert set(v) == {"signature", "rule", "action", "count", "status", "step", "expected", "actual", "unstated",
-                      "scenario_file"}
-    assert v["rule"] == "successor" and v["step"] == 1 and v["action"] == "roll" and v["status"] == "new"
-    assert v["signature"] == "successor on roll: players[actor].position -" and v["count"] >= 2
+    assert set(v) == {"signature", "rule", "link", "effect", "count", "contexts", "chain", "status", "step",
+                      "expected", "actual", "unstated", "scenario_file"}
+    assert v["rule"] == "successor" and v["step"] == 1 and v["link"] == "roll" and v["status"] == "new"
+    assert v["signature"] == "successor at roll: players[actor].position -" and v["count"] >= 2
+    assert v["effect"] == "players[actor].position -" and v["chain"] == "roll"
+    assert sum(v["contexts"].values()) == v["count"] and all(c.startswith("roll") for c in v["contexts"])
     assert doc["scenarios"] == 10 and doc["ok"] is False
     saved = json.loads(open(v["scenario_file"]).read())
     assert saved["schema"] == "verify.conform-scenario/1" and len(saved["actions"]) == 1
@@ -64,12 +66,12 @@ def test_the_text_output_is_a_step_list_with_board_lines(tmp_path):
     out = r.output
     assert "successor broken at step 1 of 1" in out and "Loaded state" in out and "player 0: cash" in out
     assert "Step 1: player" in out and "State diff:" in out and "position: ruleset" in out
-    assert "Deviation: successor on roll: players[actor].position - — seen in" in out and " of 10 scenario(s)" in out
+    assert "Deviation: successor at roll: players[actor].position - — seen in" in out and " of 10 scenario(s)" in out
     assert "on square" in out and "next cards: chance" in out          # what a roll's deviation turns on
     assert "Replay: verify conform --replay" in out and "--engine tests.conform_engines.faults:ShortMover" in out
     (replay_line,) = [line for line in out.splitlines() if line.startswith("Replay: ")]
     assert replay_line.split()[4].startswith(str(tmp_path / "sc") + "/")   # the --scenarios folder used
-    assert "1 distinct deviation(s) (1 new); FAILED" in out
+    assert "1 cause(s) (1 new); FAILED" in out
 
 
 def test_junit_and_html_reports(tmp_path):
@@ -79,10 +81,10 @@ def test_junit_and_html_reports(tmp_path):
     suite = ET.parse(junit).getroot()
     assert suite.tag == "testsuite" and suite.get("failures") == "1"
     assert "successor" in suite.find("testcase/failure").text
-    assert suite.find("testcase").get("name").startswith("successor on roll: players[actor].position - (")
+    assert suite.find("testcase").get("name").startswith("successor at roll: players[actor].position - (")
     page = (html / "index.html").read_text()
     assert "Engine conformance" in page and "successor" in page and 'id="violation-count-1">1<' in page
-    assert "<code>successor on roll: players[actor].position -</code>" in page and " of 10</td>" in page
+    assert "<code>successor at roll: players[actor].position -</code>" in page and " of 10</td>" in page
     files = list((html / "scenarios").glob("*.json"))
     assert len(files) == 1 and f'href="scenarios/{files[0].name}"' in page
     saved = json.loads((html / "conform.json").read_text())      # what `verify report --conform` shows
@@ -180,50 +182,83 @@ def test_the_main_report_links_saved_conformance_runs(tmp_path):
     assert r.exit_code == 1 and "[E026]" in r.output and str(bad) in r.output and not (tmp_path / "r2").exists()
 
 
-def test_a_baseline_accepts_known_deviations_and_names_new_and_vanished_ones(tmp_path):
+def test_a_baseline_accepts_known_causes_and_names_new_changed_and_vanished_ones(tmp_path):
     base = tmp_path / "baseline.json"
     r = _run([*BUG, "--examples", "10", "--write-baseline", str(base)], tmp_path)
-    assert r.exit_code == 1
+    assert r.exit_code == 0, r.output                 # today's behaviour accepted: the step succeeds under set -e
+    assert f"wrote 1 cause(s) to {base} as accepted" in r.output
+    assert "1 cause(s) (1 accepted); passed" in r.output and "FAILED" not in r.output   # as the file now says
     written = json.loads(base.read_text())
-    assert written["schema"] == "verify.conform-baseline/1" and written["engine"] == "short-mover"
-    assert [d["signature"] for d in written["deviations"]] == ["successor on roll: players[actor].position -"]
+    assert written["schema"] == "verify.conform-baseline/2" and written["engine"] == "short-mover"
+    assert [c["cause"] for c in written["causes"]] == ["successor at roll: players[actor].position -"]
+    assert written["causes"][0]["contexts"] and written["causes"][0]["count"] >= 2
     again = _run([*BUG, "--examples", "10", "--baseline", str(base), "--json"], tmp_path)
     assert again.exit_code == 0, again.output
     doc = json.loads(again.output)
     assert doc["ok"] and [v["status"] for v in doc["violations"]] == ["accepted"]
     assert doc["baseline"]["no_longer_seen"] == []
-    # a baseline from another engine: its deviation is new, the accepted one no longer appears
+    # a baseline from another engine: its cause is new, the accepted one no longer appears
     other = tmp_path / "other.json"
-    other.write_text(json.dumps({"schema": "verify.conform-baseline/1", "engine": "x", "ruleset": "official",
-                                 "deviations": [{"signature": "legality on build_house: accepted: build evenly"}]}))
+    other.write_text(json.dumps({"schema": "verify.conform-baseline/2", "engine": "x", "ruleset": "official",
+                                 "causes": [{"cause": "legality at build_house: accepted: build evenly"}]}))
     text = _run([*BUG, "--examples", "10", "--baseline", str(other)], tmp_path)
     assert text.exit_code == 1
-    assert "Accepted in the baseline, no longer seen: legality on build_house: accepted: build evenly" in text.output
+    assert "Accepted in the baseline, no longer seen: legality at build_house: accepted: build evenly" in text.output
     assert "Status: a deviation" in text.output
-    # the same rule and action in another way: changed, and named with the one it replaces
+    # the same link with another effect: changed, and named with the one it replaces
     changed = tmp_path / "changed.json"
-    changed.write_text(json.dumps({"schema": "verify.conform-baseline/1", "engine": "x", "ruleset": "official",
-                                   "deviations": [{"signature": "successor on roll: players[actor].cash +"}]}))
+    changed.write_text(json.dumps({"schema": "verify.conform-baseline/2", "engine": "x", "ruleset": "official",
+                                   "causes": [{"cause": "successor at roll: players[actor].cash +"}]}))
     c = json.loads(_run([*BUG, "--examples", "10", "--baseline", str(changed), "--json"], tmp_path).output)
     assert c["violations"][0]["status"] == "changed"
-    assert c["violations"][0]["was"] == "successor on roll: players[actor].cash +" and not c["ok"]
+    assert c["violations"][0]["was"] == "successor at roll: players[actor].cash +" and not c["ok"]
     junit = tmp_path / "j.xml"
     assert _run([*BUG, "--examples", "10", "--baseline", str(base), "--junit", str(junit)], tmp_path).exit_code == 0
     suite = ET.parse(junit).getroot()
     assert suite.get("failures") == "0" and suite.get("skipped") == "1"
+    # causes no longer seen are dropped from the file on request, notes of the others kept
+    both = tmp_path / "both.json"
+    both.write_text(json.dumps({"schema": "verify.conform-baseline/2", "engine": "x", "ruleset": "official",
+                                "causes": [{"cause": "successor at roll: players[actor].position -", "note": "ours"},
+                                           {"cause": "legality at build_house: accepted: build evenly"}]}))
+    pruned = _run([*BUG, "--examples", "10", "--baseline", str(both), "--prune-baseline"], tmp_path)
+    assert pruned.exit_code == 0 and f"dropped 1 cause(s) no longer seen from {both}" in pruned.output
+    assert json.loads(both.read_text())["causes"] == [{"cause": "successor at roll: players[actor].position -",
+                                                       "note": "ours"}]
+    assert CliRunner().invoke(main, ["conform", *BUG, "--prune-baseline"]).exit_code == 2
 
 
 def test_a_malformed_baseline_is_e026(tmp_path):
     bad = tmp_path / "b.json"
-    bad.write_text('{"schema": "verify.conform-baseline/1", "deviations": [{"count": 3}]}')
+    bad.write_text('{"schema": "verify.conform-baseline/2", "causes": [{"count": 3}]}')
     r = CliRunner().invoke(main, ["conform", *REF, "--examples", "2", "--baseline", str(bad)])
-    assert r.exit_code == 1 and "[E026]" in r.output and "signature" in r.output and str(bad) in r.output
+    assert r.exit_code == 1 and "[E026]" in r.output and '"cause"' in r.output and str(bad) in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_a_signature_baseline_of_earlier_versions_is_refused_with_how_to_write_it_again(tmp_path):
+    old = tmp_path / "old.json"
+    old.write_text('{"schema": "verify.conform-baseline/1", "engine": "x", "ruleset": "official", '
+                   '"deviations": [{"signature": "successor on roll: players[actor].position -"}]}')
+    r = CliRunner().invoke(main, ["conform", *REF, "--examples", "2", "--baseline", str(old)])
+    assert r.exit_code == 1 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "[E026]" in r.output and "--write-baseline" in r.output and str(old) in r.output
+
+
+def test_paths_are_the_users_own_relative_to_where_the_command_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["conform", *BUG, "--examples", "10", "--write-baseline", "known.json",
+                                  "--scenarios", "found"])
+    assert r.exit_code == 0 and (tmp_path / "known.json").is_file() and list((tmp_path / "found").glob("*.json"))
+    again = CliRunner().invoke(main, ["conform", *BUG, "--examples", "10", "--baseline", "known.json",
+                                      "--scenarios", "found"])
+    assert again.exit_code == 0, again.output
 
 
 def test_an_unstated_deviation_passes_unless_strict(tmp_path):
     args = ["--engine", "tests.conform_engines.broken:OverCashBidder", "--json"]
     doc = json.loads(_run(args, tmp_path).output)
-    dev = next(v for v in doc["violations"] if v["action"] == "bid")
+    dev = next(v for v in doc["violations"] if v["link"] == "bid")
     assert dev["status"] == "unstated" and dev["unstated"]["param"] == "auction.bid_above_cash"
     assert dev["unstated"]["kind"] == "assumed" and dev["unstated"]["value"] is True and doc["ok"] is True
     strict = _run([*args, "--strict"], tmp_path)

@@ -126,3 +126,32 @@ def test_a_deviation_met_on_a_few_of_the_cards_drawn_is_one_of_each_card():
     assert set(generalize(few)) == set(few)                 # without the draws, three cards make it any card
     every = {f"successor on roll at card chance-{i}: decks.chance order": 1 for i in range(9)}
     assert set(generalize(every, [f"chance-{i}" for i in range(16)])) == set(every)
+
+
+def test_every_situation_is_built_and_a_default_run_offers_each_whatever_its_seed():
+    """Every situation of official's list can be built (a state satisfying the promised invariants, its first
+    action the one it names), and the chunks of a default-size run share the list out so that each is offered."""
+    from verify.conform import situations
+    from verify.conform.coverage import Coverage
+    from verify.conform.draw import Draw
+    from verify.conform.scenarios import Context
+    from verify.conform.session import load_target
+    from verify.invariants import check_state
+    cfg, promised = load_target("official")
+    ctx = Context(cfg, promised)
+    items = situations.listed(ctx)
+    assert len(items) > 100
+    for i, sit in enumerate(items):
+        cov = Coverage(0, 1)
+        cov.seen = {("situation", x.name): 0 if x is sit else 99 for x in items}
+        origin, state, _, first = situations.realize(Draw(i), ctx, 0, 1, cov)
+        assert origin == f"situation: {sit.name}" and first["type"] == sit.action
+        assert check_state(cfg, state, promised) == [], sit.name
+    chunks = 10                                     # a default run: 500 scenarios, 50 a chunk
+    offered = set()
+    for k in range(chunks):
+        cov = Coverage(k, chunks)
+        for n in range(50 // situations.SITUATION_EVERY):
+            found = situations.realize(Draw(1000 * k + n), ctx, k, chunks, cov)
+            offered.add(found[0] if found else None)
+    assert {f"situation: {s.name}" for s in items} <= offered

@@ -12,8 +12,8 @@ from verify.cli import main
 
 BUG = ["--engine", "tests.conform_engines.faults:UnevenBuilder"]
 REF = ["--engine", "verify.conform.reference:ReferenceEngine"]
-#: 3 chunks of an engine with many deviations (a card put back on top: one per card, merged into one of
-#: any card when met on several): counts and candidates come from several chunks and are merged
+#: 3 chunks of an engine whose one cause is met in many contexts (a card put back on top: one per card, merged
+#: into one of any card when met on several): counts, contexts and candidates come from several chunks, merged
 ARGS = ["conform", "--engine", "tests.conform_engines.broken:CardBackOnTop", "--examples", "150", "--seed", "3",
         "--json"]
 
@@ -33,8 +33,9 @@ def _files(tmp_path, name) -> dict:
 
 def test_jobs_1_and_jobs_2_give_the_same_deviations_counts_and_scenario_files(tmp_path):
     one = _json(ARGS, tmp_path, "one")
-    assert len(one["violations"]) >= 3 and one["scenarios"] == 150 and one["steps"] > 0
+    assert len(one["violations"]) >= 1 and one["scenarios"] == 150 and one["steps"] > 0
     assert sum(v["count"] for v in one["violations"]) > len(one["violations"])   # counted, not only listed
+    assert max(len(v["contexts"]) for v in one["violations"]) >= 3              # one cause, met on many cards
     two = _json([*ARGS, "--jobs", "2"], tmp_path, "two")
     assert [(v["signature"], v["count"]) for v in two["violations"]] == \
         [(v["signature"], v["count"]) for v in one["violations"]]

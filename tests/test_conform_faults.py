@@ -108,7 +108,7 @@ def test_the_step_timeout_covers_hello_and_load(slow_at):
     assert time.monotonic() - t0 < 4.5                  # one timeout, and the chunk stops
     v = r.violations[0]["violation"]
     assert v["rule"] == "protocol" and v["actual"] == f"timeout: {slow_at}: no answer within 1.5 s"
-    assert r.deviations[0]["signature"] == f"protocol on {slow_at}: timeout" and r.stopped
+    assert r.deviations[0]["signature"] == f"protocol at {slow_at}: timeout" and r.stopped
 
 
 def test_an_engine_that_speaks_another_protocol_is_refused_at_hello():
@@ -142,7 +142,7 @@ def test_a_session_restarts_the_engine_after_a_fault():
                 {"type": "buy", "seat": state["current"]}, {"type": "end_turn", "seat": state["current"]}]
         v = s.run(Scenario(state, roll)).violation
         assert v is not None and v.rule == "protocol" and v.step == 3 and not s.running
-        assert v.signature == "protocol on end_turn: crash"
+        assert v.signature == "protocol at end_turn: crash"
         first = s.engine
         got = s.run(Scenario(state, roll[:2]))      # a fresh engine: two applies are fine
         assert got.violation is None and got.steps == 2 and s.running and s.engine is first

@@ -122,7 +122,22 @@ def test_a_baseline_turns_the_conformance_test_into_a_regression_test(pytester):
                              "from tests.conform_engines.faults import ShortMover as ReferenceEngine")
     pytester.syspathinsert(str(__import__("pathlib").Path(__file__).parents[1]))
     _run(pytester, source, "--conform-baseline", "accepted.json").assert_outcomes(passed=1)
-    (pytester.path / "empty.json").write_text('{"schema": "verify.conform-baseline/1", "deviations": []}')
+    (pytester.path / "empty.json").write_text('{"schema": "verify.conform-baseline/2", "causes": []}')
     failed = _run(pytester, source, "--conform-baseline", "empty.json")
     failed.assert_outcomes(failed=1)
     assert "Status: a deviation" in failed.stdout.str()
+    # a path given on the command line is the user's, from where pytest runs (not pytest's rootdir)
+    sub = pytester.mkdir("sub")
+    (sub / "accepted.json").write_text((pytester.path / "accepted.json").read_text())
+    (pytester.path / "accepted.json").unlink()
+    import os
+    os.chdir(sub)
+    from_sub = pytester.runpytest_subprocess(*PLUGIN_ARGS, "--rootdir", str(pytester.path), str(pytester.path),
+                                             "--conform-examples", "8", "--conform-baseline", "accepted.json")
+    from_sub.assert_outcomes(passed=1)
+    os.chdir(pytester.path)
+    # a missing or old baseline is one line, not a traceback
+    missing = _run(pytester, source, "--conform-baseline", "nowhere.json")
+    missing.assert_outcomes(failed=1)
+    text = missing.stdout.str()
+    assert "[E026]" in text and "nowhere.json" in text and "Traceback" not in text and "During handling" not in text

@@ -146,7 +146,9 @@ def test_hello_schema_lists_the_action_types_state_keys_phases_and_behaviours():
     from verify.engine.step import ACTION_TYPES
     doc = json.loads((SCHEMAS / "protocol" / "hello.response.schema.json").read_text())
     assert doc["properties"]["actions"]["items"]["enum"] == list(ACTION_TYPES)
-    assert doc["properties"]["compare"]["items"]["enum"] == list(protocol.STATE_KEYS)
+    assert doc["properties"]["compare"]["items"]["enum"][:len(protocol.STATE_KEYS)] == list(protocol.STATE_KEYS)
+    nested = doc["properties"]["compare"]["items"]["enum"][len(protocol.STATE_KEYS):]
+    assert "players.cash" in nested and "bank.cash" in nested and set(nested) == set(protocol._nested_names())
     assert doc["properties"]["phases"]["items"]["enum"] == list(protocol.PHASES)
     assert doc["properties"]["automatic"]["items"]["enum"] == list(protocol.AUTOMATIC)
     state = json.loads((SCHEMAS / "state.schema.json").read_text())

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import yaml
 
 from verify.conform.adapters import simclasses
 from verify.conform.harness import load_target
@@ -99,6 +100,27 @@ def test_the_default_run_is_the_recorded_evidence(default_run):
     assert doc["transitions"] == 480 and doc["unexplained"] >= 60
 
 
+BEHAVIOURS = yaml.safe_load((EVIDENCE.parent / "behaviours.yaml").read_text(encoding="utf-8"))
+
+
+def test_every_cause_of_the_default_run_is_one_listed_behaviour():
+    """The engine declares its expected causes (docs/evidence/simclasses/behaviours.yaml): the recorded run reports
+    exactly those, each the cause of one behaviour of its source."""
+    listed = [c for b in BEHAVIOURS for c in b["causes"]]
+    assert len(listed) == len(set(listed))
+    recorded = json.loads(EVIDENCE.read_text())
+    assert sorted(d["signature"] for d in recorded["deviations"]) == sorted(listed)
+
+
+@needs_engine
+def test_each_behaviour_is_the_line_of_the_engines_source_it_names():
+    import simulation_classes
+    pkg = Path(simulation_classes.__file__).resolve().parent
+    for b in BEHAVIOURS:
+        name, line = b["source"].rsplit(":", 1)
+        assert b["code"] in (pkg / name).read_text(encoding="utf-8").splitlines()[int(line) - 1], b["id"]
+
+
 def _cash(line: str) -> tuple[int, int]:
     """``players[2].cash: explained 1094, logged 894`` -> (1094, 894)."""
     left, right = line.split(": explained ")[1].split(", logged ")
@@ -107,14 +129,14 @@ def _cash(line: str) -> tuple[int, int]:
 
 @needs_engine
 def test_go_to_jail_charges_the_salary(default_run):
-    count, u = _first(default_run, "mover.cash at jail")
+    count, u = _first(default_run, "successor at jailed: players[actor].cash -")
     explained, logged = _cash(u.diff[0])
     assert explained - logged == 200 and count >= 5 and u.complete
 
 
 @needs_engine
 def test_income_tax_is_the_smaller_of_200_and_a_tenth_of_the_worth(default_run):
-    count, u = _first(default_run, "mover.cash at income_tax")
+    count, u = _first(default_run, "successor at tax: players[actor].cash +")
     explained, logged = _cash(u.diff[0])
     assert 0 < logged - explained < 200 and count >= 5
 
@@ -122,7 +144,7 @@ def test_income_tax_is_the_smaller_of_200_and_a_tenth_of_the_worth(default_run):
 @needs_engine
 @pytest.mark.parametrize("card", ["chance-railroad", "chance-utility"])
 def test_the_nearest_station_and_utility_cards_do_nothing(default_run, card):
-    _, u = _first(default_run, f"mover.position at chance after {card}")
+    _, u = _first(default_run, f"successor at card {card}: players[actor].position -")
     (moved,) = [d for d in u.diff if ".position" in d]
     assert moved.split(", logged ")[1] in ("7", "22", "36")           # the player stays on the Chance square
 
@@ -131,7 +153,7 @@ def test_the_nearest_station_and_utility_cards_do_nothing(default_run, card):
 def test_a_bankrupt_player_keeps_playing(default_run):
     count, _ = _first(default_run, "a bankrupt player's turn")
     assert count >= 3
-    _, u = _first(default_run, "current")                             # and its turn comes round
+    _, u = _first(default_run, "successor at turn_ended: current other>another")     # and its turn comes round
     assert u.diff[0].startswith("current: explained ")
 
 
@@ -143,12 +165,13 @@ def test_a_jail_card_stays_in_its_deck(default_run):
 
 @needs_engine
 def test_houses_are_built_unevenly(default_run):
-    _, u = _first(default_run, "deed.houses at street")
-    explained, logged = (int(x) for x in u.diff[0].split(": explained ")[1].split(", logged "))
+    _, u = _first(default_run, "successor at build_house: bank.houses -, properties[street].houses +")
+    line = next(d for d in u.diff if ".houses" in d)
+    explained, logged = (int(x) for x in line.split(": explained ")[1].split(", logged "))
     assert logged == explained + 1
 
 
 @needs_engine
 def test_going_to_jail_on_doubles_does_not_end_the_turn(default_run):
-    devs = [(s, u) for s, _, u in default_run.deviations() if s.startswith("mover.in_jail, mover.position")]
-    assert devs and all(s.endswith("+ unused throws") or "+ unused throws" in s for s, _ in devs)
+    devs = [(s, u) for s, _, u in default_run.deviations() if s.startswith("successor at roll: players[actor].position -")]
+    assert devs and all("+ unused throws" in s for s, _ in devs)

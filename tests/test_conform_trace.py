@@ -63,7 +63,7 @@ def test_a_turn_logged_with_another_cash_is_the_one_deviation(example_log, tmp_p
     assert [u.line for u in r.unexplained] == [k + 1]           # later turns follow from the logged state
     u = r.unexplained[0]
     assert f"players[{seat}].cash: explained {before}, logged {before + 7}" in u.diff
-    assert u.signature.startswith("mover.cash at ")
+    assert u.signature.startswith("successor at ") and u.signature.endswith(": players[actor].cash +")
     assert {"type": "roll", "seat": seat, "dice": recs[k]["dice"][0]} in u.actions
 
 

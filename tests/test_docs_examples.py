@@ -143,9 +143,11 @@ COMMANDS = {
             "test_the_readmes_table_walk_through",
         "verify report our-table.yaml --set setup.starting_cash=2000": "test_the_readmes_table_report",
         "verify check quick-hotels.yaml": "test_the_readmes_variant_walk_through_says_what_it_says",
-        'verify conform --engine-cmd "./my-engine" --examples 500 --write-baseline conform-baseline.json':
+        'verify conform --engine-cmd "./my-engine" --write-baseline conform-baseline.json':
             "test_the_readmes_engine_walk_through",
-        'verify conform --engine-cmd "./my-engine" --baseline conform-baseline.json --junit conform.xml':
+        'verify conform --engine-cmd "./my-engine" --seed 7 --baseline conform-baseline.json --junit conform.xml':
+            "test_the_readmes_engine_walk_through",
+        'verify conform --engine-cmd "./my-engine" --baseline conform-baseline.json --prune-baseline':
             "test_the_readmes_engine_walk_through",
     },
     "docs/comparison.md": {
@@ -267,18 +269,23 @@ def test_the_readmes_first_command_writes_the_bundled_report(tmp_path):
 
 @pytest.mark.slow
 def test_the_readmes_engine_walk_through(tmp_path):
-    """Record what an engine does today, then fail only on a deviation that is new."""
+    """Record what an engine does today (exit 0, saying how many causes), then fail only on a cause that is new or
+    changed, with another seed; drop the causes no longer seen."""
     engine = tmp_path / "my-engine"
     engine.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'docs/examples/conform_engine.py'}\n")
     engine.chmod(0o755)
-    record, ci = [shlex.split(c) for c in COMMANDS["README.md"] if c.startswith("verify conform")]
+    record, ci, prune = [shlex.split(c) for c in COMMANDS["README.md"] if c.startswith("verify conform")]
     res = _run(tmp_path, record)
     assert res.returncode == 0, res.stdout + res.stderr
+    assert "wrote 0 cause(s) to conform-baseline.json as accepted" in res.stderr
     baseline = json.loads((tmp_path / "conform-baseline.json").read_text(encoding="utf-8"))
-    assert baseline["deviations"] == []          # the example engine plays by the reference engine
+    assert baseline["schema"] == "verify.conform-baseline/2"
+    assert baseline["causes"] == []              # the example engine plays by the reference engine
     res = _run(tmp_path, ci)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "<testsuite" in (tmp_path / "conform.xml").read_text(encoding="utf-8")
+    res = _run(tmp_path, prune)
+    assert res.returncode == 0 and "dropped 0 cause(s) no longer seen from conform-baseline.json" in res.stderr
 
 
 @pytest.mark.slow
@@ -357,7 +364,7 @@ def test_the_readme_reports_what_the_recorded_default_runs_found():
     text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     gnome = json.loads((ROOT / "docs/evidence/gnome/default-run.json").read_text(encoding="utf-8"))
     unstated = sum(1 for v in gnome["violations"] if v["status"] == "unstated")
-    assert (f"{len(gnome['violations'])} distinct deviations from `official`, {unstated} of them resting only on "
+    assert (f"{len(gnome['violations'])} causes from `official`, {unstated} of them resting only on "
             "values the rulebook leaves unstated") in text
     trace = json.loads((ROOT / "docs/evidence/simclasses/validate-trace.json").read_text(encoding="utf-8"))
-    assert f"`--validate-trace`), {len(trace['deviations'])} distinct deviations" in text
+    assert f"`--validate-trace`), {len(trace['deviations'])} causes" in text

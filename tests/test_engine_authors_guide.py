@@ -8,6 +8,8 @@ shown, ``verify`` meaning this checkout's CLI.
 
 from __future__ import annotations
 
+import json
+
 import shlex
 import subprocess
 import sys
@@ -79,7 +81,7 @@ def test_the_whole_turn_example_runs_as_printed(tmp_path):
 
 
 def test_the_step_example_runs_as_printed(tmp_path):
-    command = "PYTHONPATH=docs/examples verify conform --engine step_engine:StepEngine --examples 50"
+    command = "verify conform --engine docs/examples/step_engine.py:StepEngine --examples 50"
     assert command in GUIDE.read_text()
     r = _run(command, tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -88,3 +90,36 @@ def test_the_step_example_runs_as_printed(tmp_path):
 
 if __name__ == "__main__":
     print(card_table())
+
+
+def _schema_paths() -> list[str]:
+    """Every field path of the state schema (``players[].cash``, ``bank.cash``, ``pending.debtor``...)."""
+    schema = json.loads((ROOT / "verify" / "schemas" / "state.schema.json").read_text())
+    paths: list[str] = []
+
+    def walk(node, path):
+        if not isinstance(node, dict):
+            return
+        for alt in node.get("oneOf", []) + node.get("anyOf", []):
+            walk(alt, path)
+        if isinstance(node.get("items"), dict) and node["items"].get("properties"):
+            walk(node["items"], path + "[]")
+        for k, v in (node.get("properties") or {}).items():
+            p = f"{path}.{k}" if path else k
+            if p not in paths:
+                paths.append(p)
+            walk(v, p)
+    walk(schema, "")
+    return paths
+
+
+def test_the_guide_documents_every_field_of_the_state():
+    """The canonical state, field by field: a row for each field of the schema (a field added to the schema
+    and not to the guide fails here), and none for a field the schema does not have."""
+    text = GUIDE.read_text()
+    section = text.split("## The canonical state, field by field", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1].strip().strip("`") for line in section.splitlines()
+            if line.startswith("| `")]
+    paths = _schema_paths()
+    assert len(paths) > 60 and rows == paths, (set(paths) - set(rows), set(rows) - set(paths))
+    assert "ledger" in section.split("| `bank.cash` |")[1].split("\n")[0]

@@ -149,8 +149,8 @@ def test_an_install_whose_engine_changed_plays_the_readable_engine_and_says_so_o
     _fresh(monkeypatch)
     monkeypatch.setattr(native, "_KEY", ["0" * 16])          # the source now differs from any build's
     monkeypatch.setattr(native, "record", lambda target=native.TARGET: {"key": "1" * 16})
-    monkeypatch.setattr(native.subprocess, "run", _no_process)
-    monkeypatch.setattr(native.subprocess, "Popen", _no_process)
+    monkeypatch.setattr(subprocess, "run", _no_process)        # (the builder imports it where it builds)
+    monkeypatch.setattr(subprocess, "Popen", _no_process)
     cfg = EngineConfig.from_ruleset(load_ruleset("official-short"))
     assert rules_for(cfg).path == "readable"
     assert rules_for(cfg).path == "readable"

@@ -102,7 +102,8 @@ def test_a_conformance_run_on_the_cluster_gives_what_one_process_gives(cluster, 
         runs.append((doc, [(f.split("/")[-1], open(f).read()) for f in files]))
     (here, here_files), (dask, dask_files) = runs
     assert {v["rule"] for v in here["violations"]} == {"successor"} and here["scenarios"] == 150
-    assert sum(v["count"] for v in here["violations"]) > len(here["violations"]) >= 3
+    assert sum(v["count"] for v in here["violations"]) > len(here["violations"]) >= 1
+    assert max(len(v["contexts"]) for v in here["violations"]) >= 3      # one cause met on many cards
     assert dask == here
     assert dask_files == here_files
 

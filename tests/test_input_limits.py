@@ -90,3 +90,23 @@ def test_node_count_is_linear_in_the_file(monkeypatch):
         assert exc.code == "E022" and exc.where.line == 1
     else:
         raise AssertionError("the aliased document was expanded past the limit")
+
+
+def test_a_document_without_anchors_is_held_to_the_same_limits(monkeypatch):
+    # without an anchor a quick count sizes the document; over a limit, the full check words the refusal
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", 1 + 1 + 4)            # {x: [1, 2, 3]}: 6 values
+    assert yamlsafe.load_yaml("x: [1, 2, 3]\n", "ok")[0] == {"x": [1, 2, 3]}
+    for text in ("x: [1, 2, 3, 4]\n", "x: [1, 2]\ny: 3\n"):
+        try:
+            yamlsafe.load_yaml(text, "t.yaml")
+        except SpecError as exc:
+            assert exc.code == "E022" and "values" in exc.message
+        else:
+            raise AssertionError(f"{text!r} was loaded past the limit")
+    monkeypatch.setattr(yamlsafe, "MAX_ITEMS", 3)
+    try:
+        yamlsafe.load_yaml("x: [1, 2, 3, 4]\n", "t.yaml")
+    except SpecError as exc:
+        assert exc.code == "E022" and "entries" in exc.message
+    else:
+        raise AssertionError("a list over MAX_ITEMS was loaded")

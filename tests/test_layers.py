@@ -57,6 +57,11 @@ ALLOWED = {
     ("verify.commands.simulate", "verify.engine.trace"):
         "the invariants' evaluators and the trace writer load only for a traced or checked run: a run "
         "without them starts sooner (a one-game `verify simulate`)",
+    ("verify.engine.native", "subprocess"):
+        "only building starts the compiler; every command that plays loads this module to find the build, "
+        "and a one-game `verify simulate` is mostly start-up",
+    ("verify.engine.native", "argparse"):
+        "only `python -m verify.engine.native` parses a command line; a command that plays loads this module",
     ("verify.conform.plugin", "*"):
         "a pytest11 entry point, loaded by every pytest run where the toolkit is installed: it imports the "
         "harness only when a conformance test runs",

@@ -17,10 +17,13 @@ def home() -> Path:
     env = os.environ.get("VERIFY_HOME")
     if env:
         return Path(env)
-    for candidate in (_PKG.parent, _PKG / "_bundled"):
-        if (candidate / "specs" / "catalogue").is_dir():
-            return candidate
-    return _PKG.parent
+    if not _FOUND:                 # (looked for once: a command asks for it once per file it reads)
+        _FOUND.append(next((c for c in (_PKG.parent, _PKG / "_bundled") if (c / "specs" / "catalogue").is_dir()),
+                           _PKG.parent))
+    return _FOUND[0]
+
+
+_FOUND: list[Path] = []
 
 
 def specs_dir() -> Path:

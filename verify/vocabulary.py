@@ -74,6 +74,10 @@ def _steps(*steps: Step) -> dict[str, Step]:
 
 #: Every step, in the order a turn resolves them.
 STEPS: Final[dict[str, Step]] = _steps(
+    Step("jail_roll", "a roll from jail: doubles release the player, else a try is counted (the last try "
+         "makes the fine due)"),
+    Step("doubles", "a roll of doubles is counted and the same player rolls again (the third in a row goes "
+         "to jail)"),
     Step("salary", "the GO salary (passing or landing on GO)", "salary"),
     Step("rent", "rent owed on landing on an owned deed (street, station or utility), paid or queued",
          "rent_due"),
@@ -85,7 +89,11 @@ STEPS: Final[dict[str, Step]] = _steps(
     Step("free_parking", "landing on Free Parking takes the pot", "pot"),
     Step("jailed", "a player is sent to jail", "jailed"),
     Step("left_jail", "a player leaves jail", "left_jail"),
+    Step("offer", "landing on an unowned deed offers it to the player, who buys or declines"),
+    Step("auction", "an auction opens (a declined deed, a building the bank is short of, a forfeited "
+         "mortgage)", "auction"),
     Step("auction_won", "an auction ends: the winner pays its bid and takes the item", "auction_won"),
+    Step("debt", "a payment the payer's cash does not cover waits as a debt, to be raised and paid"),
     Step("liquidation", "a debtor's buildings sold and deeds mortgaged to raise the debt (an engine's own)"),
     Step("debt_paid", "a debt paid once the debtor's cash covers it", "paid"),
     Step("bankruptcy", "a bankrupt player's assets go where the rules send them", "bankrupt"),

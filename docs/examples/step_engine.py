@@ -1,6 +1,6 @@
 """A protocol-1 adapter for an engine with a step API: an in-process Python class.
 
-    PYTHONPATH=docs/examples verify conform --engine step_engine:StepEngine --examples 50
+    verify conform --engine docs/examples/step_engine.py:StepEngine --examples 50
 
 ``StepEngine`` is what the harness talks to; ``hello`` declares what the engine is (its profile),
 ``load`` sets up a position, ``apply`` plays one action or refuses it, ``state`` reads the position

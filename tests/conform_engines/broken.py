@@ -7,9 +7,9 @@ a state where the forgotten condition does not bite, then puts the state
 back), or a consequence computed wrongly (it edits the reference's successor).
 ``BUG`` is one line on what each gets wrong, ``CAUGHT_BY`` the rule the
 harness must report (``legality``, ``successor`` or an invariant id), ``ACTION``
-and ``FIELD`` the action type and what the deviation's signature says (the
-refusal reason, the field that differs and how, the invariant's clause), and
-``AREA`` the part of the rules it breaks. tests/test_conform_broken.py checks
+the action type of the step that shows it, ``CAUSES`` the exact causes a
+default run reports (``verify.conform.cause``), and ``AREA`` the part of the
+rules it breaks. tests/test_conform_broken.py checks
 that a default run catches every one, with a short scenario.
 
 The crashing, hanging and garbage-printing engines are in ``faults.py``.
@@ -30,9 +30,9 @@ class _Broken(ReferenceEngine):
 
     BUG = ""
     CAUGHT_BY = ""
-    #: the action type of the step that shows it, and what its signature says (a reason, a field and how)
-    ACTION = ""
-    FIELD = ""
+    #: the action type of the step that shows it (a tuple: any of them), and the exact causes a default run reports
+    ACTION: str | tuple = ""
+    CAUSES: tuple[str, ...] = ()
     #: the silent or assumed parameter the deviation rests on in official (None: the rulebook states it)
     UNSTATED: str | None = None
     AREA = ""
@@ -114,7 +114,7 @@ class UnevenSeller(_Broken):
     BUG = "sells a house from a street while another street of its group stands higher"
     CAUGHT_BY = "legality"
     ACTION = "sell_house"
-    FIELD = 'accepted: sell evenly'
+    CAUSES = ('legality at sell_house: accepted: sell evenly',)
     AREA = "building (even selling)"
     SKIPS = ("sell_house", "sell evenly")
 
@@ -133,7 +133,7 @@ class MortgagedGroupBuilder(_Broken):
     BUG = "builds on an unmortgaged street while another street of its group is mortgaged"
     CAUGHT_BY = "legality"
     ACTION = "build_house"
-    FIELD = 'accepted: a street of the group is mortgaged'
+    CAUSES = ('legality at build_house: accepted: a street of the group is mortgaged',)
     AREA = "building (mortgaged group)"
     SKIPS = ("build_house", "a street of the group is mortgaged")
 
@@ -150,7 +150,7 @@ class EarlyHotel(_Broken):
     BUG = "builds a hotel on a street with four houses while its group-mates have fewer"
     CAUGHT_BY = "legality"
     ACTION = "build_hotel"
-    FIELD = 'accepted: every street of the group needs'
+    CAUSES = ('legality at build_hotel: accepted: every street of the group needs # houses first',)
     AREA = "building (hotel after full houses)"
     SKIPS = ("build_hotel", "every street of the group needs")
 
@@ -172,7 +172,7 @@ class HotelKeepsHouses(_Broken):
     BUG = "a new hotel's houses never go back to the bank"
     CAUGHT_BY = "house-supply"
     ACTION = "build_hotel"
-    FIELD = 'bank.houses == building.house_supply'
+    CAUSES = ('house-supply at build_hotel',)
     AREA = "house supply"
 
     def tamper(self, before, action, after):
@@ -185,7 +185,7 @@ class EmptyBankBuilder(_Broken):
     BUG = "builds a house when the bank has none left"
     CAUGHT_BY = "legality"
     ACTION = "build_house"
-    FIELD = 'accepted: the bank has no houses left'
+    CAUSES = ('legality at build_house: accepted: the bank has no houses left',)
     AREA = "house supply"
     SKIPS = ("build_house", "the bank has no houses left")
 
@@ -204,7 +204,7 @@ class MortgagedRent(_Broken):
     BUG = "charges the base rent at once when a player lands on another's mortgaged street"
     CAUGHT_BY = "successor"
     ACTION = "roll"
-    FIELD = 'players[actor].cash -, players[other].cash +'
+    CAUSES = ('successor at rent: players[actor].cash -, players[other].cash +',)
     AREA = "rent"
 
     def tamper(self, before, action, after):
@@ -232,7 +232,7 @@ class OverCashBidder(_Broken):
     BUG = "takes a bid larger than the bidder's cash"
     CAUGHT_BY = "legality"
     ACTION = "bid"
-    FIELD = "accepted: a bid cannot exceed the bidder's cash"
+    CAUSES = ("legality at bid: accepted: a bid cannot exceed the bidder's cash",)
     #: official only assumes that a bid may not exceed the bidder's cash: the deviation is unstated
     UNSTATED = "auction.bid_above_cash"
     AREA = "auctions"
@@ -251,8 +251,8 @@ class OverCashBidder(_Broken):
 class FreeAuctionWin(_Broken):
     BUG = "hands the deed to the auction's winner without charging the winning bid"
     CAUGHT_BY = "successor"
-    ACTION = "pass"
-    FIELD = 'players[other].cash +'
+    ACTION = ("pass", "bid")
+    CAUSES = ('successor at auction_won: bank.cash -, players[actor].cash +',)
     AREA = "auctions"
 
     def tamper(self, before, action, after):
@@ -273,7 +273,7 @@ class JailDoublesRollAgain(_Broken):
     BUG = "a player who rolls doubles out of jail rolls again"
     CAUGHT_BY = "successor"
     ACTION = "roll"
-    FIELD = 'phase "post_roll">"pre_roll"'
+    CAUSES = ('successor at doubles: phase "post_roll">"pre_roll"',)
     AREA = "jail"
 
     owed: int | None = None        # the seat owed its extra roll once its move is resolved
@@ -303,7 +303,7 @@ class CardBackOnTop(_Broken):
     BUG = "puts a drawn card back on top of its deck instead of underneath"
     CAUGHT_BY = "successor"
     ACTION = "roll"
-    FIELD = 'order'
+    CAUSES = ('successor at card *: decks[card] order',)
     AREA = "cards"
 
     def tamper(self, before, action, after):
@@ -320,7 +320,7 @@ class InterestFreeUnmortgage(_Broken):
     BUG = "lifts a mortgage for the mortgage value alone, without the 10 % interest"
     CAUGHT_BY = "successor"
     ACTION = "unmortgage"
-    FIELD = 'players[actor].cash +'
+    CAUSES = ('successor at unmortgage: bank.cash -, players[actor].cash +',)
     AREA = "mortgages"
 
     def tamper(self, before, action, after):
@@ -337,7 +337,7 @@ class BuiltGroupMortgager(_Broken):
     BUG = "mortgages an unbuilt street while its group-mates still carry buildings"
     CAUGHT_BY = "legality"
     ACTION = "mortgage"
-    FIELD = "accepted: sell the group's buildings first"
+    CAUSES = ("legality at mortgage: accepted: sell the group's buildings first",)
     AREA = "mortgages"
     SKIPS = ("mortgage", "sell the group's buildings first")
 
@@ -352,7 +352,7 @@ class BankruptcyToBank(_Broken):
     BUG = "a player bankrupted by another player hands the deeds to the bank, not to the creditor"
     CAUGHT_BY = "bankruptcy-transfer"
     ACTION = "bankrupt"
-    FIELD = 'p.owner == (action.creditor'
+    CAUSES = ('bankruptcy-transfer at bankrupt',)
     AREA = "bankruptcy transfers"
 
     def tamper(self, before, action, after):
@@ -366,13 +366,32 @@ class BankruptcyToBank(_Broken):
         return after
 
 
+class InterestFreeInheritance(_Broken):
+    BUG = "a creditor takes a bankrupt player's mortgaged deeds without paying the bank the interest on them"
+    CAUGHT_BY = "successor"
+    ACTION = "bankrupt"
+    CAUSES = ('successor at bankrupt: bank.cash -, players[other].cash +',)
+    AREA = "bankruptcy transfers"
+
+    def tamper(self, before, action, after):
+        if action.get("type") != "bankrupt" or (before.get("pending") or {}).get("creditor", -1) < 0:
+            return after
+        creditor = before["pending"]["creditor"]
+        _, events = reference_apply(self._config, before, action)
+        for e in events:                     # the interest the creditor paid at once is handed back
+            if e.get("event") == "paid" and e.get("kind") == "interest" and e.get("debtor") == creditor:
+                after["players"][creditor]["cash"] += e["amount"]
+                after["bank"]["cash"] -= e["amount"]
+        return after
+
+
 # ---- trades ------------------------------------------------------------------------------------
 
 class BuiltStreetTrader(_Broken):
     BUG = "trades away a street whose group still carries buildings"
     CAUGHT_BY = "legality"
     ACTION = "trade"
-    FIELD = "accepted: sell the group's buildings before trading"
+    CAUSES = ("legality at trade: accepted: sell the group's buildings before trading its deeds",)
     AREA = "trades"
     SKIPS = ("trade", "buildings before trading")
 
@@ -387,7 +406,7 @@ class OverdrawnTrader(_Broken):
     BUG = "takes a trade whose cash is more than the paying side has"
     CAUGHT_BY = "legality"
     ACTION = "trade"
-    FIELD = 'accepted: not enough cash'
+    CAUSES = ('legality at trade: accepted: not enough cash',)
     AREA = "trades"
     SKIPS = ("trade", "not enough cash")
 
@@ -413,7 +432,7 @@ class RichStart(_Broken):
     BUG = "sets up a new game with 100 more starting cash than the ruleset says"
     CAUGHT_BY = "setup"
     ACTION = "new_game"
-    FIELD = "players[other].cash +"
+    CAUSES = ('setup at new_game: bank.cash -, players[actor].cash +, players[other].cash +',)
     AREA = "setup"
 
     def new_game(self, config, players, seed, draws):
@@ -427,4 +446,4 @@ class RichStart(_Broken):
 #: every broken engine, in the order of the README's list
 ENGINES = (UnevenSeller, MortgagedGroupBuilder, EarlyHotel, HotelKeepsHouses, EmptyBankBuilder, MortgagedRent,
            OverCashBidder, FreeAuctionWin, JailDoublesRollAgain, CardBackOnTop, InterestFreeUnmortgage,
-           BuiltGroupMortgager, BankruptcyToBank, BuiltStreetTrader, OverdrawnTrader, RichStart)
+           BuiltGroupMortgager, BankruptcyToBank, InterestFreeInheritance, BuiltStreetTrader, OverdrawnTrader, RichStart)

@@ -91,19 +91,26 @@ class UnevenBuilder(ReferenceEngine):
 
 
 class ShortMover(ReferenceEngine):
-    """Reports a token one square short of where a roll took it (successor breaks, no invariant does)."""
+    """Moves a token one square short of where a roll takes it, and resolves the square it lands on (successor
+    breaks, no invariant does)."""
 
     name = "short-mover"
 
     def apply(self, action: dict) -> dict:
-        new = super().apply(action)
-        if action.get("type") == "roll":
+        state = self._state
+        seat = action.get("seat", state.get("current"))
+        if action.get("type") == "roll" and isinstance(seat, int) and 0 <= seat < len(state["players"]) \
+                and not state["players"][seat]["in_jail"]:
             import copy
-            new = copy.deepcopy(new)
-            p = new["players"][action.get("seat", new["current"])]
-            p["position"] = (p["position"] - 1) % 40
-            self._state = new
-        return new
+            start = copy.deepcopy(state)
+            start["players"][seat]["position"] = (start["players"][seat]["position"] - 1) % 40
+            self._state = start             # the same roll from one square back
+            try:
+                return super().apply(action)
+            except Exception:
+                self._state = state
+                raise
+        return super().apply(action)
 
 
 class Partial(ReferenceEngine):
@@ -186,35 +193,6 @@ class UndeclaredAutoRent(AutoRent):
 
     name = "undeclared-auto-rent"
     declare = False
-
-
-class Liquidator(ReferenceEngine):
-    """Settles every debt itself (sells buildings, mortgages, pays or goes bankrupt: never a debt phase) and
-    declares it (automatic liquidation, no debt phase, no pay/bankrupt actions)."""
-
-    name = "liquidator"
-
-    def hello(self) -> dict:
-        from verify.conform.protocol import PHASES
-        from verify.engine.step import ACTION_TYPES
-        h = super().hello()
-        h["automatic"] = ["liquidation"]
-        h["phases"] = [p for p in PHASES if p != "debt"]
-        h["actions"] = [t for t in ACTION_TYPES if t not in ("pay", "bankrupt")]
-        return h
-
-    def apply(self, action: dict) -> dict:
-        from verify.engine.step import legal_actions
-        new = super().apply(action)
-        while new["phase"] == "debt":
-            debtor = new["pending"]["debtor"]
-            acts = [a for a in legal_actions(self._config, new) if a.get("seat") == debtor]
-            pick = next((a for kind in ("pay", "sell_hotel", "sell_house", "mortgage", "bankrupt")
-                         for a in acts if a["type"] == kind), None)
-            if pick is None:
-                break
-            new = super().apply(pick)
-        return new
 
 
 class Named(ReferenceEngine):
@@ -302,3 +280,107 @@ class NoDoublesShortMover(ShortMover):
             new["turn"]["stage"] = "post"
             self._state = new
         return new
+
+
+class ChainEngine(ReferenceEngine):
+    """The reference engine resolving on its own what ``AUTOMATIC`` names, link by link, as an engine that
+    plays a landing in one go does: a jail card used on rolling, rent taken at once, its own liquidation (a
+    debt paid once the cash covers it, else sales and mortgages, else bankruptcy), a debt paid as soon as a
+    sale covers it, the turn passed when nothing is left to decide or after its player's bankruptcy. It
+    declares them when ``declare`` (then none is a deviation); ``bug`` names one link it gets wrong."""
+
+    name = "chain"
+    AUTOMATIC: tuple = ()
+    declare = True
+    bug = ""
+
+    def hello(self) -> dict:
+        from verify.conform.protocol import PHASES
+        from verify.engine.step import ACTION_TYPES
+        h = super().hello()
+        if self.declare:
+            h["automatic"] = list(self.AUTOMATIC)
+            taken = {"claim_rent"} if "rent_at_once" in self.AUTOMATIC else set()
+            if "liquidation" in self.AUTOMATIC:
+                taken |= {"pay", "bankrupt"}
+                h["phases"] = [p for p in PHASES if p != "debt"]
+            h["actions"] = [t for t in ACTION_TYPES if t not in taken]
+        return h
+
+    def _play(self, action: dict) -> dict:
+        return super().apply(action)
+
+    def apply(self, action: dict) -> dict:
+        state = self._state
+        auto = self.AUTOMATIC
+        seat = action.get("seat", state.get("current"))
+        if "jail_card_at_once" in auto and action.get("type") == "roll" and isinstance(seat, int) \
+                and state["players"][seat]["in_jail"] and state["players"][seat]["jail_cards"]:
+            self._play({"type": "use_card", "seat": seat})
+        old = set(_claims(self._state))
+        new = self._play(action)
+        if "rent_at_once" in auto:
+            for c in _claims(new):
+                if c not in old:
+                    try:
+                        before = new
+                        new = self._play({"type": "claim_rent", "seat": c[1], "square": c[2]})
+                        if self.bug == "rent" and new["players"][c[0]]["cash"] != before["players"][c[0]]["cash"]:
+                            new = self._tamper(new, c[0], -1, c[1], +1)        # a dollar too much
+                    except Illegal:
+                        break
+        if "liquidation" in auto:
+            new = self._liquidate(new)
+        if "debt_paid_at_once" in auto and new["phase"] == "debt" \
+                and new["players"][new["pending"]["debtor"]]["cash"] >= new["pending"]["amount"]:
+            new = self._play({"type": "pay", "seat": new["pending"]["debtor"]})
+        cur = new["current"]
+        if new["phase"] == "post_roll" and ("end_turn_at_once" in auto or
+                                            "bankrupt_turn_ends" in auto and new["players"][cur]["bankrupt"]):
+            new = self._play({"type": "end_turn", "seat": cur})
+        return new
+
+    def _liquidate(self, new: dict) -> dict:
+        from verify.engine.step import legal_actions
+        while new["phase"] == "debt":
+            debtor = new["pending"]["debtor"]
+            acts = [a for a in legal_actions(self._config, new) if a.get("seat") == debtor]
+            pick = next((a for kind in ("pay", "sell_hotel", "sell_house", "mortgage", "bankrupt")
+                         for a in acts if a["type"] == kind), None)
+            if pick is None:
+                break
+            before = new
+            new = self._play(pick)
+            if self.bug == "liquidation" and pick["type"] == "sell_house":
+                new = self._tamper(new, debtor, -1)                # a house sold a dollar short
+            if self.bug == "bankruptcy" and pick["type"] == "bankrupt":
+                creditor = before["pending"]["creditor"]
+                if creditor >= 0:                                   # the creditor gets a dollar less
+                    new = self._tamper(new, creditor, -1)
+        return new
+
+    def _tamper(self, state: dict, seat: int, by: int, other: int | None = None, other_by: int = 0) -> dict:
+        import copy
+        state = copy.deepcopy(state)
+        state["players"][seat]["cash"] += by
+        if other is not None:
+            state["players"][other]["cash"] += other_by
+        else:
+            state["bank"]["cash"] -= by
+        self._state = state
+        return state
+
+
+def chain_engine(*automatic: str, declare: bool = True, bug: str = "") -> type:
+    """A ``ChainEngine`` class resolving ``automatic`` (declared or not), with one link wrong (``bug``)."""
+    return type("Chain_" + "_".join(automatic) + ("" if declare else "_undeclared") + (f"_{bug}" if bug else ""),
+                (ChainEngine,), {"AUTOMATIC": automatic, "declare": declare, "bug": bug,
+                                 "name": "chain:" + "+".join(automatic)})
+
+
+class Liquidator(ChainEngine):
+    """Settles every debt itself (sells buildings, mortgages, pays or goes bankrupt: never a debt phase) and
+    declares it (automatic liquidation, no debt phase, no pay/bankrupt actions)."""
+
+    name = "liquidator"
+    AUTOMATIC = ("liquidation",)

@@ -63,9 +63,12 @@ from .ruleset_options import reading_option, set_option
               default=Path("conform-scenarios"), show_default=True,
               help="Where failing scenarios are saved (only when there are some).")
 @click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Accepted deviations (a file --write-baseline wrote): exit 0 when only these appear.")
+              help="Accepted causes (a file --write-baseline wrote): exit 0 unless a cause it lacks appears or an "
+                   "accepted one changes its effect.")
 @click.option("--write-baseline", "write_baseline", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write every deviation of this run into FILE as accepted (atomically).")
+              help="Write every cause of this run into FILE as accepted (atomically) and exit 0.")
+@click.option("--prune-baseline", is_flag=True,
+              help="Drop from the --baseline file the accepted causes this run did not meet.")
 @click.option("--strict", is_flag=True,
               help="Deviations that rest only on a value the rulebook leaves silent (or that was assumed) "
                    "fail the run too.")
@@ -73,10 +76,9 @@ from .ruleset_options import reading_option, set_option
 @reading_option
 @set_option
 def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, junit_file, html_dir,
-            replay_file, trace_file, trace_states, scenario_dir, baseline_file, write_baseline, strict, jobs,
-            scheduler, resume, readings,
-            settings) -> None:
-    """Check an engine step by step against RULESET; each distinct deviation is reported once, with how
+            replay_file, trace_file, trace_states, scenario_dir, baseline_file, write_baseline, prune_baseline, strict,
+            jobs, scheduler, resume, readings, settings) -> None:
+    """Check an engine step by step against RULESET; each cause of a deviation is reported once, with how
     many scenarios showed it and a shrunk, replayable scenario.
 
     A ruleset with an open value (set by a host or the players) is refused until the value is
@@ -88,6 +90,8 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
                         engine or engine_cmd or replay_file or jobs or scheduler or resume)
     if (engine is None) == (engine_cmd is None):
         raise click.UsageError("give the engine as --engine MODULE:CLASS or as --engine-cmd \"CMD\" (one of them)")
+    if prune_baseline and baseline_file is None:
+        raise click.UsageError("--prune-baseline drops causes from the --baseline file: give --baseline FILE")
     if replay_file is not None and (jobs or scheduler or resume):
         raise click.UsageError("--replay re-runs one scenario in this process; drop --jobs/--scheduler/--resume")
     spec = EngineSpec(target=engine, cmd=engine_cmd, step_timeout=step_timeout)
@@ -116,8 +120,15 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         sys.exit(128 + exc.signum)
     result.judged(accepted, strict)
     files = [str(save(doc, scenario_dir)) for doc in result.violations]
+    notes = []
     if write_baseline is not None:
-        baselines.write(write_baseline, result)
+        n = baselines.write(write_baseline, result)
+        notes.append(f"verify conform: wrote {n} cause(s) to {write_baseline} as accepted")
+        if accepted is None:                      # the run as it stands now: every cause accepted, passed
+            result.judged(baselines.load(write_baseline), strict)
+    if prune_baseline and accepted is not None:
+        n = baselines.prune(accepted, [d["signature"] for d in result.deviations])
+        notes.append(f"verify conform: dropped {n} cause(s) no longer seen from {baseline_file}")
     if junit_file is not None:
         _write(junit_file, junit(result, files, engine_arg))
     if html_dir is not None:
@@ -126,7 +137,10 @@ def command(engine, engine_cmd, ruleset, examples, seed, step_timeout, as_json, 
         click.echo(json.dumps(result.to_json(files), ensure_ascii=False))
     else:
         click.echo(run_text(result, files, engine_arg))
-    sys.exit(0 if result.ok else 1)
+    for line in notes:
+        click.echo(line, err=True)
+    # a baseline written is today's behaviour accepted: the step succeeded whatever the run found
+    sys.exit(0 if result.ok or write_baseline is not None else 1)
 
 
 def _validate_trace(path: Path, ruleset: str, readings, settings: dict, states: int, as_json: bool,

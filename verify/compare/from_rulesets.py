@@ -254,8 +254,9 @@ class _Ctx:
         out = []
         for base in reps[:2]:
             try:
+                # played in base's game, so its amounts are shown in base's money
                 parties = [self.party(base, {pid: _in_scale(self.cat[pid], r.value(pid), r.money_scale,
-                                                            base.money_scale)}, r.id, r.money_scale, (pid,))
+                                                            base.money_scale)}, r.id, base.money_scale, (pid,))
                            for r in reps]
                 _compile(parties)         # here: a value that breaks this game's board is no play
             except VerifyError:
@@ -267,7 +268,7 @@ class _Ctx:
             try:
                 parties = [self.party(first, {q: _in_scale(self.cat[q], r.value(q), r.money_scale,
                                                            first.money_scale) for q in (pid, *deps)}, r.id,
-                                      r.money_scale, (pid, *deps)) for r in (everyone or reps)]
+                                      first.money_scale, (pid, *deps)) for r in (everyone or reps)]
                 _compile(parties)
             except VerifyError:
                 parties = None
@@ -295,6 +296,8 @@ class _Ctx:
         for pid in opened:
             p = self.cat[pid]
             tries = [p.scaled_fallback(r.money_scale)]
+            if p.witness_value is not None:
+                tries.append(p.witness_value * (r.money_scale if p.is_money else 1))
             if p.min is not None:
                 tries.append(int(p.min) * (r.money_scale if p.is_money else 1))
             for value in tries:
@@ -588,7 +591,8 @@ def _holds(expr, r: Ruleset) -> bool:
 
 def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[Finding]:
     """A quantity one rulebook states twice, differently: two cited entries of one source, of different
-    parameters, whose statements of the quantity differ (``quantities`` of specs/comparison.yaml)."""
+    parameters, whose statements of the quantity differ (``quantities`` of specs/comparison.yaml) under
+    every reading the rulesets record of them."""
     out: list[Finding] = []
     for q in declared.quantities:
         target = ctx.cat[q.param]
@@ -604,16 +608,22 @@ def internal_findings(ctx: _Ctx, rs: list[Ruleset], declared: Declared) -> list[
                 states, meaning = st.meaning(e.value)
                 if not states:
                     continue
+                # what the same words give under the entry's recorded readings: a reading under which the
+                # two statements agree makes the difference an ambiguity (reported as one), not a stated one
+                read = [normalize(target, m, r.money_scale) for ok, m in (st.meaning(rd.value) for rd in e.readings)
+                        if ok]
                 key_ = (e.ruleset, st.param)
                 by_source.setdefault(e.source or "", {}).setdefault(
-                    key_, (r, st.param, normalize(target, meaning, r.money_scale), meaning))
+                    key_, (r, st.param, normalize(target, meaning, r.money_scale), meaning, read))
         for source, stated in sorted(by_source.items()):
             items = list(stated.values())
             pair = next(((a, b) for i, a in enumerate(items) for b in items[i + 1:]
-                         if a[1] != b[1] and not same(a[2], b[2])), None)
+                         if a[1] != b[1] and not same(a[2], b[2])
+                         and not any(same(x, b[2]) for x in a[4]) and not any(same(x, a[2]) for x in b[4])),
+                        None)
             if pair is None:
                 continue
-            (ra, pa, na, ma), (rb, pb, nb, mb) = pair
+            (ra, pa, na, ma, _), (rb, pb, nb, mb, _) = pair
             host = next((r for r in (ra, rb) if all(st.when_expr is None or _holds(st.when_expr, r)
                                                    for st in q.statements)), ra)
             scale = host.money_scale

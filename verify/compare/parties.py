@@ -30,8 +30,8 @@ class Party:
     name: str                       # the ruleset name ``verify replay`` resolves
     set: tuple[tuple[str, Any], ...] = ()   # values set on top of ``name`` (its own money)
     opened: tuple[str, ...] = ()    # open values nobody supplied, played at the catalogue's fallback
-    #: the money scale its outcomes are shown in: the ruleset the side stands for (a value of another
-    #: ruleset played in this one's game is shown in that ruleset's money)
+    #: the money scale its outcomes are shown in: the game's own (a value of another ruleset played in
+    #: this one's game is shown in this game's money, the money its situation is played in)
     scale: int | None = None
     #: a one-value play: the parameters set to the value of the side it stands for (``label``), in the
     #: game of ``name`` (empty: the side's own game, only its open values supplied)

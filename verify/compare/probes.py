@@ -1217,8 +1217,8 @@ PROBES: tuple[Probe, ...] = (
           "what does the owner get?", ("mortgage.immediate_auction_proceeds",),
           (PRICE, Var("bid", "the winning bid", (300, 150, 500), money=True)), own_auction, _own_owner_gets,
           special=((NO_AUCTION, NO_AUCTION),)),
-    Probe("shortage_auction", "The bank has a few houses left and players want to build: are the houses "
-          "auctioned?", ("building.shortage_trigger", "building.shortage_auction"),
+    Probe("shortage_auction", "The bank has a few houses left and players want to build: is an auction "
+          "held now, for the houses left (not only once one house is left)?", ("building.shortage_trigger", "building.shortage_auction"),
           (Var("stock", "houses left in the bank", (3, 1, 5)),
            Var("builders", "players holding a whole group", (2, 3, 1)),
            Var("cash", "each builder's cash", (1500, 300), money=True)),
@@ -1239,10 +1239,16 @@ PROBES: tuple[Probe, ...] = (
     Probe("trade_mortgaged", "May a mortgaged property be traded?", ("trade.mortgaged",),
           (B("teammate", "the trade is between teammates"),), trade_mortgaged, lambda t, pl, v: allowed(pl),
           unit="bool"),
-    Probe("bankrupt", "Is the player bankrupt, or may they only give up?",
-          ("bankruptcy.threshold", "bankruptcy.surrender"),
+    Probe("bankrupt", "Is the player bankrupt, or may they only give up?", ("bankruptcy.threshold",),
           (Var("debt", "the debt", (250, 500, 120), money=True),
            Var("cash", "cash in hand", (100, 0), money=True), PRICE),
+          bankruptcy, _bankrupt_outcome, unit="count", special=BANKRUPT_OUTCOMES),
+    # a debt the player can still raise (cash plus the deed's mortgage value): where giving up is a choice
+    # and no threshold makes the player bankrupt, so the witness shows the surrender and nothing else
+    Probe("surrender", "The player can still raise the debt: must they pay, or may they give up instead?",
+          ("bankruptcy.surrender",),
+          (Var("debt", "the debt", (150, 120), money=True),
+           Var("cash", "cash in hand", (100, 50), money=True), PRICE),
           bankruptcy, _bankrupt_outcome, unit="count", special=BANKRUPT_OUTCOMES),
     Probe("sell_back_refund", "What does the bank refund for a house sold back?", ("building.sell_ratio",),
           (GROUP,), sell_back,

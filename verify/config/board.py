@@ -93,7 +93,8 @@ def load_deeds(table: str = "us-2008") -> tuple[RawDeed, ...]:
 @lru_cache(maxsize=2)
 def load_decks() -> dict[str, tuple[Card, ...]]:
     path = reference_dir() / "decks.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # libyaml's safe loader where PyYAML has it (the same values, about ten times faster than the pure one)
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     out = {}
     for name, cards in (data.get("decks") or {}).items():
         built = []

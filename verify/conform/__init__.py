@@ -9,12 +9,14 @@ and the ruleset's promised invariants must hold on every reported state.
 Modules: ``protocol`` (the messages and the engine's profile), ``transport``
 (in-process and subprocess), ``serve`` (a JSON Lines server around any
 in-process engine), ``draw`` / ``states`` / ``scenarios`` (scenarios drawn from
-a seed), ``oracle`` (one step judged), ``signature`` (which deviation a
-violation shows), ``automatic`` (an engine's own choices), ``unstated``
-(deviations resting on silent values), ``session`` (one engine, one ruleset),
-``explore`` / ``shrink`` / ``harness`` (runs), ``baseline`` (accepted
-deviations), ``scenario_file`` (replayable JSON), ``render`` (text, JUnit,
-HTML), ``plugin`` (pytest).
+a seed), ``situations`` (the rare circumstances a run offers whatever its
+seed), ``oracle`` (one step judged), ``chain`` (an engine's own choices, played
+link by link), ``cause`` / ``signature`` (which deviation a violation shows:
+its cause), ``unstated`` (deviations resting on silent values), ``session``
+(one engine, one ruleset), ``explore`` / ``shrink`` / ``harness`` (runs),
+``baseline`` (accepted causes), ``scenario_file`` (replayable JSON),
+``render`` (text, JUnit, HTML), ``trace_check`` (a whole-turn engine's game
+log), ``plugin`` (pytest).
 """
 
 from __future__ import annotations

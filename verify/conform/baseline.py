@@ -1,17 +1,21 @@
-"""Baselines: the deviations of an engine accepted as known, so a run becomes a regression test for CI.
+"""Baselines: the causes of an engine's deviations accepted as known, so a run becomes a regression test for CI.
 
 In the manner of mypy's or ESLint's suppression files, known deviations are
-data: ``--write-baseline FILE`` records every deviation of a run by its
-signature; ``--baseline FILE`` accepts those, so the run exits 0 when only
-they appear and 1 on a new one. A deviation whose signature is not in the
-baseline but whose rule and action type are, while the accepted one did not
-appear, is reported as **changed** (the engine now deviates there in another
-way). Accepted deviations that no longer appear are listed (the baseline can
-be tightened).
+data: ``--write-baseline FILE`` records every cause of a run (``cause.py``);
+``--baseline FILE`` accepts those, so a run exits 0 when only they appear,
+with any seed or number of scenarios, and 1 when a cause appears that the
+baseline lacks (**new**) or an accepted cause shows another effect: the same
+link, other fields or other directions (**changed**). Accepted causes that a
+run did not meet are listed (``--prune-baseline`` drops them from the file).
 
-``{"schema": "verify.conform-baseline/1", "engine", "ruleset", "deviations":
-[{"signature", "count", "note"?}]}``; ``count`` is informational (how often
-the run that wrote it met the deviation) and ``note`` a free comment.
+``{"schema": "verify.conform-baseline/2", "engine", "ruleset", "causes":
+[{"cause", "count", "contexts", "note"?}]}``: ``cause`` is the cause's text
+(its identity, stable across toolkit versions of this schema); ``count`` and
+``contexts`` are informational (how often, and where, the run that wrote it
+met the cause); ``note`` is a free comment, kept when the baseline is written
+again. A baseline of deviation signatures (``verify.conform-baseline/1``,
+written by earlier versions) is refused with the command that writes it
+again.
 """
 
 from __future__ import annotations
@@ -20,70 +24,121 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import Location
 from ..jsondoc import read_doc
 from ..output import write_text
 from . import ConformInputError
-from .signature import matches, parse
+from .cause import identity
+from .signature import matches
 
-SCHEMA = "verify.conform-baseline/1"
+SCHEMA = "verify.conform-baseline/2"
+#: The signature-keyed baselines of earlier versions.
+OLD_SCHEMAS = ("verify.conform-baseline/1",)
+WRITTEN_BY = "`verify conform ... --write-baseline FILE`"
 
 
 @dataclass
 class Baseline:
-    """The accepted deviations of a baseline file."""
+    """The accepted causes of a baseline file."""
 
     path: str
-    signatures: dict[str, dict] = field(default_factory=dict)     # signature -> its entry
+    causes: dict[str, dict] = field(default_factory=dict)     # cause -> its entry
 
-    def accepts(self, signature: str) -> bool:
-        """Whether the baseline accepts ``signature`` (itself, or a ``card *`` form of it)."""
-        return signature in self.signatures or any(matches(p, signature) for p in self.signatures if "*" in p)
+    def accepts(self, cause: str) -> bool:
+        """Whether the baseline accepts ``cause`` (itself, or a ``card *`` form of it)."""
+        return cause in self.causes or any(matches(p, cause) for p in self.causes if "*" in p)
+
+    def changed_from(self, cause: str) -> str | None:
+        """The accepted cause of the same link whose effect ``cause`` changes (None: none, or accepted)."""
+        if self.accepts(cause):
+            return None
+        ident = identity(cause)
+        if ident == cause:
+            return None
+        return next((c for c in sorted(self.causes) if identity(c) == ident), None)
 
 
 def load(path: Path | str) -> Baseline:
-    """Read a baseline file; a malformed one is E026 naming the file."""
-    doc, where = read_doc(path, "conformance baseline", SCHEMA, ConformInputError,
-                          written_by="`verify conform --write-baseline FILE`")
-    items = doc.get("deviations")
+    """Read a baseline file; a malformed one is E026 naming the file (one line)."""
+    path = Path(path)
+    try:
+        doc, where = read_doc(path, "conformance baseline", SCHEMA, ConformInputError, written_by=WRITTEN_BY)
+    except ConformInputError as exc:
+        if _old(path):
+            raise ConformInputError(
+                "a baseline of deviation signatures (verify.conform-baseline/1), which this version no longer "
+                f"reads: write it again from a run of the engine with {WRITTEN_BY.replace('FILE', str(path))}",
+                Location(str(path), 1)) from None
+        raise exc from None
+    items = doc.get("causes")
     if not isinstance(items, list):
-        raise ConformInputError("the baseline needs \"deviations\" (a list)", where)
+        raise ConformInputError("the baseline needs \"causes\" (a list)", where)
     out: dict[str, dict] = {}
     for i, it in enumerate(items, 1):
-        if not isinstance(it, dict) or not isinstance(it.get("signature"), str) or not it["signature"]:
-            raise ConformInputError(f"deviation {i} of the baseline needs a \"signature\" (a string)", where)
-        out[it["signature"]] = it
+        if not isinstance(it, dict) or not isinstance(it.get("cause"), str) or not it["cause"]:
+            raise ConformInputError(f"cause {i} of the baseline needs a \"cause\" (a string)", where)
+        out[it["cause"]] = it
     return Baseline(str(path), out)
 
 
-def document(result) -> dict:
-    """The baseline accepting every deviation of ``result`` (what ``--write-baseline`` writes)."""
-    devs = sorted(result.deviations, key=lambda d: d["signature"])
-    return {"schema": SCHEMA, "engine": result.engine, "ruleset": result.ruleset,
-            "deviations": [{"signature": d["signature"], "count": d["count"]} for d in devs]}
+def _old(path: Path) -> bool:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("schema") in OLD_SCHEMAS
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
-def write(path: Path | str, result) -> None:
-    """Write the baseline of ``result`` atomically (the project's output writer)."""
+def document(result, keep: Baseline | None = None) -> dict:
+    """The baseline accepting every cause of ``result`` (what ``--write-baseline`` writes); the notes of
+    ``keep`` (the file written over) stay with their causes."""
+    notes = {c: it["note"] for c, it in (keep.causes.items() if keep else ()) if it.get("note")}
+    causes = []
+    for d in sorted(result.deviations, key=lambda d: d["signature"]):
+        item = {"cause": d["signature"], "count": d["count"], "contexts": list(d.get("contexts") or {})}
+        if d["signature"] in notes:
+            item["note"] = notes[d["signature"]]
+        causes.append(item)
+    return {"schema": SCHEMA, "engine": result.engine, "ruleset": result.ruleset, "causes": causes}
+
+
+def write(path: Path | str, result) -> int:
+    """Write the baseline of ``result`` atomically (the project's output writer); the causes recorded."""
     path = Path(path)
+    old = None
+    if path.is_file():
+        try:
+            old = load(path)
+        except ConformInputError:
+            old = None
+    doc = document(result, old)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_text(path, json.dumps(document(result), indent=1, ensure_ascii=False) + "\n")
+    write_text(path, json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
+    return len(doc["causes"])
+
+
+def prune(baseline: Baseline, seen: list[str]) -> int:
+    """Drop from the baseline's file the accepted causes ``seen`` does not hold; how many were dropped."""
+    path = Path(baseline.path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    kept = [it for it in doc["causes"] if any(matches(it["cause"], s) for s in seen)]
+    dropped = len(doc["causes"]) - len(kept)
+    if dropped:
+        write_text(path, json.dumps(dict(doc, causes=kept), indent=1, ensure_ascii=False) + "\n")
+    return dropped
 
 
 def compare(baseline: Baseline | None, seen: list[str]) -> tuple[dict[str, str], list[str]]:
-    """For the signatures ``seen`` in a run: each new one that *changed* from an accepted one (same rule and
-    action type; the accepted one not seen) with the one it replaces, and the accepted ones not seen."""
+    """For the causes ``seen`` in a run: each one that *changed* from an accepted one (the same link, another
+    effect) with the accepted one, and the accepted causes not seen."""
     if baseline is None:
         return {}, []
-    missing = sorted(p for p in baseline.signatures if not any(matches(p, s) for s in seen))
-    changed: dict[str, str] = {}
+    missing = sorted(p for p in baseline.causes if not any(matches(p, s) for s in seen))
+    changed = {}
     for s in seen:
-        if baseline.accepts(s):
-            continue
-        rule, action, _ = parse(s)
-        was = [m for m in missing if parse(m)[:2] == (rule, action)]
-        if was:
-            changed[s] = was[0]
+        was = baseline.changed_from(s)
+        if was is not None:
+            changed[s] = was
     return changed, missing
 
 
-__all__ = ["Baseline", "load", "document", "write", "compare", "SCHEMA"]
+__all__ = ["Baseline", "load", "document", "write", "prune", "compare", "SCHEMA"]

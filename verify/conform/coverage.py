@@ -58,11 +58,12 @@ EDGE_CANDIDATES = 4
 class Coverage:
     """How often each guard side and each situation was offered (one per chunk; see the module doc)."""
 
-    __slots__ = ("seen", "start")
+    __slots__ = ("seen", "start", "chunks")
 
-    def __init__(self, start: int = 0) -> None:
+    def __init__(self, start: int = 0, chunks: int = 1) -> None:
         self.seen: dict[tuple, int] = {}
         self.start = start          # the chunk's index: where its turn through each deck begins (``top``)
+        self.chunks = chunks        # the run's chunks: each takes its share of the situations first
 
     def add(self, key: tuple[tuple, tuple]) -> None:
         """Count one offer of a situation (``situation``) and of its guard side."""

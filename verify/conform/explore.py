@@ -3,10 +3,11 @@
 A run is cut into chunks (``plan``); a chunk generates its scenarios from its
 seed (scenario *k* from ``scenario_seed(chunk seed, k)``) and plays every one
 against the engine: a violation does not stop it. Each violation is filed
-under its signature (``signature.py``): a chunk's result counts, per
-deviation, the scenarios that showed it and keeps the shortest of them (the
-fewest steps, then the smallest document, then the first) as the candidate
-to shrink, and the cards its scenarios drew. ``merge_chunks`` adds the chunks up the same way, so the counts and
+under its cause (``cause.py``): a chunk's result counts, per cause, the
+scenarios that showed it and where (its contexts), and keeps the shortest of
+them (the fewest steps, then the smallest document, then the first) as the
+candidate to shrink (for a refusal met on several actions, one per action, to
+judge apart whether it is unstated), and the cards its scenarios drew. ``merge_chunks`` adds the chunks up the same way, so the counts and
 candidates of a run depend on its seed and size alone, not on how its chunks
 were scheduled. Shrinking comes after, once per deviation (``shrink.py``).
 
@@ -16,10 +17,8 @@ chunk's size), so ``examples`` counts checked scenarios. Protocol faults are
 deviations too; the engine is restarted and the chunk goes on, unless it
 faulted on ``MAX_FAULTS`` scenarios in a row (it cannot play at all) or timed
 out (each timeout costs the full step timeout): then the chunk stops and
-says so. When merging, deviations met on several cards alike, and on half the
-cards the run drew, become one of any card (``signature.generalize``), and successor deviations that are
-simpler ones seen together (the same step breaking two rules at once) are
-folded into those (``signature.fold``).
+says so. When merging, causes met on several cards alike, and on half the
+cards the run drew, become one of any card (``signature.generalize``).
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from ..engine.step import new_game
 from .coverage import Coverage
 from .scenarios import Scenario, scenario
 from .session import Session
-from .signature import fold, generalize, reason_key
+from .signature import generalize, reason_key
 from .transport import EngineSpec, engines_die_with_worker
 
 SCENARIO_SCHEMA = "verify.conform-scenario/1"
@@ -55,6 +54,7 @@ class ChunkSpec:
     examples: int
     max_steps: int = DEFAULT_MAX_STEPS
     settings: tuple = ()                   # (param, value) pairs supplied with --set, sorted by param
+    chunks: int = 1                        # the run's chunks (each offers its share of the situations first)
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -74,9 +74,10 @@ def settings_key(settings: dict | tuple | None) -> tuple:
 
 def plan(engine: EngineSpec, ruleset: str, seed: int, examples: int, max_steps: int = DEFAULT_MAX_STEPS,
          settings: dict | tuple | None = None) -> list[ChunkSpec]:
+    starts = range(0, examples, CHUNK_EXAMPLES)
     return [ChunkSpec(engine, ruleset, chunk_seed(seed, i), i, min(CHUNK_EXAMPLES, examples - start), max_steps,
-                      settings_key(settings))
-            for i, start in enumerate(range(0, examples, CHUNK_EXAMPLES))]
+                      settings_key(settings), len(starts))
+            for i, start in enumerate(starts)]
 
 
 def scenario_doc(ruleset: str, sc: Scenario, v, found: dict | None = None,
@@ -119,14 +120,14 @@ def _explore(spec: ChunkSpec) -> dict:
     def keep(sc: Scenario, v, k: int, seed: int) -> None:
         doc = scenario_doc(spec.ruleset, sc.truncated(v.step), v,
                            {"seed": seed, "chunk": spec.index, "scenario": k}, spec.settings)
-        item = {"count": 1, "doc": doc, "size": doc_size(doc)}
+        item = {"count": 1, "doc": doc, "size": doc_size(doc), "contexts": {v.context: 1}}
+        if v.rule == "legality" and v.signature.startswith("legality: refused"):
+            item["by_context"] = {v.context: doc}      # one refusal met on several actions: each judged apart
         old = deviations.get(v.signature)
         if old is None:
             deviations[v.signature] = item
             return
-        old["count"] += 1
-        if _rank(item) < _rank(old):
-            old["doc"], old["size"] = item["doc"], item["size"]
+        _add(old, item)
 
     try:
         v = session.start()
@@ -139,7 +140,7 @@ def _explore(spec: ChunkSpec) -> dict:
         result["engine"] = session.hello.engine
         faults = 0
         k = 0
-        cov = Coverage(spec.index)         # the situations this chunk has offered (coverage.py)
+        cov = Coverage(spec.index, spec.chunks)      # what this chunk has offered (coverage.py)
         while result["scenarios"] < spec.examples and k < SKIP_FACTOR * spec.examples:
             seed = scenario_seed(spec.seed, k)
             sc = scenario(seed, session.ctx, lazy=True, cov=cov)      # drawn as far as it is played
@@ -171,6 +172,22 @@ def _explore(spec: ChunkSpec) -> dict:
     return result
 
 
+def _add(old: dict, item: dict) -> None:
+    """``item``'s scenarios counted into ``old`` (the same cause): its count, its contexts, the better candidate."""
+    old["count"] += item["count"]
+    contexts = old.setdefault("contexts", {})
+    for where, n in item.get("contexts", {}).items():
+        contexts[where] = contexts.get(where, 0) + n
+    if _rank(item) < _rank(old):
+        old["doc"], old["size"] = item["doc"], item["size"]
+    if "by_context" in item:
+        mine = old.setdefault("by_context", {})
+        for where, doc in item["by_context"].items():
+            if where not in mine or _rank({"doc": doc, "size": doc_size(doc)}) < _rank(
+                    {"doc": mine[where], "size": doc_size(mine[where])}):
+                mine[where] = doc
+
+
 def merge_chunks(results: list[dict]) -> dict:
     """The chunks of a run added up (in any order): counts summed, each deviation's candidate the best of
     its chunks' (``_rank``)."""
@@ -185,11 +202,10 @@ def merge_chunks(results: list[dict]) -> dict:
         for signature, item in r["deviations"].items():
             old = deviations.get(signature)
             if old is None:
-                deviations[signature] = dict(item)
+                deviations[signature] = dict(item, contexts=dict(item.get("contexts", {})),
+                                             **({"by_context": dict(item["by_context"])} if "by_context" in item else {}))
             else:
-                old["count"] += item["count"]
-                if _rank(item) < _rank(old):
-                    old["doc"], old["size"] = item["doc"], item["size"]
+                _add(old, item)
     drawn = sorted({c for r in results for c in r.get("drawn", ())})
     for s, general in generalize({k: v["count"] for k, v in deviations.items()}, drawn).items():
         item = deviations.pop(s)
@@ -197,20 +213,13 @@ def merge_chunks(results: list[dict]) -> dict:
         if old is None:
             deviations[general] = item
         else:
-            old["count"] += item["count"]
-            if _rank(item) < _rank(old):
-                old["doc"], old["size"] = item["doc"], item["size"]
-    combined = {}
-    for s, parts in fold({k: v["count"] for k, v in deviations.items()}).items():
-        item = deviations.pop(s)
-        for t in parts:
-            deviations[t]["count"] += item["count"]
-        combined[s] = {"count": item["count"], "into": parts}
+            _add(old, item)
+    for item in deviations.values():
+        item["contexts"] = dict(sorted(item.get("contexts", {}).items(), key=lambda kv: (-kv[1], kv[0])))
     return {"engine": next((r["engine"] for r in results if r.get("engine")), ""),
             "ruleset": results[0]["ruleset"], "set": dict(results[0].get("set") or {}),
             "scenarios": sum(r["scenarios"] for r in results), "steps": sum(r["steps"] for r in results),
             "skipped": dict(sorted(skipped.items())), "deviations": dict(sorted(deviations.items())),
-            "combined": dict(sorted(combined.items())),
             "stopped": [f"chunk {r['index']}: {r['stopped']}" for r in results if r.get("stopped")],
             "logs": [r["log"] for r in results if r.get("log")]}
 

@@ -5,16 +5,17 @@ process, ``--jobs N`` worker processes or a Dask cluster, ``--resume``), on
 one backend:
 
 1. **explore** (``explore.py``): the run's scenarios in seeded chunks, every
-   one generated and checked, every violation filed under its deviation's
-   signature with a count and the shortest scenario that showed it;
-2. **shrink** (``shrink.py``): one task per distinct deviation, its scenario
-   shrunk within a counted budget without turning into another deviation.
+   one generated and checked, every violation filed under its cause
+   (``cause.py``) with a count, its contexts and the shortest scenario that
+   showed it;
+2. **shrink** (``shrink.py``): one task per cause, its scenario shrunk within
+   a counted budget without turning into another cause.
 
 Both are functions of their inputs, so a run's deviations, counts and saved
 scenarios depend on its seed and size alone (and the engine, for a
 deterministic engine), not on ``--jobs``, ``--scheduler`` or the machine's
 load. Most of a run's work is checking: shrinking costs at most
-``shrink_runs`` engine runs per distinct deviation, whatever the number of
+``shrink_runs`` engine runs per cause, whatever the number of
 scenarios that showed it. Values supplied with ``--set`` travel in every
 task, so a worker compiles the config the command checked.
 """
@@ -32,11 +33,11 @@ from ..execute.backends import make_backend
 from ..execute.options import cli_errors
 from ..execute.progress import Progress
 from .baseline import Baseline, compare as compare_baseline
+from .cause import parse as parse_cause
 from .oracle import StepViolation
 from .scenarios import Scenario
 from .session import Session, load_target
 from .shrink import DEFAULT_SHRINK_RUNS, shrink
-from .signature import parse as parse_signature
 from .transport import EngineSpec, engines_die_with_worker
 from .unstated import explain
 
@@ -55,6 +56,7 @@ class ShrinkSpec:
     runs: int = DEFAULT_SHRINK_RUNS
     max_steps: int = DEFAULT_MAX_STEPS
     settings: tuple = ()
+    others: tuple = ()          # a refusal met on other actions too: a scenario of each (judged apart)
 
 
 def shrink_task(spec: ShrinkSpec) -> dict:
@@ -78,6 +80,13 @@ def _shrink(spec: ShrinkSpec) -> dict:
         sc, v, used = shrink(session, sc, v, spec.runs)
         # the shrunk scenario, else the one found (shrinking may have simplified away its history)
         why = explain(session, sc, v) or (explain(session, *first) if first[0].history and not sc.history else None)
+        for other in spec.others if why else ():
+            # a refusal the engine gives on several actions rests on a silent value only if it does on each
+            o = Scenario(other["state"], list(other["actions"]), other.get("origin", "?"), setup=other.get("setup"),
+                         history=other.get("history"))
+            if explain(session, o, StepViolation.from_json(other["violation"])) is None:
+                why = None
+                break
         return {"index": spec.index, "doc": scenario_doc(spec.ruleset, sc, v, doc.get("found"), spec.settings),
                 "runs": used, "unstated": why}
     finally:
@@ -88,22 +97,22 @@ def _shrink(spec: ShrinkSpec) -> dict:
 class ConformResult:
     """A run's outcome: the scenarios checked and each distinct deviation once, with its count.
 
-    Each deviation has a status: ``accepted`` (in the baseline), ``unstated`` (it rests only on a value
-    the rulebook leaves silent or that was assumed; ``--strict`` makes it fail), ``changed`` (not in the
-    baseline, which accepted another deviation of the same rule and action that did not appear) or
-    ``new``. The run passes (``ok``) when no deviation is new or changed."""
+    Each deviation (one per cause) has a status: ``accepted`` (in the baseline), ``unstated`` (it rests only
+    on a value the rulebook leaves silent or that was assumed; ``--strict`` makes it fail), ``changed`` (the
+    baseline accepted another effect of the same link) or ``new``. The run passes (``ok``) when no
+    deviation is new or changed."""
 
     engine: str
     ruleset: str
     scenarios: int
     steps: int
-    deviations: list[dict] = field(default_factory=list)   # {"signature", "count", "doc"}, most frequent first
+    deviations: list[dict] = field(default_factory=list)   # {"signature" (the cause), "count", "contexts", "doc"},
+    #                                                        most frequent first
     logs: list[str] = field(default_factory=list)
     settings: dict = field(default_factory=dict)            # values supplied with --set
     skipped: dict = field(default_factory=dict)             # reason -> scenarios the engine could not hold
     stopped: list[str] = field(default_factory=list)        # chunks that gave up on a faulty engine
     shrink_runs: int = 0                                    # engine runs spent shrinking
-    combined: dict = field(default_factory=dict)            # signature -> {"count", "into"}: seen together
     baseline: Baseline | None = None
     strict: bool = False
 
@@ -123,9 +132,11 @@ class ConformResult:
     def status(self, dev: dict) -> str:
         if self.baseline is not None and self.baseline.accepts(dev["signature"]):
             return "accepted"
+        if self.baseline is not None and self.baseline.changed_from(dev["signature"]) is not None:
+            return "changed"
         if dev.get("unstated") and not self.strict:
             return "unstated"
-        return "changed" if dev["signature"] in self._compared()[0] else "new"
+        return "new"
 
     @property
     def failing(self) -> list[dict]:
@@ -147,8 +158,9 @@ class ConformResult:
         changed = self._compared()[0]
         for dev, path in zip(self.deviations, files):
             v = dev["doc"]["violation"]
-            rule, action, _ = parse_signature(dev["signature"])
-            item = {"signature": dev["signature"], "rule": v["rule"], "action": action, "count": dev["count"],
+            rule, link, effect = parse_cause(dev["signature"])
+            item = {"signature": dev["signature"], "rule": v["rule"], "link": link, "effect": effect,
+                    "count": dev["count"], "contexts": dict(dev.get("contexts") or {}), "chain": v.get("chain", ""),
                     "status": self.status(dev), "step": v["step"], "expected": v["expected"], "actual": v["actual"],
                     "unstated": dev.get("unstated"), "scenario_file": path}
             if dev["signature"] in changed:
@@ -156,15 +168,15 @@ class ConformResult:
             out.append(item)
         doc = {"engine": self.engine, "ruleset": self.ruleset, "scenarios": self.scenarios, "steps": self.steps,
                "ok": self.ok, "strict": self.strict, "skipped": dict(self.skipped), "violations": out,
-               "combined": dict(self.combined), "stopped": list(self.stopped)}
+               "stopped": list(self.stopped)}
         if self.baseline is not None:
-            doc["baseline"] = {"file": self.baseline.path, "accepted": len(self.baseline.signatures),
+            doc["baseline"] = {"file": self.baseline.path, "accepted": len(self.baseline.causes),
                                "no_longer_seen": self.no_longer_seen}
         return doc
 
 
 def _order(deviations: dict) -> list[tuple[str, dict]]:
-    """Most frequent first, then by signature (a function of the counts: the same in every run)."""
+    """Most frequent first, then by cause (a function of the counts: the same in every run)."""
     return sorted(deviations.items(), key=lambda kv: (-kv[1]["count"], kv[0]))
 
 
@@ -178,11 +190,10 @@ def assemble(explored: dict, shrunk: list[dict]) -> ConformResult:
         doc = r["doc"] if r is not None else item["doc"]
         runs += r["runs"] if r is not None else 0
         doc = dict(doc, found=dict(doc.get("found") or {}, count=item["count"]))
-        devs.append({"signature": signature, "count": item["count"], "doc": doc,
-                     "unstated": r.get("unstated") if r is not None else None})
+        devs.append({"signature": signature, "count": item["count"], "contexts": dict(item.get("contexts") or {}),
+                     "doc": doc, "unstated": r.get("unstated") if r is not None else None})
     return ConformResult(explored["engine"], explored["ruleset"], explored["scenarios"], explored["steps"], devs,
-                         explored["logs"], explored["set"], explored["skipped"], explored["stopped"], runs,
-                         explored.get("combined", {}))
+                         explored["logs"], explored["set"], explored["skipped"], explored["stopped"], runs)
 
 
 def explore_campaign(engine: EngineSpec, ruleset: str = "official", seed: int = 0,
@@ -202,7 +213,9 @@ def shrink_campaign(engine: EngineSpec, explored: dict, shrink_runs: int = DEFAU
                     max_steps: int = DEFAULT_MAX_STEPS, identity: dict | None = None):
     """Shrinking each distinct deviation of ``explored`` once, as a ``Campaign``."""
     settings = settings_key(explored["set"])
-    specs = [ShrinkSpec(engine, explored["ruleset"], i, item["doc"], shrink_runs, max_steps, settings)
+    specs = [ShrinkSpec(engine, explored["ruleset"], i, item["doc"], shrink_runs, max_steps, settings,
+                        tuple(doc for where, doc in sorted((item.get("by_context") or {}).items())
+                              if where != item["doc"]["violation"].get("context")))
              for i, (_, item) in enumerate(_order(explored["deviations"]))]
     ident = dict(identity or {}, shrink_runs=shrink_runs, deviations=[s for s, _ in _order(explored["deviations"])])
     return Campaign("conform-shrink", ident, specs, shrink_task, list, unit="deviations")
@@ -269,7 +282,7 @@ def replay(engine: EngineSpec, doc: dict, ruleset: str | None = None,
             why = explain(session, sc.truncated(v.step), v)
         finally:
             session.close()
-        devs = [{"signature": v.signature, "count": 1, "unstated": why,
+        devs = [{"signature": v.signature, "count": 1, "unstated": why, "contexts": {v.context: 1},
                  "doc": scenario_doc(rid, sc.truncated(v.step), v, found, settings)}]
     return ConformResult(name, rid, 0 if unsupported else 1, steps, devs, [log] if log else [], settings,
                          {unsupported: 1} if unsupported else {})

@@ -93,9 +93,22 @@ def _conformance_test(ruleset: str):
         baseline = _option(config, "baseline", "conform_baseline") or None
         if baseline:
             from pathlib import Path
+            from . import ConformInputError
             from .baseline import load
             path = Path(baseline)
-            baseline = load(path if path.is_absolute() else config.rootpath / path)
+            # a path on the command line is the user's, from where pytest was run; one in the ini file is
+            # the ini file's, from its folder
+            given = config.getoption("--conform-baseline") is not None
+            base = config.invocation_params.dir if given else (config.inipath.parent if config.inipath
+                                                                 else config.rootpath)
+            try:
+                baseline = load(path if path.is_absolute() else Path(base) / path)
+            except ConformInputError as exc:
+                error = f"verify conform: {exc}"
+            else:
+                error = None
+            if error is not None:
+                pytest.fail(error, pytrace=False)
         result.judged(baseline, bool(_option(config, "strict", "conform_strict")))
         if result.ok:
             return
@@ -105,7 +118,7 @@ def _conformance_test(ruleset: str):
         for dev in failing:
             path = save(dev["doc"], folder)
             texts.append(scenario_text(dev["doc"], result.engine, str(path), spec.cli_args, dev["count"],
-                                       result.scenarios) + "\n" + status_line(result, dev))
+                                       result.scenarios, dev.get("contexts")) + "\n" + status_line(result, dev))
         pytest.fail(f"{result.engine} departs from {ruleset} in {len(failing)} way(s) "
                     f"({result.scenarios} scenarios, {result.steps} steps; {len(result.deviations) - len(failing)} "
                     "more accepted or unstated by the rulebook):\n\n" + "\n\n".join(texts), pytrace=False)

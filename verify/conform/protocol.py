@@ -20,11 +20,13 @@ engine cannot hold that state, and the scenario is skipped and counted.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..engine.step import ACTION_TYPES
-import json
+from ..paths import schemas_dir
 
 PROTOCOL = 1
 
@@ -35,6 +37,58 @@ REQUIRED_STATE_KEYS = ("schema", "round", "current", "minute", "phase", "players
 #: Every top-level key a state may have (what ``compare`` may name).
 STATE_KEYS = REQUIRED_STATE_KEYS + ("discards", "seed", "shuffles", "pending", "queue", "turn",
                                     "player_turns", "winner", "result")
+
+
+#: Keys inside a state's top-level values whose items are objects a nested ``compare`` key names a field of
+#: (``players.cash``: every player's cash).
+LISTS = ("players", "properties")
+
+
+@lru_cache(maxsize=1)
+def nested_keys() -> dict[str, tuple[str, ...]]:
+    """The fields a nested ``compare`` key may name under each top-level key (``players.cash``, ``bank.cash``,
+    ``turn.dice``), read off the state schema."""
+    schema = json.loads((schemas_dir() / "state.schema.json").read_text(encoding="utf-8"))
+    out: dict[str, tuple[str, ...]] = {}
+    for top, sub in schema["properties"].items():
+        node = sub.get("items", sub)
+        fields = node.get("properties") if isinstance(node, dict) else None
+        if isinstance(fields, dict) and fields:
+            out[top] = tuple(fields)
+    return out
+
+
+def compared_keys(names) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+    """The top-level keys a ``compare`` declaration covers, and for those named by nested keys only
+    (``players.cash``) the fields compared under each."""
+    tops: list[str] = []
+    fields: dict[str, set] = {}
+    whole = set()
+    for name in names:
+        top, _, field = name.partition(".")
+        if top not in tops:
+            tops.append(top)
+        if field:
+            fields.setdefault(top, set()).add(field)
+        else:
+            whole.add(top)
+    return tuple(tops), {k: frozenset(v) for k, v in fields.items() if k not in whole}
+
+
+def project(state: dict, fields: dict[str, frozenset]) -> dict:
+    """``state`` with only the declared fields under the keys ``compare`` names by nested keys (a player's
+    seat and a deed's square kept: they name the item)."""
+    if not fields or not isinstance(state, dict):
+        return state
+    out = dict(state)
+    for top, keep in fields.items():
+        value = state.get(top)
+        if isinstance(value, list):
+            out[top] = [{k: v for k, v in item.items() if k in keep or k in ("seat", "square")}
+                        if isinstance(item, dict) else item for item in value]
+        elif isinstance(value, dict):
+            out[top] = {k: v for k, v in value.items() if k in keep}
+    return out
 
 
 #: The phases of the state schema (what ``phases`` may name).
@@ -52,8 +106,12 @@ AUTOMATIC = {
                    "not cover the debt",
     "jail_card_at_once": "a player in jail who holds a Get Out of Jail Free card uses it on rolling: the "
                          "ruleset's use_card comes before the roll",
+    "debt_paid_at_once": "a debt is paid as soon as the debtor's cash covers it (after a sale or a mortgage "
+                         "that raises enough): the ruleset's step is followed by the debtor's pay",
     "end_turn_at_once": "the turn passes as soon as nothing is left to decide: the ruleset's step is "
                         "followed by end_turn when it leaves the current player only that",
+    "bankrupt_turn_ends": "a bankrupt player's turn ends at once: the ruleset's step is followed by end_turn "
+                          "when the current player went bankrupt in it",
 }
 
 
@@ -75,7 +133,7 @@ class Hello:
     engine: str
     version: str
     actions: tuple[str, ...] | None      # None: every action type
-    compare: tuple[str, ...]             # top-level state keys compared
+    compare: tuple[str, ...]             # state keys compared: top-level, or nested (``players.cash``)
     phases: tuple[str, ...] | None = None    # phases a loaded state may be in (None: every phase)
     automatic: tuple[str, ...] = ()      # words of AUTOMATIC
     setup: bool = False                  # answers new_game
@@ -138,7 +196,7 @@ def read_hello(resp: Any) -> Hello:
     if not isinstance(version, (str, int, float)) or isinstance(version, bool):
         raise EngineFault("protocol", f"hello: \"version\" must be a string, got {_short(version)}")
     actions = _declared(r, "actions", ACTION_TYPES, "action type")
-    compare = _declared(r, "compare", STATE_KEYS, "state key")
+    compare = _declared(r, "compare", STATE_KEYS + _nested_names(), "state key")
     phases = _declared(r, "phases", PHASES, "phase")
     automatic = _declared(r, "automatic", tuple(AUTOMATIC), "automatic behaviour")
     setup = r.get("setup", False)
@@ -146,6 +204,10 @@ def read_hello(resp: Any) -> Hello:
         raise EngineFault("protocol", f"hello: \"setup\" must be true or false, got {_short(setup)}")
     return Hello(engine, str(version), actions, REQUIRED_STATE_KEYS if compare is None else compare,
                  phases, automatic or (), setup)
+
+
+def _nested_names() -> tuple[str, ...]:
+    return tuple(f"{top}.{f}" for top, fields in nested_keys().items() for f in fields)
 
 
 def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str, ...] | None:
@@ -157,7 +219,9 @@ def _declared(r: dict, key: str, known: tuple[str, ...], what: str) -> tuple[str
         raise EngineFault("protocol", f"hello: \"{key}\" must be a list of {what}s")
     unknown = sorted(set(names) - set(known))
     if unknown:
-        raise EngineFault("protocol", f"hello: unknown {what}(s) in {key} {unknown}; known: {', '.join(known)}")
+        listed = [k for k in known if "." not in k]
+        more = " (or TOP.FIELD, a field of the state schema under one of them)" if len(listed) < len(known) else ""
+        raise EngineFault("protocol", f"hello: unknown {what}(s) in {key} {unknown}; known: {', '.join(listed)}{more}")
     return tuple(n for n in known if n in names)
 
 
@@ -225,4 +289,4 @@ def _short(value: Any, limit: int = 160) -> str:
 __all__ = ["PROTOCOL", "EngineFault", "Hello", "REQUIRED_STATE_KEYS", "STATE_KEYS", "PHASES", "AUTOMATIC",
            "hello_request", "load_request", "new_game_request", "setup_draws", "apply_request", "STATE_REQUEST",
            "BYE_REQUEST", "read_hello", "read_load", "read_new_game", "read_apply", "read_state",
-           "check_state_shape"]
+           "check_state_shape", "compared_keys", "project", "nested_keys", "LISTS"]

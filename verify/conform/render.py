@@ -162,9 +162,9 @@ def state_lines(m, s: dict, tries: int = 3, kinds: tuple = ()) -> list[str]:
 
 
 def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine_arg: str = "",
-                  count: int | None = None, total: int | None = None) -> str:
+                  count: int | None = None, total: int | None = None, contexts: dict | None = None) -> str:
     """The violation of a scenario document as a step list (``replay``: the scenario file's path; ``count``
-    of ``total`` scenarios showed its deviation)."""
+    of ``total`` scenarios showed its cause, in ``contexts``: where, how often)."""
     v = doc["violation"]
     m = _model(doc)
     acts = doc.get("actions", [])
@@ -174,6 +174,10 @@ def scenario_text(doc: dict, engine: str = "", replay: str | None = None, engine
     if v.get("signature"):
         seen = f" — seen in {count} of {total} scenario(s)" if count is not None and total else ""
         out.append(f"Deviation: {v['signature']}{seen}")
+    if contexts and (len(contexts) > 1 or next(iter(contexts)) != v.get("context")):
+        out.append("Met in: " + ", ".join(f"{where} ({n})" for where, n in contexts.items()))
+    if " › " in v.get("chain", ""):
+        out.append(f"Chain: {v['chain']} (the cause is its last link)")
     tries, kinds = _board_facts(doc)
     out.append(f"Loaded state ({doc.get('origin', '?')}{', set up by new_game' if doc.get('setup') else ''}):")
     if doc.get("state"):
@@ -231,7 +235,7 @@ def status_line(result, dev: dict) -> str:
     elif u:
         text += f"; the ruleset's refusal rests only on {u['param']} ({u['kind']}: {u['reason']})"
     if status == "changed":
-        text += f"; the baseline accepted: {result._compared()[0][dev['signature']]}"
+        text += f"; the baseline accepted: {result.baseline.changed_from(dev['signature'])}"
     return text
 
 
@@ -243,10 +247,8 @@ def run_text(result, files: list[str | None], engine_arg: str = "") -> str:
                    key=lambda i: (result.status(result.deviations[i]) not in ("new", "changed"), i))
     for i in order:
         dev, path = result.deviations[i], files[i]
-        out += [scenario_text(dev["doc"], result.engine, path, engine_arg, dev["count"], result.scenarios),
-                status_line(result, dev), ""]
-    for sig, item in result.combined.items():
-        out.append(f"Seen together in {item['count']} scenario(s) (counted under each): {sig}")
+        out += [scenario_text(dev["doc"], result.engine, path, engine_arg, dev["count"], result.scenarios,
+                              dev.get("contexts")), status_line(result, dev), ""]
     for why, n in result.skipped.items():
         out.append(f"Skipped {n} scenario(s) the engine cannot hold: {why}")
     out += [f"Stopped: {why}" for why in result.stopped]
@@ -256,7 +258,7 @@ def run_text(result, files: list[str | None], engine_arg: str = "") -> str:
     for dev in result.deviations:
         counts[result.status(dev)] = counts.get(result.status(dev), 0) + 1
     n = len(result.deviations)
-    verdict = "no deviation" if not n else f"{n} distinct deviation(s)"
+    verdict = "no deviation" if not n else f"{n} cause(s)"
     if n:
         verdict += " (" + ", ".join(f"{counts[k]} {k}" for k in ("new", "changed", "unstated", "accepted")
                                     if counts.get(k)) + ")"
@@ -280,7 +282,8 @@ def junit(result, files: list[str | None], engine_arg: str = "") -> str:
         v = dev["doc"]["violation"]
         status = result.status(dev)
         name = quoteattr(f"{dev['signature']} ({dev['count']} scenario(s))")
-        body = escape(scenario_text(dev["doc"], result.engine, path, engine_arg, dev["count"], result.scenarios)
+        body = escape(scenario_text(dev["doc"], result.engine, path, engine_arg, dev["count"], result.scenarios,
+                                    dev.get("contexts"))
                       + "\n" + status_line(result, dev))
         if status in ("new", "changed"):
             inner = (f'<failure message={quoteattr(v.get("message") or v["rule"])} type={quoteattr(v["rule"])}>'
@@ -312,7 +315,9 @@ def run_document(result, files: list[str | None], engine_arg: str = "") -> dict:
         items.append({"rule": v["rule"], "step": v["step"], "message": v.get("message", ""),
                       "signature": dev["signature"], "count": dev["count"], "status": result.status(dev),
                       "unstated": dev.get("unstated"), "status_text": status_line(result, dev),
-                      "text": scenario_text(doc, result.engine, None, "", dev["count"], result.scenarios),
+                      "contexts": dict(dev.get("contexts") or {}),
+                      "text": scenario_text(doc, result.engine, None, "", dev["count"], result.scenarios,
+                                            dev.get("contexts")),
                       "scenario": doc, "file": f"scenarios/{Path(path).name}" if path else None})
     return {"schema": RUN_SCHEMA, "engine": result.engine, "engine_arg": engine_arg, "ruleset": result.ruleset,
             "set": dict(result.settings), "scenarios": result.scenarios, "steps": result.steps,

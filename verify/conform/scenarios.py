@@ -36,11 +36,12 @@ from ..engine.actions import ACTIONS, enumerate_legal
 from ..engine.step import ACTION_TYPES, actor, enumerate_actions, fill_random
 from ..errors import GameError
 from ..invariants import Monitor
-from .automatic import compose
+from .chain import play
 from .coverage import EDGE_CANDIDATES, Coverage, deed_key, situation, steer_dice, verdict
 from .draw import Draw, HypothesisDraw
 from .oracle import ACCEPT, expect, used_only
 from .signature import template_key
+from .situations import situation_for
 from .states import loaded_state
 
 def _reads_only(act, prefixes: tuple[str, ...]) -> bool:
@@ -108,11 +109,9 @@ class Context:
         return cls(config, promised, hello.actions, max_steps, hello.phases, tuple(hello.automatic))
 
     def expect(self, state: dict, action: dict, g: GameState | None = None) -> tuple:
-        """The reference outcome of ``action`` (see ``oracle.expect``), followed by the choices the engine
-        makes on its own (``automatic.compose``)."""
-        if self.automatic:
-            return compose(self.automatic, expect, self.config, state, action, g)
-        return expect(self.config, state, action, g)
+        """The reference outcome of ``action`` (see ``oracle.expect``) as a chain: followed by the choices the
+        engine makes on its own (``chain.play``; its last item the links)."""
+        return play(self.automatic, expect, self.config, state, action, g)
 
     def monitor(self) -> Monitor:
         """The promised invariants' monitor, compiled once per context and shared by generation and the
@@ -428,20 +427,42 @@ def next_action(d, ctx: Context, state: dict, g: GameState,
     return None
 
 
+def _given(ctx: Context, state: dict, g: GameState, action: dict, cov: Coverage) -> tuple[dict, tuple] | None:
+    """A given action and the reference's outcome (None when it is malformed for the state)."""
+    try:
+        outcome = ctx.expect(state, action, g)
+    except GameError:
+        return None
+    cov.add(situation(ctx.rules, g, action))
+    if outcome[0] == ACCEPT:
+        cov.drew(g, outcome[3])
+    return used_only(action, outcome), outcome
+
+
 def build(d, ctx: Context, lazy: bool = False, cov: Coverage | None = None) -> Scenario:
     """A loaded state and up to ``ctx.max_steps`` actions, with the reference outcome of each (``lazy``: each
     action drawn when it is first asked for, ``Scenario.step``; the same actions either way). ``cov``: the
     situations met so far (a chunk's, shared by its scenarios; default this scenario's own)."""
     cov = cov if cov is not None else Coverage()
-    origin, state, setup, history = loaded_state(d, ctx, cov)
+    found = situation_for(d, ctx, cov)      # every few scenarios a rare circumstance (situations.py)
+    if found is not None:
+        origin, state, history, first = found
+        setup = None
+    else:
+        (origin, state, setup, history), first = loaded_state(d, ctx, cov), None
     sc = Scenario(state, [], origin, setup=setup, history=history)
-    now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps)}
+    now = {"state": state, "g": ctx.rules.from_json(state), "left": d.int(1, ctx.max_steps), "first": first}
 
     def more() -> bool:
         if now["left"] <= 0 or now["g"].phase == OVER:
             return False
         now["left"] -= 1
-        step = next_action(d, ctx, now["state"], now["g"], cov)
+        step = None
+        if now["first"] is not None:           # the decision a situation's state was built for
+            step = _given(ctx, now["state"], now["g"], now.pop("first"), cov)
+            now["first"] = None
+        if step is None:
+            step = next_action(d, ctx, now["state"], now["g"], cov)
         if step is None:
             return False
         action, outcome = step

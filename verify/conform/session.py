@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from ..config import EngineConfig
 from ..errors import GameError
 from ..spec.open_values import playable
-from . import signature as sig
-from . import automatic
+from .cause import Cause
+from . import chain
 from .oracle import ACCEPT, REFUSE, Oracle, StepViolation, expect, fault_violation
 from .protocol import EngineFault, Hello, setup_draws
 from .scenarios import Context, Scenario
@@ -86,7 +86,7 @@ class Session:
             return fault_violation(0, f, "hello")
         if self.ctx is None:
             self.ctx = Context.for_engine(self.config, self.promised, self.hello, self.max_steps)
-        self.oracle = Oracle(self.config, self.promised, self.hello, self.ctx.monitor())
+        self.oracle = Oracle(self.config, self.promised, self.hello, self.ctx.monitor(), self.ctx.expect)
         self.running = True
         return None
 
@@ -103,7 +103,7 @@ class Session:
         try:
             return self.ctx.expect(state, action)
         except GameError as exc:
-            return (REFUSE, exc.message, action, None)
+            return (REFUSE, exc.message, action, None, ())
 
     def _open(self, sc: Scenario) -> Run | dict:
         """Load the scenario's state (or set up its new game): the state the engine holds, or the Run that
@@ -150,10 +150,10 @@ class Session:
                 return self._fault(i, f, str(action.get("type")))
             raised = None
             if liquidates and expected[0] == ACCEPT and got[0] == ACCEPT:
-                settled = automatic.liquidation(expect, self.config, expected, got[1])
+                settled = chain.settle(self.ctx.automatic, expect, self.config, expected, got[1])
                 if settled is not None:
-                    (kind, state, _, game), raised = settled
-                    expected, live = (kind, state, expected[2], game), True
+                    expected, raised = settled
+                    live = True
             v = oracle.judge(i, before, action, expected, got, monitor, raised)
             if v is not None:
                 return Run(v, i)
@@ -168,10 +168,10 @@ class Session:
                 return self._fault(n, f, "state")
             diff = oracle.same_state(before, now)
             if diff:
-                return Run(StepViolation("successor", n, "its state unchanged", "its state changed",
-                                         "the engine refused the action but changed its state", diff,
-                                         signature=sig.make("successor", str(sc.actions[-1].get("type")),
-                                                            "changed its state on a refusal")), n)
+                kind = str(sc.actions[-1].get("type"))
+                return Run(StepViolation.of(Cause("successor", kind, "changed its state on a refusal", kind), n,
+                                            "its state unchanged", "its state changed",
+                                            "the engine refused the action but changed its state", diff), n)
         return Run(None, len(sc.actions))
 
 

@@ -1,6 +1,6 @@
 """Shrinking one deviation's scenario, keeping it the same deviation, within a counted budget.
 
-A candidate is taken only when the engine shows the *same signature* on it
+A candidate is taken only when the engine shows the *same cause* on it
 (hypothesis keeps each bug's origin the same way while it shrinks): a
 simpler scenario that breaks another rule, or the same rule in another way,
 is another deviation and is not taken, so one deviation never turns into, or
@@ -126,7 +126,7 @@ def _simplify_state(budget: _Budget, sc: Scenario, v: StepViolation) -> tuple[Sc
 
 def shrink(session: Session, sc: Scenario, v: StepViolation, runs: int = DEFAULT_SHRINK_RUNS
            ) -> tuple[Scenario, StepViolation, int]:
-    """The simplest scenario found within ``runs`` engine runs that shows ``v``'s deviation (its signature),
+    """The simplest scenario found within ``runs`` engine runs that shows ``v``'s deviation (its cause),
     the violation it shows, and the runs spent: shorter first (``_structural``, for as long as it
     helps), then a simpler loaded state, then a simpler failing action."""
     budget = _Budget(session, runs, v.signature)

@@ -1,26 +1,15 @@
-"""What makes two violations the same deviation: a signature, computed from the step that broke.
+"""The words a deviation's cause is made of, read off the step that broke (``cause.py`` puts them together).
 
-A run keeps every violation and groups them by signature, the way hypothesis
-keeps failures apart by their origin: each distinct deviation is reported
-once, with how many scenarios showed it, and a shrink step that would turn it
-into another deviation is not taken. A signature names
-
-* the rule broken (``legality``, ``successor``, an invariant id, ``protocol``)
-  and the action type of the step (``load`` while loading, ``new_game``);
-* for ``legality``, the direction and the reason: ``accepted`` what the
-  ruleset refuses (the ruleset's reason) or ``refused`` what it allows (the
-  engine's reason), with amounts, seats and deed names taken out;
-* for ``successor``, which fields differ and how: ``players[actor].cash +``
-  (the engine's value is higher), ``phase pre_roll>post_roll`` (an enumerated
-  value: the ruleset's, then the engine's), ``decks.chance order``; players are
-  named by their part in the step (``actor``, ``other``), deeds as ``target``
-  (named by the action) or by kind (``street``, ``railroad``, ``utility``), seat
-  numbers in a value by the same parts;
-* for an invariant, the clause of it that fails;
-* for ``protocol``, the kind of fault and the request.
-
-The text is the identity: stable across runs and machines (a function of the
-step alone), readable, and what a baseline file lists.
+A cause names players by their part in the step (``actor``, ``other``), deeds
+as ``target`` (named by the action) or by kind (``street``, ``railroad``,
+``utility``), and the fields that differ and how: ``players[actor].cash +``
+(the engine's value is higher), ``phase "pre_roll">"post_roll"`` (an
+enumerated value: the ruleset's, then the engine's), ``decks.chance order``.
+A refusal's reason is kept without what varies from one occurrence to the
+next (amounts, seats, deed names), a guard's by its template. Causes met on
+several cards alike are one of any card (``generalize``: ``card *``), which a
+baseline's ``card *`` accepts (``matches``). Every text is a function of the
+step alone: stable across runs and machines.
 """
 
 from __future__ import annotations
@@ -154,6 +143,8 @@ def diff_atoms(expected: Any, actual: Any, keys: Iterable[str], roles: Roles) ->
             return
         if key in SEAT_KEYS or (top == "pending" and key in PENDING_SEAT_KEYS):
             ra, rb = roles.seat(a), roles.seat(b)
+            if ra == rb == "other":         # two players other than the actor: which ones is not the point
+                rb = "another"
             atoms.add(f"{path} {ra}>{rb}" if ra != rb else f"{path} {_short(a)}>{_short(b)}")
             return
         if _number(a) and _number(b):
@@ -203,18 +194,6 @@ def step_context(before: dict, after: dict, action: dict, kinds: dict[int, str] 
     return ", ".join(parts)
 
 
-def make(rule: str, action: str, detail: str) -> str:
-    """The signature text: ``rule on action: detail``."""
-    return f"{rule} on {action}: {detail}" if detail else f"{rule} on {action}"
-
-
-def parse(sig: str) -> tuple[str, str, str]:
-    """``(rule, action, detail)`` of a signature text (``action`` is the action type alone)."""
-    head, _, detail = sig.partition(": ")
-    rule, _, action = head.partition(" on ")
-    return rule, action.split(" ")[0], detail
-
-
 #: Distinct cards (or named squares) a deviation must be met on to be one of every card, not of each.
 ANY_OF = 3
 _PLACE = re.compile(r"(card|square) [^,:]+")
@@ -258,38 +237,5 @@ def matches(pattern: str, sig: str) -> bool:
     return _PLACE.sub(lambda m: f"{m.group(1)} *", head) + (": " + detail if detail or ": " in sig else "") == pattern
 
 
-def _context(sig: str) -> frozenset:
-    head = sig.partition(": ")[0]
-    where = head.partition(" at ")[2]
-    return frozenset(where.split(", ")) if where else frozenset()
-
-
-def fold(counts: dict[str, int]) -> dict[str, list[str]]:
-    """Successor deviations that are others seen together: a signature whose differing fields are the union
-    of those of other ones of the same action type, met in the same or a plainer context (``step_context``:
-    a plain roll is plainer than a roll from jail, which is plainer than one from jail drawing a card),
-    showed those deviations at once and is not one of its own. Returns each such signature with the ones
-    it is made of (chosen greedily, the largest first); the others stand."""
-    atoms: dict[str, frozenset] = {}
-    for s in counts:
-        rule, action, detail = parse(s)
-        if rule == "successor" and detail:
-            atoms[s] = frozenset(detail.split(", "))
-    folded: dict[str, list[str]] = {}
-    for s in sorted(atoms, key=lambda x: (len(atoms[x]), len(_context(x)), x)):
-        kind, where = parse(s)[1], _context(s)
-        parts = [t for t in atoms if t != s and t not in folded and parse(t)[1] == kind
-                 and _context(t) <= where and atoms[t] <= atoms[s]
-                 and (atoms[t] < atoms[s] or _context(t) < where)]
-        left, chosen = set(atoms[s]), []
-        for t in sorted(parts, key=lambda x: (-len(atoms[x]), len(_context(x)), x)):
-            if left & atoms[t]:
-                chosen.append(t)
-                left -= atoms[t]
-        if chosen and not left:
-            folded[s] = sorted(chosen)
-    return folded
-
-
-__all__ = ["Roles", "acting_seat", "action_squares", "reason_key", "template_key", "diff_atoms", "step_context", "make", "parse",
-           "fold", "generalize", "matches"]
+__all__ = ["Roles", "acting_seat", "action_squares", "reason_key", "template_key", "diff_atoms", "step_context",
+           "generalize", "matches"]

@@ -19,9 +19,10 @@ are where the next transition's search starts. A transition nothing explains is
 reported with the closest explanation (the reached state with the fewest
 differences) and its diff; the check then goes on from the logged state laid
 over that closest state, so one log shows every kind of deviation it holds.
-Transitions not explained are grouped into distinct deviations by a signature:
-the values that differ (seats generalised), where the players concerned stand
-(the square's kind) and, on a card square, the card drawn.
+Transitions not explained are grouped by their cause (``cause.py``), as a
+step's: the closest explanation's actions played link by link from where it
+started, the logged state laid over where it ended, the first link whose
+outcome differs.
 
 The actions searched are every finite legal action (``legal_actions``), except
 that a building, selling or mortgage action is tried only on a deed whose logged
@@ -44,6 +45,11 @@ from ..engine.state import GameState
 from ..engine.step import IllegalAction, apply_state, enumerate_actions, new_game, rules_for
 from ..errors import GameError, Location
 from . import ConformInputError
+from . import signature as sig
+from .cause import card_names, successor
+from .chain import STEP_OF, Link, play, words
+from .oracle import expect
+from .protocol import STATE_KEYS
 from .session import load_target
 from .trace_report import DEFAULT_BUDGET, Budget, GameCheck, TraceCheck, Unexplained, text
 from .tracelog import LoggedGame, Record, read_log
@@ -151,6 +157,8 @@ class Checker:
         self.jail_ids = {"chance": [c.id for c in config.cards.chance if c.effect == "jail_free"],
                          "chest": [c.id for c in config.cards.chest if c.effect == "jail_free"]}
         self.fresh_turn = new_game(config, config.setup.players_min, 0).get("turn")
+        self.kinds = {d.square: d.kind for d in config.board.deeds}
+        self.cards = card_names(config)
 
     def check_game(self, game: LoggedGame, number: int, file: str) -> GameCheck:
         header = game.header
@@ -194,7 +202,7 @@ class Checker:
         if goals and not reason:
             return [full for full, *_ in goals], None
         best = closest if not goals else goals[0]
-        full, used_d, used_c, actions, landed = best
+        full, used_d, used_c, actions, landed, root = best
         misses = target.misses(full)
         diff = self._diff(misses, "explained")
         if used_d < len(rolls):
@@ -205,15 +213,16 @@ class Checker:
                         f"not drawn: {', '.join(c for _, c in cards[used_c:])}")
         unused = (" + unused throws" if used_d < len(rolls) else "") + (" + undrawn cards" if used_c < len(cards) else "")
         mover = frontier[0]["current"]
+        chain_words = ""
         if frontier[0]["players"][mover]["bankrupt"]:
             sig = "a bankrupt player's turn"       # whatever it does, the ruleset gives it no turn
         else:
-            sig = self._signature(misses, rec, cards, mover, unused, landed)
+            sig, chain_words = self._cause(root.to_json(self.ownable), actions, full, rec, where, mover, unused)
         if reason:
             sig = reason if not misses else f"{reason} + {sig}"
         miss = Unexplained(number, rec.line, rec.label, rolls, [c for _, c in cards], actions, diff,
                            len(misses) + (len(rolls) - used_d) + (len(cards) - used_c), searched, complete, sig,
-                           reason)
+                           reason, chain_words)
         return [self._laid_over(full, rec.state, where, settle=True)], miss
 
     def _stack(self, state: dict, cards: list[tuple[str, str]]) -> tuple[dict, str]:
@@ -319,7 +328,7 @@ class Checker:
             if n[4]["type"] == "roll":
                 landed.append(n[0].pos[n[4]["seat"]])
             n = n[3]
-        return full, used_d, used_c, actions[::-1], landed[::-1]
+        return full, used_d, used_c, actions[::-1], landed[::-1], n[0]
 
     def _actions(self, g: GameState, full: dict, target: Target, rolls: list, used: int) -> Iterator[dict]:
         for a in enumerate_actions(self.rules, g):
@@ -376,6 +385,32 @@ class Checker:
                 elif delta < 0:
                     a["give"]["cash"] = -delta
                 yield a
+
+    def _cause(self, start: dict, actions: list[dict], full: dict, rec: Record, where: Location, mover: int,
+               unused: str) -> tuple[str, str]:
+        """The cause of a transition nothing explains, as a step's: the closest explanation's actions played link
+        by link from where it started (each the ruleset's, with its events), the logged state laid over where it
+        ended; the first link whose outcome differs, named by its step, with the fields the log shows different
+        and how (``mover`` the player whose turn it was). Throws or draws the log has and the explanation does not
+        use are named after it. Returns the cause and the chain in words."""
+        links, state = [], start
+        for a in actions:
+            out = play((), expect, self.config, state, a)
+            if out[0] != "state":
+                break
+            link = out[4][-1]
+            # a move or a decision of the player is a link of its own; what the ruleset has follow it (a claim, the
+            # turn's end, a payment) is named by its step
+            links.append(link if not links or a["type"] not in STEP_OF else
+                         Link(STEP_OF[a["type"]], a, link.before, link.after, link.events, True))
+            state = out[1]
+        logged = self._laid_over(full, rec.state, where)
+        if not links:
+            links = [Link("roll", {"type": "roll", "seat": mover}, start, start)]
+        roles = sig.Roles(start, dict(links[0].action, seat=mover), self.kinds)
+        cause = successor(start, tuple(links), logged, STATE_KEYS, roles, cards=self.cards)
+        text = cause.key if cause is not None else "successor at " + links[0].step
+        return text + unused, cause.chain if cause is not None else words(tuple(links))
 
     # ---- bad input, diffs and signatures ---------------------------------------------------------------
     def _drawn_at_setup(self, path: tuple) -> bool:

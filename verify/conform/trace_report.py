@@ -1,8 +1,8 @@
 """The result of a trace validation (``verify.conform.trace_check``), told to people and as JSON.
 
 Each transition of a game log that no sequence of legal actions explains is an ``Unexplained``
-(where, the logged throws and draws, the closest explanation, what still differs, a signature);
-``TraceCheck.deviations`` groups them by signature, most frequent first; ``text`` prints each
+(where, the logged throws and draws, the closest explanation, what still differs, its cause);
+``TraceCheck.deviations`` groups them by cause, most frequent first; ``text`` prints each
 distinct deviation once, then a summary line.
 """
 
@@ -41,13 +41,14 @@ class Unexplained:
     remaining: int                  # values still different (throws and draws unused count one each)
     searched: int                   # states expanded
     complete: bool                  # every sequence within the bounds was tried
-    signature: str
+    signature: str                  # the cause (``cause.py``): what the deviations are grouped by
     reason: str = ""                # a logged draw the ruleset cannot make, when there is one
+    chain: str = ""                 # the closest explanation's links up to the cause's, in words
 
     def to_json(self) -> dict:
         return {"game": self.game, "line": self.line, "label": self.label, "dice": self.dice, "cards": self.cards,
                 "closest": self.actions, "diff": self.diff, "remaining": self.remaining, "searched": self.searched,
-                "complete": self.complete, "signature": self.signature, "reason": self.reason}
+                "complete": self.complete, "signature": self.signature, "reason": self.reason, "chain": self.chain}
 
 
 @dataclass
@@ -108,6 +109,8 @@ def text(result: TraceCheck) -> str:
         lines.append(f"  first at {where}, game {u.game}")
         if u.reason:
             lines.append(f"  {u.reason}")
+        if " › " in u.chain:
+            lines.append(f"  chain: {u.chain} (the cause is its last link)")
         draws = [f"dice {'+'.join(map(str, d))}" for d in u.dice] + [f"card {c}" for c in u.cards]
         if draws:
             lines.append(f"  logged since the state before: {', '.join(draws)}")
@@ -122,7 +125,7 @@ def text(result: TraceCheck) -> str:
         lines.append("")
     engines = ", ".join(sorted({g.engine for g in result.games}))
     verdict = ("every transition explained" if result.ok else
-               f"{len(result.unexplained)} not explained ({len(devs)} distinct deviation(s))")
+               f"{len(result.unexplained)} not explained ({len(devs)} cause(s))")
     lines.append(f"{engines} on {result.ruleset}: {len(result.games)} game(s), {result.transitions} "
                  f"transition(s) in {result.file}: {verdict}")
     return "\n".join(lines)

@@ -25,9 +25,10 @@ from typing import Any
 from ..config import EngineConfig
 from ..errors import GameError, VerifyError
 from ..spec.open_values import playable, supply
-from . import automatic
+from . import chain
 from ..engine.actions import ACTIONS
 from .oracle import ACCEPT, Oracle, diff_lines, expect
+from .protocol import compared_keys, project
 from .scenarios import Scenario
 
 
@@ -110,7 +111,7 @@ def explain(session, sc: Scenario, v) -> dict | None:
             continue
         try:
             start = _replayed(session, cfg, sc, v.step) or ref
-            expected = automatic.compose(session.ctx.automatic, _variant_expect, cfg, start, action)
+            expected = chain.play(session.ctx.automatic, _variant_expect, cfg, start, action)
             if expected[0] != got[0] or (got[0] == ACCEPT and not _same(expected[1], got[1], compare)):
                 continue                  # the variant disagrees with the engine as well (no monitor needed)
             oracle = Oracle(cfg, session.promised, session.hello)
@@ -151,8 +152,11 @@ def _refusal_unstated(session, ref: dict, action: dict) -> dict | None:
 
 
 def _same(a: dict, b: dict, keys) -> bool:
-    """``a`` and ``b`` agree on ``keys`` (plain equality first: the diff is for the rare near miss)."""
-    return all(a.get(k) == b.get(k) for k in keys) or not diff_lines(a, b, keys)
+    """``a`` and ``b`` agree on the declared ``keys`` (nested ones too; plain equality first: the diff is for the
+    rare near miss)."""
+    tops, fields = compared_keys(keys)
+    a, b = project(a, fields), project(b, fields)
+    return all(a.get(k) == b.get(k) for k in tops) or not diff_lines(a, b, tops)
 
 
 def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
@@ -163,7 +167,7 @@ def _replayed(session, cfg, sc: Scenario, step: int) -> dict | None:
         return None
     state = sc.history["state"]
     for a in list(sc.history["actions"]) + list(sc.actions[:step - 1]):
-        out = automatic.compose(session.ctx.automatic, _variant_expect, cfg, state, a)
+        out = chain.play(session.ctx.automatic, _variant_expect, cfg, state, a)
         if out[0] != ACCEPT:
             return None
         state = out[1]
@@ -183,7 +187,7 @@ def _agrees_nearby(session, sc: Scenario, step: int, cfg, ref: dict) -> bool:
         if seen is None:
             return False
         try:
-            theirs = automatic.compose(session.ctx.automatic, _variant_expect, cfg,
+            theirs = chain.play(session.ctx.automatic, _variant_expect, cfg,
                                        ref if state is sc.state else state, actions[-1])[0]
         except GameError:
             return False

@@ -25,21 +25,22 @@ standard library at module level.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import hashlib
 import importlib
+import importlib.machinery
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+# (``subprocess`` and ``argparse``, which only building needs, are imported where it builds: every command
+# that plays loads this module, and a one-game run is mostly start-up)
 
 #: the modules compiled (relative to ``verify``): the config's model and tables (so that the rules read the
 #: config's values and the tables derived from them as native attributes), the engine's state, rules, bots
@@ -111,10 +112,8 @@ def _targets(module: str) -> list[str]:
 def _inputs() -> list[Path]:
     """The files a build depends on: the compiled modules, the toolkit modules they import, this file."""
     files = {_file(m) for m in MODULES}
-    for m in MODULES:
-        for target in _targets(m):
-            if not target.startswith("verify."):
-                continue
+    for target in sorted({t for m in MODULES for t in _targets(m)}):       # (each module named once)
+        if target.startswith("verify."):
             rel = target[len("verify."):].replace(".", "/")
             for cand in (PACKAGE_DIR / (rel + ".py"), PACKAGE_DIR / rel / "__init__.py"):
                 if cand.exists():
@@ -132,7 +131,7 @@ def key() -> str:
     (computed once per process)."""
     if not _KEY:
         h = hashlib.sha256()
-        h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{sysconfig.get_config_var('EXT_SUFFIX')}"
+        h.update(f"{BUILDER_VERSION}|{sys.implementation.cache_tag}|{_ext()}"
                  .encode())
         for path in _inputs():
             h.update(str(path.relative_to(PACKAGE_DIR)).encode() + b"\0" + path.read_bytes() + b"\0")
@@ -187,6 +186,7 @@ def build(force: bool = False, quiet: bool = False, target: Path = TARGET) -> Pa
     The modules are compiled in a temporary copy of the package and moved into ``target`` once built, so
     a failed or stopped build leaves the previous one as it was. Raises ``Unavailable`` (with the end of
     the compiler's log) when the build fails."""
+    import subprocess
     k = key()
     if built(target) and not force:
         return target
@@ -245,7 +245,9 @@ def build(force: bool = False, quiet: bool = False, target: Path = TARGET) -> Pa
 
 
 def _ext() -> str:
-    return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    """The file suffix of this interpreter's extension modules (sysconfig's ``EXT_SUFFIX``, without loading
+    sysconfig's data)."""
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def files(target: Path = TARGET) -> list[Path]:
@@ -286,6 +288,7 @@ def status() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse
     ap = argparse.ArgumentParser(prog="python -m verify.engine.native", description=__doc__.splitlines()[0])
     ap.add_argument("--build", action="store_true", help="compile the engine of the current source into the package")
     ap.add_argument("--force", action="store_true", help="with --build: build again even when built")

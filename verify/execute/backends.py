@@ -21,14 +21,11 @@ worker outlives its campaign; Dask's own worker processes do the same.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import multiprocessing as mp
 import os
 from contextlib import contextmanager
 import signal
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Iterator
-
-from .peers import available, worker_setup
 
 
 class BackendUnavailable(Exception):
@@ -133,11 +130,14 @@ class LocalProcesses(Backend):
         return self._pool is not None
 
     def start(self) -> None:
+        import multiprocessing as mp          # (here: a run in one process never needs it)
+        from .peers import worker_setup
         methods = mp.get_all_start_methods()
         ctx = mp.get_context("fork" if "fork" in methods else methods[0])
         self._pool = cf.ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=worker_setup)
 
     def peers(self) -> int:
+        from .peers import available
         return self.jobs - 1 if available() else 0
 
     def submit(self, fn, arg) -> cf.Future:

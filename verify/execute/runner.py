@@ -43,7 +43,6 @@ from functools import partial
 from typing import Any, Callable, Sequence
 
 from .backends import Backend, InProcess
-from .peers import PeerLost, play
 from .progress import Progress
 from ..interrupt import Interrupted
 from .store import CampaignStore
@@ -162,6 +161,7 @@ def run(campaign: Campaign, backend: Backend | None = None, store: CampaignStore
 
 def _pull(campaign: Campaign, todo: list[int], peers: int, got: _Results, max_attempts: int) -> None:
     """This process and ``peers`` forked peers take the chunks in ``todo`` from a shared counter."""
+    from .peers import PeerLost, play      # (here: forked peers need multiprocessing, a run in one process not)
     got.outcome.backend = f"{peers + 1} local processes (this one and {peers} forked)"
     try:
         got.outcome.rerun = play([campaign.chunks[i] for i in todo], campaign.run_chunk, got.stops, peers,

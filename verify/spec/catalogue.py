@@ -65,6 +65,9 @@ class Parameter:
     #: (turn timers, pause votes, rating; a banker, paper money); a difference resting on the
     #: other medium's unstated absence of it is a difference of medium, not of rules
     medium: str | None = None
+    #: the value a witness plays an open value with when nobody supplies one and the fallback would switch
+    #: the mechanism off (a round limit of ``none`` in a game that ends at a round limit); named as supplied
+    witness_value: Any = None
 
     @property
     def is_money(self) -> bool:
@@ -184,7 +187,8 @@ class Catalogue:
         return out
 
 
-_FIELDS = {"type", "question", "fallback", "unit", "min", "max", "values", "symbols", "length", "disables",
+_FIELDS = {"type", "question", "fallback", "witness_value", "unit", "min", "max", "values", "symbols", "length",
+           "disables",
            "applies_when", "medium"}
 MEDIA = ("online", "board")
 
@@ -232,6 +236,11 @@ def _load_catalogue(folder: str) -> Catalogue:
                 p = replace(p, applies_when=text, applies_expr=parse(text, Location(
                     name, where.get(("parameters", pid, "applies_when")) or loc.line)))
             p = replace(p, medium=spec.get("medium"))
+            if spec.get("witness_value") is not None:
+                why = p.check(spec["witness_value"])
+                if why:
+                    raise SpecError("E003", f"witness_value of {pid!r}: {why}", loc)
+                p = replace(p, witness_value=spec["witness_value"])
             if "disables" in spec:
                 p = replace(p, disables=_disables(p, spec["disables"], Location(
                     name, where.get(("parameters", pid, "disables")) or loc.line)))

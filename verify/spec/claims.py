@@ -51,6 +51,7 @@ MEANING = {
     "generic": "a general clause read as answering this specific question",
     "medium": "a step or feature of the game's medium (an on-screen step), not a stated rule",
     "borrowed": "a number taken from another rulebook",
+    "reading": "one of the readings the ruleset records of these words; another gives the other side's answer",
     "assumed": "not stated: a value the ruleset assumes",
 }
 _FIELDS = {"says", "settles", "quote", "gloss", "evidence", "why", "from", "source"}

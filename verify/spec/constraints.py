@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import ExprError, Location, SpecError
 from ..expr import UNDECIDED, Undecided, evaluate, names, parse
 from ..paths import display, specs_dir
+from .applicability import played_env
 from .ruleset import Ruleset
 from .yamlsafe import load_yaml
 from .catalogue import load_catalogue
@@ -65,7 +66,6 @@ def check_constraints(r: Ruleset, played: bool = False) -> list[ConstraintResult
     or with ``played`` on the values a game plays (a silent value is its fallback): a command that
     plays ``r`` refuses a combination the engine could not play through."""
     if played:
-        from .applicability import played_env
         env = played_env(r)
     else:
         env = {pid: (e.value if e.has_value else UNDECIDED) for pid, e in r.entries.items()}

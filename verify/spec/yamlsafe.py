@@ -91,6 +91,26 @@ def _check_size(root: yaml.Node, filename: str) -> None:
         stack.extend((c, False) for c in children if id(c) not in size)
 
 
+def _small_tree(root: yaml.Node) -> bool:
+    """Whether a document without aliases is within the limits (else ``_check_size`` says how it is not): a
+    quick count of its nodes, each seen once."""
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, yaml.MappingNode):
+            if len(node.value) > MAX_ITEMS:
+                return False
+            for pair in node.value:
+                stack.extend(pair)
+        elif isinstance(node, yaml.SequenceNode):
+            if len(node.value) > MAX_ITEMS:
+                return False
+            stack.extend(node.value)
+    return count <= MAX_NODES
+
+
 def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [n for pair in node.value for n in pair]
@@ -121,8 +141,10 @@ def load_yaml(text: str, filename: str) -> tuple[Any, dict[Path, int]]:
     lines: dict[Path, int] = {}
     if node is None:
         return None, lines
-    _check_size(node, filename)
-    return _build(node, (), lines, filename), lines
+    if "&" in text or not _small_tree(node):      # (no anchor: no alias, each node is counted once)
+        _check_size(node, filename)
+    # one constructor for the document's scalars (a loader per scalar cost more than the parse)
+    return _build(node, (), lines, filename, yaml.SafeLoader("")), lines
 
 
 def _compose_fast(text: str) -> yaml.Node | None:
@@ -136,7 +158,10 @@ def _compose_fast(text: str) -> yaml.Node | None:
         return None
 
 
-def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:
+_STR = "tag:yaml.org,2002:str"
+
+
+def _build(node: yaml.Node, path: Path, lines: dict, filename: str, loader: yaml.SafeLoader) -> Any:
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         out: dict = {}
@@ -144,7 +169,7 @@ def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise SpecError("E001", "YAML merge keys (<<) are not supported",
                                 Location(filename, key_node.start_mark.line + 1))
-            key = _build(key_node, path + ("<key>",), {}, filename)
+            key = _build(key_node, path + ("<key>",), {}, filename, loader)
             if isinstance(key, (dict, list)):
                 raise SpecError("E001", "a mapping key must be a plain value",
                                 Location(filename, key_node.start_mark.line + 1))
@@ -153,14 +178,14 @@ def _build(node: yaml.Node, path: Path, lines: dict, filename: str) -> Any:
                                 f"(first at line {lines[path + (key,)]})",
                                 Location(filename, key_node.start_mark.line + 1))
             lines[path + (key,)] = key_node.start_mark.line + 1
-            out[key] = _build(value_node, path + (key,), lines, filename)
+            out[key] = _build(value_node, path + (key,), lines, filename, loader)
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_build(child, path + (i,), lines, filename) for i, child in enumerate(node.value)]
+        return [_build(child, path + (i,), lines, filename, loader) for i, child in enumerate(node.value)]
+    if node.tag == _STR:
+        return node.value              # (what the safe constructor makes of a string: its text)
     try:
-        return yaml.SafeLoader(  # construct one scalar with the safe resolver
-            ""
-        ).construct_object(node, deep=True)
+        return loader.construct_object(node, deep=True)  # one scalar, by the safe constructor
     except yaml.YAMLError as exc:
         raise SpecError("E001", f"malformed YAML value: {exc}",
                         Location(filename, node.start_mark.line + 1)) from None

@@ -55,8 +55,12 @@ SCHEMA = "verify.state/1"
 #: the action types the adapter drives through GNOME
 ACTIONS = ("roll", "buy", "decline", "bid", "pass", "end_turn", "build_house", "build_hotel", "sell_house",
            "sell_hotel", "mortgage", "unmortgage", "trade", "pay_fine", "use_card")
-#: the state keys GNOME maintains (the rest are carried from the loaded state)
-COMPARE = ("schema", "current", "phase", "players", "properties", "bank")
+#: the state keys GNOME maintains (the rest are carried from the loaded state): of a player its cash, square, jail,
+#: jail cards and bankruptcy (GNOME counts no doubles, jail tries or GO passes); of a deed its owner, mortgage and
+#: buildings (no mortgage age, no transfer interest)
+COMPARE = ("schema", "current", "phase", "players.cash", "players.position", "players.in_jail", "players.jail_cards",
+           "players.bankrupt", "properties.owner", "properties.mortgaged", "properties.houses", "properties.hotel",
+           "bank")
 #: the phases a loaded state may be in (GNOME has no debt in progress: it charges at once and lets cash go
 #: negative until the end of the turn); a load it cannot hold (another phase, an auction standing its
 #: fixed bidding turn cannot reach) is answered ``unsupported``
@@ -278,7 +282,7 @@ class GnomeEngine:
     def _allowed(self, seat: int, name: str) -> Any:
         window, allowed = self._window(seat)
         if name not in allowed:
-            raise Illegal(f"{name} is not among GNOME's allowable {window} actions for seat {seat}")
+            raise Illegal(f"GNOME does not list this action among the allowable actions of its {window} phase")
         return self._gb["players"][seat]
 
     def _square(self, action: dict, key: str = "square"):
