@@ -16,21 +16,23 @@ from verify.spec import load_ruleset
 
 NEGATIVE = Path(__file__).parent / "fixtures" / "negative"
 
-#: fixture -> (invariant, action) that must come out VIOLATED with a counterexample
+#: fixture -> (invariant, action) that must come out VIOLATED with a counterexample (a run from a game's start:
+#: tests/test_check_runs.py replays them); the bankruptcy's run is a long search (``test_a_bankruptcy_...``)
 EXPECTED = {
     "sold-buildings-vanish.yaml": ("house-supply", "sell_house"),
     "supply-never-decremented.yaml": ("house-supply", "build_house"),
-    "bankruptcy-drops-mortgaged.yaml": ("bankruptcy-transfer", "bankrupt_to_player"),
     "hotel-at-three-houses.yaml": ("hotel-after-full-houses", "build_hotel"),
 }
 
 
 @pytest.fixture(scope="module")
-def negative_run():
+def negative_run(tmp_path_factory):
+    """The broken tables checked once, each VIOLATED check's run written as a trace (``--runs``)."""
     files = [str(NEGATIVE / name) for name in EXPECTED]
     only = [x for _, action in EXPECTED.values() for x in ("--action", action)]
-    res = CliRunner().invoke(main, ["check", "--json", "--jobs", "1", *only, *files])
-    return res, json.loads(res.output)
+    runs = tmp_path_factory.mktemp("runs")
+    res = CliRunner().invoke(main, ["check", "--json", "--jobs", "1", "--runs", str(runs), *only, *files])
+    return res, json.loads(res.output), runs
 
 
 def _official_results(**kw):
@@ -56,7 +58,7 @@ def test_every_promised_invariant_of_the_official_rules_is_proved():
 
 
 def test_each_broken_table_is_violated_with_a_scenario(negative_run):
-    res, doc = negative_run
+    res, doc, _ = negative_run
     assert res.exit_code == 1
     rows = doc["results"]
     for name, (inv, action) in EXPECTED.items():
@@ -71,10 +73,20 @@ def test_each_broken_table_is_violated_with_a_scenario(negative_run):
         assert cex["scenario"][-1].startswith(f"Broken: {inv}")
 
 
+@pytest.mark.slow
+def test_a_bankruptcy_that_drops_mortgaged_streets_is_violated_with_a_run():
+    res = CliRunner().invoke(main, ["check", "--json", "--jobs", "1", "--action", "bankrupt_to_player",
+                                    "--invariant", "bankruptcy-transfer",
+                                    str(NEGATIVE / "bankruptcy-drops-mortgaged.yaml")])
+    r = next(r for r in json.loads(res.output)["results"] if r["invariant"] == "bankruptcy-transfer")
+    assert res.exit_code == 1 and r["verdict"] == "VIOLATED", r["reason"]
+    assert r["counterexample"]["run"]["moves"][-1]["action"] == "bankrupt_to_player"
+
+
 def test_counterexamples_are_concrete_and_really_break_the_invariant(negative_run):
     """Re-check a counterexample with the Python predicates: the SMT's 'after' state breaks the invariant."""
     from verify.invariants import check_state
-    _, doc = negative_run
+    _, doc, _ = negative_run
     r = next(r for r in doc["results"] if r["ruleset"] == "negative-supply-never-decremented"
              and r["invariant"] == "house-supply" and r["action"] == "build_house")
     cex = r["counterexample"]
@@ -93,7 +105,7 @@ def test_counterexamples_are_concrete_and_really_break_the_invariant(negative_ru
 
 
 def test_json_rows_have_the_documented_shape(negative_run):
-    _, doc = negative_run
+    _, doc, _ = negative_run
     for row in doc["results"]:
         assert set(row) == {"ruleset", "invariant", "action", "promised", "verdict", "counterexample", "reason",
                             "config"}
@@ -199,3 +211,39 @@ def test_the_card_aimed_at_an_opponents_most_developed_street_keeps_building_eve
                                                           actions=(BY_NAME["card_destroy_building"],), reuse=False)}
     assert cells["(enabled)"].verdict is Verdict.PROVED
     assert cells["even-build"].verdict is Verdict.PROVED, cells["even-build"].reason
+
+
+def _replay(path: Path, *extra: str) -> tuple[int, dict]:
+    res = CliRunner().invoke(main, ["replay", "--json", *extra, str(path)])
+    return res.exit_code, json.loads(res.output.strip().splitlines()[-1])
+
+
+def test_every_violated_promise_carries_a_run_that_replay_plays_to_the_break(negative_run):
+    """A VIOLATED check is a game from its start: its trace (``--runs``) replays every action legally to the
+    recorded states, and the only problem ``verify replay`` finds is the broken promise, at the step the
+    check names."""
+    _, doc, folder = negative_run
+    violated = [r for r in doc["results"] if r["promised"] and r["verdict"] == "VIOLATED"]
+    assert {("negative-" + n.removesuffix(".yaml"), inv, act) for n, (inv, act) in EXPECTED.items()} <= \
+        {(r["ruleset"], r["invariant"], r["action"]) for r in violated}
+    for r in violated:
+        run = r["counterexample"]["run"]
+        assert run["kind"] == "root" and run["moves"] and run["moves"][-1]["action"] == r["action"]
+        assert r["counterexample"]["scenario"][0].startswith("Run: ")
+        trace = folder / f"{r['ruleset']}--{r['invariant']}--{r['action']}.jsonl"
+        code, rep = _replay(trace)
+        assert code == 1 and len(rep["problems"]) == 1, rep
+        assert f"step {run['breaks_at']}: invariant {r['invariant']} broken" in rep["problems"][0]
+        assert rep["steps"] == run["steps"] + 1
+        code, rep = _replay(trace, "--no-invariants")
+        assert code == 0 and rep["ok"], rep
+
+
+def test_a_run_is_a_game_of_its_own_table(negative_run):
+    """The trace names the table's file: replayed against the official rules instead, it is refused (another
+    config), so a run cannot pass for a game of a ruleset it was not played by."""
+    _, _, folder = negative_run
+    trace = folder / "negative-supply-never-decremented--house-supply--build_house.jsonl"
+    header = json.loads(trace.read_text(encoding="utf-8").splitlines()[0])
+    assert header["ruleset"] == "negative-supply-never-decremented" and header["ruleset_files"]
+    assert CliRunner().invoke(main, ["replay", "--json", "--ruleset", "official", str(trace)]).exit_code != 0

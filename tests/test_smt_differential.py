@@ -103,6 +103,22 @@ def test_the_destroying_card_meets_every_case():
         assert cases[case] >= 1, dict(cases)
 
 
+def test_the_cards_that_move_money_are_compared_paying_and_collecting():
+    """Every card effect that moves money or buildings has a transition; the money cards are compared both
+    ways: a card the drawer pays (to the bank or the pot, or to every other player) and one it collects."""
+    from verify.vocabulary import CARD_EFFECTS
+    from verify.smt.transitions import NOT_MODELLED, modelling
+    assert all(modelling(e) or e in NOT_MODELLED for e in CARD_EFFECTS)
+    assert {t.effect for t in TRANSITIONS if t.step == "card"} == {"bank", "each_player", "repairs",
+                                                                   "destroy_building"}
+    for name in ("card_bank", "card_each_player"):
+        tally = Tally()
+        for rid in WORLDS:
+            tally.add(compare(rid, BY_NAME[name], 12))
+        assert not tally.disagreements, tally.disagreements[:5]
+        assert tally.notes["pays"] >= 1 and tally.notes["collects"] >= 1, (name, dict(tally.notes))
+
+
 # ------------------------------------------------------------------ a changed transition fails the check
 def _negated(tr: Transition) -> Transition:
     def build(m, s, x):

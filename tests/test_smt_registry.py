@@ -43,7 +43,7 @@ def test_a_transition_names_what_it_models_in_the_engine_vocabulary():
             assert t.models == (t.name,), t.name
         else:                          # a step: named after it (or after the action it is a step of)
             assert t.name == t.step or t.name.startswith((t.step + "_", t.models[0] + "_")), t.name
-    assert len(BY_NAME) == len(TRANSITIONS) == 24
+    assert len(BY_NAME) == len(TRANSITIONS) == 25
 
 
 def test_a_landing_step_happens_inside_an_action_that_moves_a_token():
@@ -60,6 +60,7 @@ def test_modelling_finds_the_transitions_of_an_action_a_step_or_an_effect():
     assert [t.name for t in modelling("bankrupt")] == ["bankrupt_to_player", "bankrupt_to_bank"]
     assert [t.name for t in modelling("rent")] == ["rent_street", "rent_station", "rent_utility"]
     assert [t.name for t in modelling("destroy_building")] == ["card_destroy_building"]
+    assert [t.name for t in modelling("bank")] == ["card_bank"]      # every card effect that moves assets
     assert modelling("pay_fine") == ()
 
 

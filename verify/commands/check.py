@@ -1,7 +1,8 @@
 """``verify check``: prove or refute every invariant of every ruleset with z3, action by action.
 
-Exit status 0 only when every promised check is PROVED; a VIOLATED check
-prints its counterexample as a scenario, an UNKNOWN one its reason.
+Exit status 0 only when every promised check is PROVED or a consequence of another that is not; a
+VIOLATED check prints the run from a game's start that breaks it (``--runs DIR`` writes each as a
+trace ``verify replay`` plays again), an UNKNOWN one its reason.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import difflib
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -18,14 +20,18 @@ from ..output import output_option
 from ..invariants import load_invariants
 from ..report.matrix import build_matrix
 from ..report.terminal import print_check
+from ..config import EngineConfig
+from ..runs import traces
+from ..runs.check import check
+from ..smt.reach import DEFAULT_DEPTH
 from ..smt.transitions import ALIASES, TRANSITIONS
-from ..smt.run import check
 from ..spec import DEFAULT_RULESET, load_ruleset
 from ..spec.open_values import supply
 from ..spec.played import announce
 from ..spec.registry import registry
 from .options import SECONDS
 from .ruleset_options import set_option
+from .simulate import recorded_name
 
 
 @click.command()
@@ -40,11 +46,16 @@ from .ruleset_options import set_option
 @click.option("--invariant", "invariants", multiple=True, help="Only report these invariants (repeatable).")
 @click.option("--all-counterexamples", is_flag=True,
               help="Print a scenario for every violated cell, promised or not (default: promised ones).")
+@click.option("--depth", type=click.IntRange(0, 40), default=DEFAULT_DEPTH, show_default=True,
+              help="The longest run from a game's start searched for a refuted check, in moves before the "
+                   "breaking one (deeper runs take longer).")
+@click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write each VIOLATED check's run from a game's start as a trace `verify replay` plays.")
 @output_option
 @set_option
 def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int | None, scheduler: str | None,
             resume, matrix: bool, actions: tuple[str, ...], invariants: tuple[str, ...],
-            all_counterexamples: bool, settings: dict) -> None:
+            all_counterexamples: bool, depth: int, runs_dir: Path | None, settings: dict) -> None:
     """Check RULESETS (ids, files, or stacks like official+house-no-auction; all bundled when none).
 
     For each ruleset: the cross-parameter constraints; for every action and every
@@ -68,7 +79,7 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     t0 = time.perf_counter()
     with cli_errors():
         results = check(list(rulesets), timeout_s=timeout, jobs=jobs, actions=actions, settings=settings,
-                        scheduler=scheduler, resume=resume, progress=True)
+                        scheduler=scheduler, resume=resume, progress=True, depth=depth)
     if invariants:
         results = [r for r in results if r.invariant in invariants]
     elapsed = time.perf_counter() - t0
@@ -80,7 +91,33 @@ def command(rulesets: tuple[str, ...], as_json: bool, timeout: float, jobs: int 
     else:
         print_check([r.to_json() for r in results], elapsed, matrix, all_counterexamples)
         _promise_notes(named, failed)
+    if runs_dir is not None:
+        _write_runs([r.to_json() for r in results], runs_dir, rulesets, settings, as_json)
     sys.exit(1 if failed else 0)
+
+
+def _write_runs(results: list[dict], folder: Path, names, settings: dict, quiet: bool) -> None:
+    """Each VIOLATED check's run as a trace in ``folder`` (a table's files recorded relative to it, so
+    ``verify replay`` finds them from anywhere)."""
+    given = {r.id: (name, r) for name, r in zip(names, _named(names, settings))}
+    configs: dict[str, EngineConfig] = {}
+    written = []
+    for r in results:
+        run = (r.get("counterexample") or {}).get("run") if r.get("verdict") == "VIOLATED" else None
+        if not run:
+            continue
+        rid = r["ruleset"]
+        name, ruleset = given.get(rid) or (rid, None)
+        if rid not in configs:
+            configs[rid] = EngineConfig.from_ruleset(ruleset or _named([rid], settings)[0])
+        extra: dict = {"set": dict(settings)} if settings else {}
+        files = recorded_name(name, folder / "trace.jsonl")
+        if files:
+            extra["ruleset_files"] = files
+        written.append(traces.write(configs[rid], r, folder, extra))
+    if not quiet:
+        for path in written:
+            click.echo(f"run written: {path}  (verify replay {path})")
 
 
 def _current(name: str) -> str:

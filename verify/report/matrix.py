@@ -12,6 +12,14 @@ never confuse them:
 * **informational** checks — invariants the ruleset does not promise: a
   VIOLATED one says what the ruleset allows, not that it is broken.
 
+A promised check VIOLATED is a **root** (the change and the action that break a
+promise in a game that kept every promise until then) or a **consequence**
+(its run breaks another promise first: ``counterexample.cause`` names it);
+consequences are listed with their roots but never counted as failures, so the
+counts, the exit status and the grid follow the roots. An action the invariants
+allow that no game and no run showed live is **unreached** (``(enabled)``
+UNKNOWN, not promised): neither live nor dead.
+
 Counterexamples are shown as the CLI's board lines (``verify.smt.scenario``),
 never as raw JSON.
 """
@@ -38,9 +46,15 @@ def column_of(invariant: str) -> str:
 
 
 def role(r: dict) -> str:
-    """promised | dead | informational. A dead rule the ruleset promises is a promised failure."""
-    if r.get("invariant") == LIVE and r.get("verdict") == "VIOLATED" and not r.get("promised"):
-        return "dead"
+    """promised | consequence | dead | unreached | informational. A dead rule the ruleset promises is a
+    promised failure; a consequence (a promise broken only after another one broke) is not."""
+    if r.get("invariant") == LIVE and not r.get("promised"):
+        if r.get("verdict") == "VIOLATED":
+            return "dead"
+        if r.get("verdict") == "UNKNOWN":
+            return "unreached"
+    if r.get("promised") and r.get("verdict") == "VIOLATED" and (r.get("counterexample") or {}).get("cause"):
+        return "consequence"
     return "promised" if r.get("promised") else "informational"
 
 
@@ -48,18 +62,23 @@ def role(r: dict) -> str:
 class Cell:
     """One ruleset × column: its state and the counts behind it."""
 
-    state: str          # PROVED | VIOLATED | UNKNOWN | DEAD | HOLDS | FAILS | NONE
+    state: str          # PROVED | VIOLATED | UNKNOWN | CONSEQUENCE | DEAD | UNREACHED | HOLDS | FAILS | NONE
     proved: int = 0
     violated: int = 0
     unknown: int = 0
+    consequence: int = 0
     dead: int = 0
+    unreached: int = 0
     info_holds: int = 0
     info_fails: int = 0
 
     @property
     def text(self) -> str:
         parts = [f"{n} {what}" for n, what in ((self.proved, "proved"), (self.violated, "VIOLATED"),
-                                               (self.unknown, "UNKNOWN"), (self.dead, "dead rule(s)"),
+                                               (self.unknown, "UNKNOWN"),
+                                               (self.consequence, "VIOLATED only as a consequence"),
+                                               (self.dead, "dead rule(s)"),
+                                               (self.unreached, "not shown live nor dead"),
                                                (self.info_holds, "hold (not promised)"),
                                                (self.info_fails, "do not hold (not promised)")) if n]
         return ", ".join(parts) or "no check"
@@ -68,6 +87,7 @@ class Cell:
     def short(self) -> str:
         """At most 3 characters: the worst news first."""
         return {"VIOLATED": f"✗{self.violated}", "UNKNOWN": f"?{self.unknown}", "DEAD": f"†{self.dead}",
+                "CONSEQUENCE": f"↳{self.consequence}", "UNREACHED": f"○{self.unreached}",
                 "PROVED": "✓", "HOLDS": "·", "FAILS": f"~{self.info_fails}", "NONE": "—"}[self.state]
 
 
@@ -75,8 +95,8 @@ def cell(rows: Iterable[dict]) -> Cell:
     c = Counter()
     for r in rows:
         kind, v = role(r), r.get("verdict")
-        if kind == "dead":
-            c["dead"] += 1
+        if kind in ("dead", "consequence", "unreached"):
+            c[kind] += 1
         elif kind == "promised":
             c[{"PROVED": "proved", "VIOLATED": "violated"}.get(v, "unknown")] += 1
         elif v == "VIOLATED":
@@ -85,8 +105,9 @@ def cell(rows: Iterable[dict]) -> Cell:
             c["info_holds"] += 1
         else:
             c["unknown"] += 1
-    state = ("VIOLATED" if c["violated"] else "UNKNOWN" if c["unknown"] else "DEAD" if c["dead"] else
-             "PROVED" if c["proved"] else "FAILS" if c["info_fails"] else "HOLDS" if c["info_holds"] else "NONE")
+    state = ("VIOLATED" if c["violated"] else "UNKNOWN" if c["unknown"] else "CONSEQUENCE" if c["consequence"]
+             else "DEAD" if c["dead"] else "UNREACHED" if c["unreached"] else "PROVED" if c["proved"] else
+             "FAILS" if c["info_fails"] else "HOLDS" if c["info_holds"] else "NONE")
     return Cell(state, **c)
 
 
@@ -120,11 +141,32 @@ class Matrix:
         return out
 
     def promised_failures(self) -> list[dict]:
+        """The promised checks not proved: the roots, and any consequence whose root is not among them (its
+        cause broke by a step no check of these results names, or was left out by ``--invariant``)."""
+        return self._roots() + [r for r in self.of("consequence") if not self._rooted(r)]
+
+    def _roots(self) -> list[dict]:
         return [r for r in self.of("promised") if r.get("verdict") != "PROVED"]
 
+    def _rooted(self, r: dict) -> bool:
+        """Is the promise that ``r`` (a consequence) follows from among these results' failures?"""
+        cause = r["counterexample"]["cause"].get("invariant")
+        return any(x.get("ruleset") == r.get("ruleset") and x.get("invariant") == cause for x in self._roots())
+
     def dead_rules(self) -> dict[str, list[dict]]:
+        return self._by_ruleset("dead")
+
+    def unreached_rules(self) -> dict[str, list[dict]]:
+        """Actions the invariants allow that no game and no run showed live (and no lemma showed dead)."""
+        return self._by_ruleset("unreached")
+
+    def consequences(self) -> list[dict]:
+        """Promised checks VIOLATED only after another promise broke (each names that root: ``cause``)."""
+        return [r for r in self.of("consequence") if self._rooted(r)]
+
+    def _by_ruleset(self, kind: str) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}
-        for r in self.of("dead"):
+        for r in self.of(kind):
             out.setdefault(str(r.get("ruleset")), []).append(r)
         return out
 
@@ -155,10 +197,13 @@ def view(results: Iterable[dict], order: list[str], limit: int = 300) -> dict[st
     return {
         "rulesets": m.rulesets, "columns": m.columns,
         "rows": [{"ruleset": rid, "cells": m.rows(rid)} for rid in m.rulesets],
-        "totals": {k: dict(totals.get(k, {})) for k in ("promised", "dead", "informational")},
+        "totals": {k: dict(totals.get(k, {})) for k in ("promised", "consequence", "dead", "unreached",
+                                                          "informational")},
         "promised_count": sum(totals["promised"].values()),
         "failures": [dict(r, lines=scenario_lines(r)) for r in m.promised_failures()],
+        "consequences": [dict(r, lines=scenario_lines(r)) for r in m.consequences()],
         "dead": m.dead_rules(),
+        "unreached": m.unreached_rules(),
         "informational": [dict(r, lines=scenario_lines(r)) for r in info_fails[:limit]],
         "informational_more": max(0, len(info_fails) - limit),
         "informational_holds": totals["informational"].get("PROVED", 0),

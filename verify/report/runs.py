@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from ..interrupt import Interrupted
 from ..execute.progress import Progress
-from ..smt.run import check
+from ..runs.check import check       # judged on real games, as `verify check` prints it
 from ..errors import Location, SpecError
 from ..smt.verdict import StaleCheck, results_from_json
 from ..spec.yamlsafe import read_text

@@ -94,9 +94,11 @@ SHORT = {"parameter constraints": "cons", "rules can fire": "live", "even-build"
          "money-conservation": "mon", "hotel-after-full-houses": "htl", "split-group-buildings": "splt",
          "bounded runs": "bnd"}
 _STYLE = {"PROVED": "green", "VIOLATED": "red", "UNKNOWN": "yellow", "DEAD": "magenta", "HOLDS": "dim",
-          "FAILS": "dim", "NONE": "dim"}
+          "FAILS": "dim", "NONE": "dim", "CONSEQUENCE": "dark_orange", "UNREACHED": "dim"}
 LEGEND = ("✓ every promised check PROVED · ✗n: n promised checks VIOLATED · ?n: n UNKNOWN · "
-          "†n: n dead rules (actions that can never fire) · not promised: · holds, ~n: n do not hold")
+          "↳n: n VIOLATED only as consequences of another break · "
+          "†n: n dead rules (actions that can never fire) · ○n: n rules not shown live nor dead · "
+          "not promised: · holds, ~n: n do not hold")
 
 
 def _short(label: str) -> str:
@@ -155,15 +157,20 @@ def print_check(results: list[dict], elapsed: float, matrix: bool = False, all_c
     for actions, nums in same.items():
         console.print(f"[magenta]† dead rules in {', '.join(map(str, nums))}:[/] {', '.join(actions)}",
                       highlight=False)
+    for rid, rs in m.unreached_rules().items():
+        for r in rs:
+            console.print(f"[dim]○ {number[rid]}: {r.get('action')} not shown live nor dead — {r.get('reason') or ''}[/]",
+                          highlight=False)
     if matrix:
         for rid in m.rulesets:
             _action_grid(console, rid, [r for r in m.results if r.get("ruleset") == rid])
     for r in m.results:
+        kind = role(r)
         if r.get("verdict") == "VIOLATED" and r.get("counterexample") and (
-                role(r) == "promised" or (all_counterexamples and role(r) == "informational")):
-            colour = "red" if role(r) == "promised" else "dim"
-            console.rule(f"[{colour}]{r['ruleset']}: {r['invariant']} VIOLATED by {r['action']}"
-                         f"{'' if role(r) == 'promised' else ' (not promised)'}[/]")
+                kind in ("promised", "consequence") or (all_counterexamples and kind == "informational")):
+            colour = {"promised": "red", "consequence": "dark_orange"}.get(kind, "dim")
+            note = {"promised": "", "consequence": " (a consequence)"}.get(kind, " (not promised)")
+            console.rule(f"[{colour}]{r['ruleset']}: {r['invariant']} VIOLATED by {r['action']}{note}[/]")
             for line in scenario_lines(r):
                 console.print(line, markup=False, highlight=False)
     for r in m.promised_failures():
@@ -177,8 +184,12 @@ def print_check(results: list[dict], elapsed: float, matrix: bool = False, all_c
     totals = m.totals()
     failed = len(m.promised_failures())
     parts = [f"promised: {', '.join(f'{n} {v}' for v, n in sorted(totals['promised'].items())) or 'none'}"]
+    if totals["consequence"]:
+        parts.append(f"{sum(totals['consequence'].values())} VIOLATED as consequence(s) of those")
     if totals["dead"]:
         parts.append(f"{sum(totals['dead'].values())} dead rule(s)")
+    if totals["unreached"]:
+        parts.append(f"{sum(totals['unreached'].values())} rule(s) not shown live nor dead")
     if totals["informational"]:
         parts.append("not promised: " + ", ".join(f"{n} {v}" for v, n in sorted(totals["informational"].items())))
     console.print(f"{len(m.results)} checks on {len(m.rulesets)} ruleset(s) in {elapsed:.1f} s — "

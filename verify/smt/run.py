@@ -99,6 +99,7 @@ class CheckChunk:
     timeout_s: float
     bounded_k: int
     actions: tuple[str, ...]
+    depth: int = 12          # the longest run from a game's start the layer above searches (its chunk_fn)
 
 
 def run_chunk(chunk: CheckChunk) -> list[dict]:
@@ -136,14 +137,16 @@ def _families(leaders: list[Target]) -> list[list[Target]]:
 def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | None = None,
           bounded_k: int = 3, actions: tuple[str, ...] = (), settings: dict | None = None,
           scheduler: str | None = None, resume=None, progress: bool = False,
-          label: str = "check") -> list[CheckResult]:
+          label: str = "check", chunk_fn=run_chunk, depth: int = 12) -> list[CheckResult]:
     """Every check on every named ruleset (all bundled ones when ``names`` is empty).
 
     ``actions`` restricts the inductive checks to those transitions (and skips the bounded runs; a former
     name of a transition is taken with a ``FutureWarning``);
     ``settings`` are ``--set`` values given to every ruleset; ``jobs``, ``scheduler`` and ``resume``
     are the execution layer's (default: up to 2 local processes); ``progress`` shows a bar (or plain
-    lines) on stderr named ``label``."""
+    lines) on stderr named ``label``. ``chunk_fn`` checks one chunk in a worker (a module-level function:
+    a layer above passes its own, which judges the refutations on real games, ``verify.runs.check``),
+    ``depth`` is its longest run."""
     from .transitions import BY_NAME, canonical
     named = []
     for a in actions:
@@ -158,10 +161,11 @@ def check(names: list[str] | None = None, timeout_s: float = 10.0, jobs: int | N
         groups.setdefault(t.fingerprint(), []).append(t)
     leaders = [g[0] for g in groups.values()]
     families = _families(leaders)
-    chunks = [CheckChunk(tuple(fam), timeout_s, bounded_k, tuple(actions)) for fam in families]
+    chunks = [CheckChunk(tuple(fam), timeout_s, bounded_k, tuple(actions), depth) for fam in families]
     identity = {"version": __version__, "timeout_s": timeout_s, "bounded_k": bounded_k, "actions": list(actions),
-                "families": [[[t.id, t.fingerprint()] for t in fam] for fam in families]}
-    campaign = Campaign("check", identity, chunks, run_chunk, lambda parts: [r for p in parts for r in p],
+                "families": [[[t.id, t.fingerprint()] for t in fam] for fam in families],
+                "judged": f"{chunk_fn.__module__}.{chunk_fn.__name__}", "depth": depth}
+    campaign = Campaign("check", identity, chunks, chunk_fn, lambda parts: [r for p in parts for r in p],
                         weights=[len(c.targets) for c in chunks], unit="rulesets")
     if scheduler is None:
         jobs = max(1, min(jobs or min(2, os.cpu_count() or 1), len(chunks)))

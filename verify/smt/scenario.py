@@ -105,7 +105,8 @@ def _bank_line(s: dict) -> str:
     return text
 
 
-def _describe_action(m, name: str, args: dict) -> str:
+def describe(m, name: str, args: dict) -> str:
+    """A move (an action and its arguments) in words."""
     deed = lambda k: m.deeds[args[k]].name if 0 <= args[k] < len(m.deeds) else f"deed #{args[k]}"  # noqa: E731
     a, b = f"player {args['a']}", f"player {args['b']}"
     if name == "buy":
@@ -137,6 +138,9 @@ def _describe_action(m, name: str, args: dict) -> str:
             if args[flag]:
                 parts.append(f"{who} hands over the {card} jail card")
         return f"{a} and {b} trade: " + "; ".join(parts or ["nothing"])
+    if name == "card_bank":
+        k = args["amt"]
+        return f"{a} draws a card: " + (f"pays the bank {-k}" if k < 0 else f"collects {k} from the bank")
     if name == "card_repairs":
         return f"{a} draws a repairs card and pays {args['dice']}"
     if name == "card_each_player":
@@ -158,7 +162,17 @@ def _describe_action(m, name: str, args: dict) -> str:
         return f"{a} owes the bank {args['amt']}, cannot raise it and goes bankrupt"
     if name == "surrender":
         return f"{a} gives up"
+    if name == "sell_group":
+        return f"{a} sells every building of the {m.group_name(args['sq'])} group" \
+            if 0 <= args["sq"] < len(m.deeds) else f"{a} sells a group's buildings"
+    if name == "salary":
+        return f"{a} passes GO and collects the salary"
+    if name == "new_round":
+        return "a round ends (every mortgage runs one more round)"
     return f"{name} by {a}"
+
+
+_describe_action = describe      # the name other layers import
 
 
 def _matters(m, before: dict, after: dict) -> list[int]:
@@ -166,7 +180,7 @@ def _matters(m, before: dict, after: dict) -> list[int]:
     for i, (p, q) in enumerate(zip(before["properties"], after["properties"])):
         neutral = lambda x: (x["owner"] is None and not x["mortgaged"] and not x["houses"]  # noqa: E731
                              and not x["hotel"])
-        if not (neutral(p) and neutral(q)) or p != q:
+        if not (neutral(p) and neutral(q)) or _prop(p) != _prop(q):
             out.append(i)
     return out
 
@@ -179,14 +193,25 @@ def counterexample(m, step, inv, solver: z3.Solver, timeout_ms: int, act, assump
     x = step.args
     args = {k: _arg(model, getattr(x, k)) for k in ("a", "b", "sq", "sq2", "amt", "dice",
                                                      "f1", "f2", "f3", "f4", "f5", "f6")}
-    keep = _matters(m, before, after)
-    # the players that matter: the acting ones, the ones that change, own a shown deed or hold something
     involved = {args["a"]}
     if step.action.name in ("trade", "bankrupt_to_player", "auction_mortgaged") or \
             step.action.name.startswith("rent_"):
         involved.add(args["b"])
+    lines, small = story(m, before, after, describe(m, step.action.name, args), involved)
+    lines.append(f"Broken: {inv.id} — {inv.title}")
+    return {"invariant": inv.id, "action": step.action.name, "args": args,
+            "before": small(before), "after": small(after), "scenario": lines}
+
+
+def story(m, before: dict, after: dict, action_text: str, involved: set) -> tuple[list[str], Any]:
+    """A step told as the board before, the action, the board after, naming only what matters: the deeds
+    that are not with the bank and bare, or that change; the players ``involved``, that change, own a
+    shown deed or hold something. ``before``/``after`` are canonical states (``verify.smt.state.concrete``,
+    or the engine's own). Returns the lines and a function that keeps a state's shown deeds only."""
+    keep = _matters(m, before, after)
+    involved = set(involved)
     for p, q in zip(before["players"], after["players"]):
-        if p != q or p["jail_cards"] or p["bankrupt"] or p["in_jail"]:
+        if _player(p) != _player(q) or p["jail_cards"] or p["bankrupt"] or p["in_jail"]:
             involved.add(p["seat"])
     for i in keep:
         for state in (before, after):
@@ -201,17 +226,31 @@ def counterexample(m, step, inv, solver: z3.Solver, timeout_ms: int, act, assump
     if not keep:
         lines.append("  every deed is with the bank, nothing built")
     lines.append("  " + _bank_line(before))
-    lines.append("Action: " + _describe_action(m, step.action.name, args))
+    lines.append("Action: " + action_text)
     lines.append("After:")
-    lines += ["  " + _player_line(q) for p, q in zip(before["players"], after["players"]) if p != q]
+    lines += ["  " + _player_line(q) for p, q in zip(before["players"], after["players"]) if _player(p) != _player(q)]
     lines += ["  " + _deed_line(m, i, after["properties"][i])
-              + ("" if after["properties"][i] != before["properties"][i] else " (unchanged)") for i in keep]
-    if after["bank"] != before["bank"] or after["pot"] != before["pot"] or after["jackpot"] != before["jackpot"]:
+              + ("" if _prop(after["properties"][i]) != _prop(before["properties"][i]) else " (unchanged)")
+              for i in keep]
+    if [before["bank"].get(k) for k in _BANK] != [after["bank"].get(k) for k in _BANK] \
+            or before["pot"] != after["pot"] or before["jackpot"] != after["jackpot"]:
         lines.append("  " + _bank_line(after))
-    lines.append(f"Broken: {inv.id} — {inv.title}")
     small = lambda s: {**s, "properties": [s["properties"][i] for i in keep]}  # noqa: E731
-    return {"invariant": inv.id, "action": step.action.name, "args": args,
-            "before": small(before), "after": small(after), "scenario": lines}
+    return lines, small
+
+
+#: the fields of a player, a deed and the bank that a story tells (an engine's state holds more: positions...)
+_PLAYER = ("seat", "team", "cash", "in_jail", "jail_cards", "bankrupt")
+_PROP = ("square", "owner", "mortgaged", "houses", "hotel")
+_BANK = ("houses", "hotels", "cash")
+
+
+def _player(p: dict) -> tuple:
+    return tuple(p.get(k) for k in _PLAYER)
+
+
+def _prop(p: dict) -> tuple:
+    return tuple(p.get(k) for k in _PROP)
 
 
 def render(cex: dict) -> str:

@@ -38,8 +38,8 @@ from .registry import Example, Transition
 TRANSITIONS: tuple[Transition, ...] = (
     auctions.buy, auctions.auction_won, movement.rent_street, movement.rent_station, movement.rent_utility,
     building.build_house, building.build_hotel, building.sell_house, building.sell_group, building.sell_hotel,
-    mortgages.mortgage, mortgages.unmortgage, flow.mortgage_expired, trades.trade, cards.card_repairs,
-    cards.card_each_player, cards.card_destroy_building, extras.tax, extras.casino_bet, movement.free_parking,
+    mortgages.mortgage, mortgages.unmortgage, flow.mortgage_expired, trades.trade, cards.card_bank,
+    cards.card_repairs, cards.card_each_player, cards.card_destroy_building, extras.tax, extras.casino_bet, movement.free_parking,
     mortgages.auction_mortgaged, debts.bankrupt_to_player, debts.bankrupt_to_bank, debts.surrender,
 )
 
@@ -80,8 +80,6 @@ NOT_MODELLED: dict[str, str] = {
     "turn_ended": "turn order is outside the model",
     "game_over": "the end of the game moves no asset",
     # card effects (of the step "card")
-    "bank": "a card paid to or by the bank moves money between one player and the bank (or the pot), "
-            "like tax; it has no transition of its own",
     "advance_to": "a card that moves a token: the square it reaches resolves the steps of a landing",
     "advance_nearest": "a card that moves a token: the square it reaches resolves the steps of a landing",
     "go_back": "a card that moves a token: the square it reaches resolves the steps of a landing",

@@ -45,6 +45,24 @@ def card_repairs(m: Model, s: SymState, x: Args):
     return all_(guard), bank_gets(after, due)
 
 
+@transition("card_bank", "a card paid by or to the bank", LANDING, step="card", effect="bank",
+            disabled=_no_cards("bank"))
+def card_bank(m: Model, s: SymState, x: Args):
+    """The bank pays the drawer ``amt`` (a card of a positive amount), or the drawer pays the bank ``-amt``:
+    a card payment, into the Free Parking pot only where card payments go there
+    (free_parking.pot_card_payments), made as far as the cash goes where card payments are never debts
+    (``card_payment``)."""
+    k = x.amt
+    cover, due = card_payment(m, s, x.a, -k)
+    guard = [seat_ok(m, x.a), active(s, x.a), any_([k == c.amount for c in deck_cards(m, "bank")]),
+             *[z3.Implies(k < 0, c) for c in cover]]
+    paid = ite(k < 0, due, 0)
+    after = bank_gets(add_cash(s, x.a, ite(k < 0, -due, k)), ite(k < 0, 0, -k))
+    if m.config.taxes.pot_card_payments:
+        return all_(guard), to_pot_or_bank(m, after, paid)
+    return all_(guard), bank_gets(after, paid)
+
+
 @transition("card_each_player", "a card paid to or collected from every other player", LANDING, step="card",
             effect="each_player", disabled=_no_cards("each_player"), bank_free=True,
             aliases=("card-each-player",))
@@ -155,11 +173,13 @@ def _card_example(effect: str, amount_arg: bool):
             return None
         card, k, roll = drawn
         args = dict(a=a, amt=card.amount) if amount_arg else dict(a=a, amt=k)
-        return Example(s, (roll, *settle(cfg)), args, event=("card", {"card": card.id}))
+        note = ("pays" if card.amount < 0 else "collects") if amount_arg else ""
+        return Example(s, (roll, *settle(cfg)), args, event=("card", {"card": card.id}), note=note)
     return example
 
 
 card_repairs.examples(_card_example("repairs", False))
+card_bank.examples(_card_example("bank", True))
 card_each_player.examples(_card_example("each_player", True))
 
 
