@@ -72,6 +72,11 @@ NOT_MODELLED: dict[str, str] = {
     "salary": "movement and the GO salary are outside the model",
     "reshuffle": "a draw of chance: the order of a reshuffled deck",
     "card_throw": "a draw of chance: the throw the nearest-utility card asks for",
+    "jail_roll": "jail is outside the model: a roll from jail moves no asset (the fine it may make due is pay_fine)",
+    "doubles": "the dice and turn order are outside the model: another roll moves no asset",
+    "offer": "an offer moves no asset: buying is the transition buy, declining moves nothing",
+    "auction": "an auction's opening moves no asset; its end is the transition auction_won",
+    "debt": "a debt waiting to be raised moves no asset; the model pays a debt at once when the cash covers it",
     "jailed": "jail is outside the model",
     "left_jail": "jail is outside the model",
     "liquidation": "an engine's own choice of what to sell and mortgage for a debt: the model's sell_house, "
