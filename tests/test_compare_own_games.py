@@ -21,7 +21,7 @@ from verify.spec.registry import Registry
 
 #: A table of house rules written as a new user would: a fine of 100, two tries at doubles, no auctions.
 TABLE = """\
-id: our-table
+id: friday-table
 title: Our Friday table
 extends: official
 description: The rules we play on Fridays.
@@ -85,7 +85,7 @@ def own_game_problems(reg: Registry, ctx: _Ctx, findings) -> list[str]:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     folder = tmp_path_factory.mktemp("table")
-    path = folder / "our-table.yaml"
+    path = folder / "friday-table.yaml"
     path.write_text(TABLE, encoding="utf-8")
     reg = Registry.load(extra=[path])
     return reg, path, compare_table(reg, str(path))
@@ -98,13 +98,13 @@ def test_a_tables_witnesses_are_its_own_game(table):
 
 def test_a_table_with_a_fine_of_100_and_two_tries_pays_100_after_its_second_failed_roll(table):
     _, _, result = table
-    f = {x.id: x for x in every(result.findings)}["variant:our-table:jail.max_tries"]
+    f = {x.id: x for x in every(result.findings)}["variant:friday-table:jail.max_tries"]
     out = {o.ruleset: o.text for o in f.witness.outcomes}
-    assert f.witness.situation["failed"] == 2 and out["our-table"] == "100" and out["official"] == "still in jail"
+    assert f.witness.situation["failed"] == 2 and out["friday-table"] == "100" and out["official"] == "still in jail"
     # the one value alone, in official's game, is shown beside it and labelled as such
     one = f.witness.one_value
     assert one is not None and one.game == "official" and one.params == ("jail.max_tries",)
-    assert {o.ruleset: o.text for o in one.outcomes}["our-table"] == "50" and "only jail.max_tries" in one.why
+    assert {o.ruleset: o.text for o in one.outcomes}["friday-table"] == "50" and "only jail.max_tries" in one.why
 
 
 def test_a_tables_witness_files_replay(table, tmp_path):
