@@ -16,8 +16,8 @@ from verify.spec import load_ruleset
 
 NEGATIVE = Path(__file__).parent / "fixtures" / "negative"
 
-#: fixture -> (invariant, action) that must come out VIOLATED with a counterexample (a run from a game's start:
-#: tests/test_check_runs.py replays them); the bankruptcy's run is a long search (``test_a_bankruptcy_...``)
+#: fixture -> (invariant, action) that must come out VIOLATED with a counterexample (a run from a game's start,
+#: replayed below); the bankruptcy's run takes a longer search (``test_a_bankruptcy_that_drops_...``, slow)
 EXPECTED = {
     "sold-buildings-vanish.yaml": ("house-supply", "sell_house"),
     "supply-never-decremented.yaml": ("house-supply", "build_house"),
@@ -74,19 +74,30 @@ def test_each_broken_table_is_violated_with_a_scenario(negative_run):
 
 
 @pytest.mark.slow
-def test_a_bankruptcy_that_drops_mortgaged_streets_is_never_called_violated_without_a_run():
-    """The one-step check refutes this table's bankruptcy; the search for a game that reaches such a
-    bankruptcy from the start may run out of budget. Then the verdict is UNKNOWN with that reason, and a
-    failure (exit 1): never VIOLATED without a run, never PROVED."""
-    res = CliRunner().invoke(main, ["check", "--json", "--jobs", "1", "--action", "bankrupt_to_player",
-                                    "--invariant", "bankruptcy-transfer",
-                                    str(NEGATIVE / "bankruptcy-drops-mortgaged.yaml")])
-    r = next(r for r in json.loads(res.output)["results"] if r["invariant"] == "bankruptcy-transfer")
-    assert res.exit_code == 1 and r["verdict"] in ("VIOLATED", "UNKNOWN"), r
-    if r["verdict"] == "VIOLATED":
-        assert r["counterexample"]["run"]["moves"][-1]["action"] == "bankrupt_to_player"
-    else:
-        assert r["reason"], r
+def test_a_bankruptcy_that_drops_mortgaged_streets_is_violated_by_a_game_that_replay_plays(tmp_path):
+    """A bankruptcy to a player that leaves the mortgaged streets with the bankrupt player: a game from its
+    start reaches it (the debtor pays its cash away for a mortgaged street, the creditor builds on Dark Blue,
+    the debtor lands there), and the same step breaks single-owner (the bankrupt player still holds a deed):
+    both VIOLATED with that run, which ``verify replay`` plays to the break."""
+    res = CliRunner().invoke(main, ["check", "--json", "--jobs", "1", "--runs", str(tmp_path),
+                                    "--action", "bankrupt_to_player", "--invariant", "bankruptcy-transfer",
+                                    "--invariant", "single-owner", str(NEGATIVE / "bankruptcy-drops-mortgaged.yaml")])
+    assert res.exit_code == 1, res.output
+    rows = {r["invariant"]: r for r in json.loads(res.output)["results"] if r["action"] == "bankrupt_to_player"}
+    for inv in ("bankruptcy-transfer", "single-owner"):
+        r = rows[inv]
+        assert r["verdict"] == "VIOLATED" and r["promised"], r
+        run = r["counterexample"]["run"]
+        assert run["moves"][-1]["action"] == "bankrupt_to_player"
+        assert r["counterexample"]["scenario"][0].startswith(f"Run: {len(run['moves'])} moves from a game's start")
+        if run["kind"] == "consequence":
+            assert r["counterexample"]["cause"]["invariant"] == "bankruptcy-transfer"
+        trace = tmp_path / f"{r['ruleset']}--{inv}--bankrupt_to_player.jsonl"
+        code, rep = _replay(trace)
+        assert code == 1 and any(f"step {run['breaks_at']}: invariant {inv} broken" in p for p in rep["problems"]), rep
+        code, rep = _replay(trace, "--no-invariants")
+        assert code == 0 and rep["ok"], rep
+    assert rows["bankruptcy-transfer"]["counterexample"]["run"]["kind"] == "root"
 
 
 def test_counterexamples_are_concrete_and_really_break_the_invariant(negative_run):
@@ -226,21 +237,27 @@ def _replay(path: Path, *extra: str) -> tuple[int, dict]:
 
 def test_every_violated_promise_carries_a_run_that_replay_plays_to_the_break(negative_run):
     """A VIOLATED check is a game from its start: its trace (``--runs``) replays every action legally to the
-    recorded states, and the only problem ``verify replay`` finds is the broken promise, at the step the
-    check names."""
+    recorded states, and the problems ``verify replay`` finds are the broken promise, at the step the check
+    names, and for a consequence the root's break before it."""
     _, doc, folder = negative_run
     violated = [r for r in doc["results"] if r["promised"] and r["verdict"] == "VIOLATED"]
     assert {("negative-" + n.removesuffix(".yaml"), inv, act) for n, (inv, act) in EXPECTED.items()} <= \
         {(r["ruleset"], r["invariant"], r["action"]) for r in violated}
+    roots = {(r["ruleset"], r["invariant"]) for r in violated if r["counterexample"]["run"]["kind"] == "root"}
     for r in violated:
         run = r["counterexample"]["run"]
-        assert run["kind"] == "root" and run["moves"] and run["moves"][-1]["action"] == r["action"]
-        assert r["counterexample"]["scenario"][0].startswith("Run: ")
+        assert run["moves"] and run["moves"][-1]["action"] == r["action"]
+        assert r["counterexample"]["scenario"][0].startswith("Consequence: " if run["kind"] == "consequence"
+                                                             else "Run: ")
         trace = folder / f"{r['ruleset']}--{r['invariant']}--{r['action']}.jsonl"
-        code, rep = _replay(trace)
-        assert code == 1 and len(rep["problems"]) == 1, rep
-        assert f"step {run['breaks_at']}: invariant {r['invariant']} broken" in rep["problems"][0]
-        assert rep["steps"] == run["steps"] + 1
+        code, rep = _replay(trace, "--all")
+        assert code == 1 and rep["problems"] and rep["steps"] == run["steps"] + 1, rep
+        assert any(f"step {run['breaks_at']}: invariant {r['invariant']} broken" in p for p in rep["problems"]), rep
+        if run["kind"] == "root":
+            assert len(rep["problems"]) == 1, rep
+        else:   # the root broke first, in the same game, and is reported VIOLATED on its own
+            cause = r["counterexample"]["cause"]["invariant"]
+            assert (r["ruleset"], cause) in roots and f"invariant {cause} broken" in rep["problems"][0], rep
         code, rep = _replay(trace, "--no-invariants")
         assert code == 0 and rep["ok"], rep
 

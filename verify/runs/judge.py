@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.step import new_game
@@ -76,6 +76,8 @@ class _Ruleset:
     timeout_s: float
     depth: int
     _lemmas: Strengthening | None = None
+    #: every game a search played on the engine, kept: a game that broke one check may show another's break
+    played: list[Table] = field(default_factory=list)
 
     @property
     def backstop(self) -> float:
@@ -179,10 +181,23 @@ class _Outcome:
         return replace(r, verdict=Verdict.VIOLATED, counterexample=cex, reason=reason)
 
 
-def _slices(j: _Ruleset, r: CheckResult) -> list[tuple[list[Transition], list[int], str]]:
-    """(alphabet, deeds, words) of the searches for a run, smallest first: the moves that build up a board
-    (buy, build, sell, mortgage, trade, rounds) on the cheapest colour group; on the groups the
-    counterexample shows; then every move the engine can steer, on both and a station."""
+@dataclass(frozen=True)
+class _Slice:
+    """What one search for a run may do: its moves (``alphabet``), the deeds they touch, the players who make
+    them (every one when None), and all that in words for a reason."""
+
+    alphabet: list[Transition]
+    deeds: list[int]
+    words: str
+    seats: tuple[int, ...] | None = None
+
+
+def _slices(j: _Ruleset, r: CheckResult) -> list[_Slice]:
+    """The searches for a run, smallest first: the moves that build up a board (buy, build, sell, mortgage,
+    trade, rounds) on the cheapest colour group; on the groups the counterexample shows; then every move
+    the engine can steer, on both and a station. A bankruptcy is searched first between its debtor and its
+    creditor alone (seats 0 and 1, as ``reach.goal_step`` puts them): a third player only multiplies the
+    moves to choose from."""
     m = j.m
     action = BY_NAME[r.action]
     shown = {p["square"] for part in ("before", "after") for p in ((r.counterexample or {}).get(part) or {})
@@ -193,18 +208,19 @@ def _slices(j: _Ruleset, r: CheckResult) -> list[tuple[list[Transition], list[in
     every = [a for a in _all_actions(m) if a.name not in _UNSTEERED]
     core = [a for a in every if a.name in _CORE or a is action]
     names = lambda deeds: ", ".join(dict.fromkeys(m.group_name(i) for i in deeds))  # noqa: E731
-    out = [(core, cheap, f"moves that build, sell, mortgage and trade on {names(cheap)}")]
+    out = [_Slice(core, cheap, f"moves that build, sell, mortgage and trade on {names(cheap)}")]
     if r.action in ("bankrupt_to_player", "bankrupt_to_bank"):
         # a debt no cash can raise: the creditor builds where the rent is highest, the debtor gives its cash away
         dear = sorted(max((idx for _, idx in m.street_groups), key=lambda idx: max(m.deeds[i].price for i in idx)))
         debt = [a for a in every if a.name in _DEBT or a is action]
-        out.insert(0, (debt, sorted(set(cheap) | set(dear)),
-                       f"moves that buy, build, mortgage and trade on {names(sorted(set(cheap) | set(dear)))}"))
+        both = sorted(set(cheap) | set(dear))
+        out.insert(0, _Slice(debt, both, f"moves of the debtor and its creditor that buy, build, mortgage and "
+                                         f"trade on {names(both)}", seats=(0, 1)))
     if groups and groups != cheap:
-        out.append((core, groups, f"moves that build, sell, mortgage and trade on {names(groups)}"))
+        out.append(_Slice(core, groups, f"moves that build, sell, mortgage and trade on {names(groups)}"))
     station = [i for i, d in enumerate(m.deeds) if d.kind == "station"][:1]
     wide = sorted(set(cheap) | set(groups) | set(station))
-    out.append((every, wide, f"every move a run can steer on {names(wide)}"))
+    out.append(_Slice(every, wide, f"every move a run can steer on {names(wide)}"))
     return out
 
 
@@ -224,18 +240,24 @@ def _reach(j: _Ruleset, r: CheckResult) -> _Outcome:
     # a root's last move starts from a reachable state that keeps every promise: where the lemmas and the
     # promises together exclude every such state, only a consequence is left to look for
     can_root = j.lemmas().proves(action, inv, also=[i.id for i in clean])[0] != "unsat"
+    for table in j.played:
+        # a game played for another check may break this one too (one bankruptcy breaks two promises)
+        outcome = _judged(j, table, inv.id, action.name)
+        if outcome is not None and (outcome.kind == "root" or not can_root):
+            outcome.seconds = time.perf_counter() - t0
+            return outcome
     tried, gave_up = [], None
     budget = [reach.SEARCH_RLIMIT]      # shared by every search of this check: its work is bounded
-    for alphabet, deeds, words in _slices(j, r):
+    for sl in _slices(j, r):
         for mode in (("root", "any") if can_root else ("any",)):
-            outcome, why = _attempt(j, inv, action, alphabet, deeds, clean if mode == "root" else [], budget)
+            outcome, why = _attempt(j, inv, action, sl, clean if mode == "root" else [], budget)
             if outcome is not None:
                 outcome.seconds = time.perf_counter() - t0
                 return outcome
             gave_up = gave_up or why
             if budget[0] <= 0:
                 break
-        tried.append(words)
+        tried.append(sl.words)
         if budget[0] <= 0:
             gave_up = gave_up or f"the searches' budget of {reach.SEARCH_RLIMIT // 1_000_000} million z3 steps ran out"
             break
@@ -245,24 +267,25 @@ def _reach(j: _Ruleset, r: CheckResult) -> _Outcome:
     return _Outcome("none", searched=searched, seconds=time.perf_counter() - t0)
 
 
-def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, clean,
+def _attempt(j: _Ruleset, inv: Invariant, action: Transition, sl: _Slice, clean,
              budget: list[int]) -> tuple[_Outcome | None, str | None]:
     """Plan a run over the transitions, play it on the engine, plan again from where the game stands, until
     the engine's checker reports ``inv`` broken by a step that is ``action`` (the engine's own reading of
     the step: ``verify.runs.seen.transitions``). ``budget``: z3's work left for this check's searches (each
     search takes its share off it)."""
     table = Table(j.target.config, j.m.players, RUN_SEED, j.promised)
+    j.played.append(table)
     avoid: list = []
     why = None
     for _ in range(REPLANS):
         if budget[0] <= 0:
             return None, why
-        found = reach.search(j.m, sym_from_state(j.m, table.state), alphabet, action, inv, j.depth, clean,
-                             j.backstop, deeds=deeds, slack=True, avoid=avoid, budget=budget[0])
+        found = reach.search(j.m, sym_from_state(j.m, table.state), sl.alphabet, action, inv, j.depth, clean,
+                             j.backstop, deeds=sl.deeds, slack=True, avoid=avoid, budget=budget[0], seats=sl.seats)
         budget[0] -= found.spent
         if found.status == "none" and not table.steps and action.name.startswith("bankrupt") and budget[0] > 0:
-            found = reach.search(j.m, sym_from_state(j.m, table.state), alphabet, action, inv, j.depth, clean,
-                                 j.backstop, deeds=deeds, budget=budget[0])
+            found = reach.search(j.m, sym_from_state(j.m, table.state), sl.alphabet, action, inv, j.depth, clean,
+                                 j.backstop, deeds=sl.deeds, budget=budget[0], seats=sl.seats)
             budget[0] -= found.spent
         if found.status == "unknown":
             budget[0] = 0           # the solver gave up: no further search of this check is more likely to end
@@ -270,19 +293,27 @@ def _attempt(j: _Ruleset, inv: Invariant, action: Transition, alphabet, deeds, c
         if found.status != "found":
             return None, why
         played = play_on(table, list(found.moves))
-        step = _breaking_step(j, table, inv.id, action.name)
-        if step is not None:
-            first = table.breaks[0]
-            if first.step == step:
-                return _Outcome("root", table, step=step), None
-            return _Outcome("consequence", table, step=step,
-                            cause=(first.invariants[0], _made_at(j, table, first.step))), None
+        outcome = _judged(j, table, inv.id, action.name)
+        if outcome is not None:
+            return outcome, None
         why = (f"a run the engine could not play ({played.stuck})" if played.stuck else
                f"a run the engine played without the break ({len(found.moves)} moves)")
         if table.breaks and clean:
             return None, why     # the engine broke another promise on the way: not a root of this check
         avoid.append(list(found.moves))
     return None, why
+
+
+def _judged(j: _Ruleset, table: Table, inv: str, action: str) -> _Outcome | None:
+    """What ``table``'s game shows of ``inv`` broken by ``action``: a root when that break is the game's first,
+    a consequence of the first when another promise broke before; None when the game does not break it so."""
+    step = _breaking_step(j, table, inv, action)
+    if step is None:
+        return None
+    first = table.breaks[0]
+    if first.step == step:
+        return _Outcome("root", table, step=step)
+    return _Outcome("consequence", table, step=step, cause=(first.invariants[0], _made_at(j, table, first.step)))
 
 
 def _breaking_step(j: _Ruleset, table: Table, inv: str, action: str) -> int | None:

@@ -69,6 +69,7 @@ def _move(t: Table, mv: Move, following: Move | None) -> None:
     elif name in _RENT:
         t.roll_to(a, square)
         t.settle(None)
+        t.claim(a, square)
     elif name in _ON_A_DEED:
         t.manage({"type": name, "seat": a, "square": square})
     elif name == "sell_group":
@@ -91,6 +92,7 @@ def _move(t: Table, mv: Move, following: Move | None) -> None:
             t, "luxury_tax" if x["amt"] == t.config.taxes.luxury else "income_tax")
         t.roll_to(a, target)
         t.settle(None)
+        t.claim(a, target)
         if t.phase != "debt" or t.awaited() != a:
             raise Stuck(f"player {a} landed on square {target} and owes nothing it cannot pay")
         why = t.try_do({"type": "bankrupt", "seat": a})

@@ -239,6 +239,14 @@ class Table:
                 return
         raise Stuck(f"phase {self.phase} never settled")
 
+    def claim(self, payer: int, square: int) -> None:
+        """Where rent is owed only once the owner asks for it, the owner asks for what ``payer`` owes for
+        ``square`` (nothing to do where the landing charged it already)."""
+        for c in (self.state.get("queue") or {}).get("claims", []):
+            if c[0] == payer and c[2] == square:
+                self.do({"type": "claim_rent", "seat": c[1], "square": square})
+                return
+
     def auction(self, winner: int | None, amount: int) -> None:
         """The running auction: ``winner`` bids ``amount`` (or the least bid the rules take), the others
         pass; nobody bids when ``winner`` is None."""

@@ -30,6 +30,7 @@ from . import terms as T
 from .transitions import Args, Transition
 from .transitions.common import active, add_cash, bank_gets, ite, liquidation, pf, seat_ok
 from .transitions.movement import station_rent, street_rent
+from .transitions.trades import interest_owed
 from .model import Model
 from .proofs import Step, invariant_after, invariant_before, new_solver
 from .state import SymState, domain
@@ -93,6 +94,15 @@ def debt_source(m: Model, s: SymState, action: str, x: Args) -> Any:
     return T.TRUE
 
 
+def playable(m: Model, s: SymState, action: str, x: Args) -> Any:
+    """What a move of a run needs besides its guard, for the engine to play it as the transition says: a
+    debt that ends in bankruptcy that a game can make (``debt_source``), and a trade that leaves no interest
+    owed (the engine would wait for that debt to be paid, which the state does not show)."""
+    if action == "trade":
+        return T.not_(interest_owed(m, s, x))
+    return debt_source(m, s, action, x)
+
+
 @dataclass(frozen=True)
 class Move:
     """One step of a run: an action (a transition's name, or ``salary`` / ``new-round``) and its arguments
@@ -124,9 +134,17 @@ class Found:
 
 @dataclass
 class _Layer:
+    """A state of the unrolling and the step taken from it: one Boolean per instance (``cases``), at most
+    one of them true (z3 decides a one-hot choice over a few dozen instances far faster than an integer's
+    value: a pseudo-Boolean constraint instead of arithmetic)."""
+
     state: SymState
-    choice: Any = None
+    chosen: list[Any] = field(default_factory=list)
     cases: list[tuple[str, Args]] = field(default_factory=list)
+
+    def taken(self, model: z3.ModelRef) -> int:
+        """The instance the model chose."""
+        return next(i for i, b in enumerate(self.chosen) if z3.is_true(model.eval(b, model_completion=True)))
 
 
 #: the arguments each transition reads besides the acting seat (the others stay at a fixed value); a name
@@ -147,14 +165,14 @@ def _symbolic(tag: str) -> Args:
                 b("f1"), b("f2"), b("f3"), b("f4"), b("f5"), b("f6"))
 
 
-def _cases(m: Model, action: Transition, deeds: list[int]) -> list[tuple[int, int, int, int]]:
-    """The action's instances as (a, b, sq, sq2) numbers: the seats and deeds it reads, each given (its
-    amounts and flags stay unknowns)."""
+def _cases(m: Model, action: Transition, deeds: list[int], seats: list[int]) -> list[tuple[int, int, int, int]]:
+    """The action's instances as (a, b, sq, sq2) numbers: the seats (among ``seats``) and deeds it reads, each
+    given (its amounts and flags stay unknowns)."""
     uses = _USES.get(action.name, ("b", "sq"))
-    seats = range(m.players) if action.name != "new_round" else (0,)
+    movers = seats if action.name != "new_round" else seats[:1]
     out = []
-    for a in seats:
-        for other in (range(m.players) if "b" in uses else ((a + 1) % m.players,)):
+    for a in movers:
+        for other in (seats if "b" in uses else ((a + 1) % m.players,)):
             if "b" in uses and other == a and action.name in ("trade", "bankrupt_to_player"):
                 continue
             for sq in (deeds if "sq" in uses else (deeds[0],)):
@@ -199,14 +217,15 @@ class Unrolling:
     """Steps of the transitions from a start state, one layer at a time, in one incremental solver.
 
     Each step chooses one instance of one transition, its seats and deeds given as numbers (``_cases``)
-    and restricted to ``deeds`` when given; a field that every instance leaves as it was (or sets to one
-    value) needs no variable of its own."""
+    and restricted to ``deeds`` and ``seats`` (the players who act) when given; a field that every instance
+    leaves as it was (or sets to one value) needs no variable of its own."""
 
     def __init__(self, m: Model, start: SymState, alphabet: Iterable[Transition], clean: Iterable[Invariant] = (),
-                 timeout_ms: int = 10_000, deeds: Iterable[int] | None = None):
+                 timeout_ms: int = 10_000, deeds: Iterable[int] | None = None, seats: Iterable[int] | None = None):
         self.m = m
         self.alphabet = [a for a in alphabet if not a.disabled(m)]
         self.deeds = sorted(set(deeds)) if deeds is not None else list(range(len(m.deeds)))
+        self.seats = sorted(set(seats)) if seats is not None else list(range(m.players))
         self.clean = list(clean)
         self.solver = new_solver(None, timeout_ms)
         self.layers = [_Layer(start)]
@@ -220,7 +239,7 @@ class Unrolling:
         """One more step: a choice among the instances of the alphabet, the next state."""
         m, j = self.m, len(self.layers) - 1
         cur = self.layers[j]
-        choice = z3.Int(f"run{j}.choice")
+        chosen: list[Any] = []
         cases: list[tuple[str, Args]] = []
         options, afters = [], []
         raw = _fields(cur.state)
@@ -229,7 +248,7 @@ class Unrolling:
             # in C; building an action's formulas in Python costs the same whatever its deed)
             x = _symbolic(f"run{j}.{action.name}")
             guard, after = action.build(m, cur.state, x)
-            extra = debt_source(m, cur.state, action.name, x)
+            extra = playable(m, cur.state, action.name, x)
             if action.name != EXPIRY and m.expiry_rounds is not None:
                 extra = T.and_([extra] + [T.not_(_due(m, p)) for p in cur.state.props])
             fs = _fields(after)
@@ -238,17 +257,20 @@ class Unrolling:
             terms = [T.and_([guard, extra])] + [_term(fs[k]) for k in changed]
             pack = z3.Function(f"run{j}.{action.name}.pack", *[t.sort() for t in terms], z3.BoolSort())
             packed = pack(*terms)
-            for a, b, sq, sq2 in _cases(m, action, self.deeds):
+            for a, b, sq, sq2 in _cases(m, action, self.deeds, self.seats):
                 sub = [(x.a, T.int_val(a)), (x.b, T.int_val(b)), (x.sq, T.int_val(sq)), (x.sq2, T.int_val(sq2))]
                 inst = z3.simplify(z3.substitute(packed, *sub))
                 cond = inst.arg(0)
                 if z3.is_false(cond):
                     continue
-                options.append(T.and_([T.eq(choice, len(cases)), cond]))
+                chosen.append(z3.Bool(f"run{j}.{len(cases)}"))
+                options.append(T.and_([chosen[-1], cond]))
                 cases.append((action.name, replace(x, a=a, b=b, sq=sq, sq2=sq2)))
                 afters.append({k: inst.arg(n) for n, k in enumerate(changed, 1)})
         s = self.solver
         s.add(T.or_(options) if options else T.FALSE)
+        if len(chosen) > 1:
+            s.add(z3.AtMost(*chosen, 1))
         values = []
         for k, old in enumerate(raw):
             old = _term(old)
@@ -267,19 +289,19 @@ class Unrolling:
             groups = sorted(by_term.values(), key=lambda e: -len(e[1]))
             value = groups[0][0]
             for t, idx in groups[1:]:
-                value = T.ite(T.or_([T.eq(choice, i) for i in idx]), t, value)
+                value = T.ite(T.or_([chosen[i] for i in idx]), t, value)
             s.add(T.eq(var, value))
             values.append(var)
         nxt = _rebuild(cur.state, values)
         s.add(domain(m, nxt))
-        cur.choice, cur.cases = choice, cases
+        cur.chosen, cur.cases = chosen, cases
         self.layers.append(_Layer(nxt))
         self._constrain(nxt)
 
     def moves(self, model: z3.ModelRef, upto: int) -> list[Move]:
         out = []
         for layer in self.layers[:upto]:
-            name, args = layer.cases[model.eval(layer.choice, model_completion=True).as_long()]
+            name, args = layer.cases[layer.taken(model)]
             out.append(Move(name, _values(self.m, model, args)))
         return out
 
@@ -306,7 +328,7 @@ def goal_step(m: Model, s: SymState, action: Transition, tag: str = "goal", slac
     makes to get there may pass GO, which the transitions do not see)."""
     args = Args.fresh(f"{tag}.{action.name}", m)
     guard, after = action.build(m, s, args)
-    extra = debt_source(m, s, action.name, args)
+    extra = playable(m, s, action.name, args)
     if slack and action.name in ("bankrupt_to_player", "bankrupt_to_bank"):
         raisable = pf(s, args.a, "cash")
         if m.config.debt.raise_cash_first:
@@ -320,13 +342,14 @@ def goal_step(m: Model, s: SymState, action: Transition, tag: str = "goal", slac
 def search(m: Model, start: SymState, alphabet: Iterable[Transition], action: Transition, invariant: Invariant | None,
            depth: int = DEFAULT_DEPTH, clean: Iterable[Invariant] = (), timeout_s: float = 10.0,
            avoid: Iterable[list[Move]] = (), deeds: Iterable[int] | None = None, slack: bool = False,
-           budget: int = SEARCH_RLIMIT) -> Found:
+           budget: int = SEARCH_RLIMIT, seats: Iterable[int] | None = None) -> Found:
     """The shortest run from ``start`` whose last step, ``action``, breaks ``invariant`` (None: a run after
     which ``action`` is enabled), with at most ``depth`` steps before it. ``clean`` invariants hold in every
     state before the last step (a run that breaks nothing on the way: a root). ``avoid``: runs already
-    tried (played on the engine without the expected result), not proposed again."""
+    tried (played on the engine without the expected result), not proposed again. ``deeds``, ``seats``: the
+    deeds the run's moves touch and the players who make them (every one when None)."""
     t0 = time.perf_counter()
-    u = Unrolling(m, start, alphabet, clean, int(timeout_s * 1000), deeds)
+    u = Unrolling(m, start, alphabet, clean, int(timeout_s * 1000), deeds, seats)
     base = _rlimit(u.solver)         # z3 counts the units of every solver of the process together
     spent = 0
     avoid = [list(a) for a in avoid]
@@ -376,7 +399,7 @@ def _same_run(u: Unrolling, run: list[Move]) -> Any:
     for layer, move in zip(u.layers, run):
         same = [i for i, (name, args) in enumerate(layer.cases)
                 if name == move.action and all(getattr(args, f) == move.args.get(f) for f in ("a", "b", "sq", "sq2"))]
-        parts.append(T.or_([T.eq(layer.choice, i) for i in same]))
+        parts.append(T.or_([layer.chosen[i] for i in same]))
     return T.and_(parts) if parts else T.TRUE
 
 

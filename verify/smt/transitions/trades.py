@@ -36,12 +36,38 @@ def _balanced(m: Model, s: SymState, x: Args) -> Any:
     return cond
 
 
+def _interest(m: Model, s: SymState, x: Args) -> tuple[Any, Any, Any, Any]:
+    """The interest on the mortgaged deeds a trade hands over, owed at once by their receivers: (due by a,
+    paid by a, due by b, paid by b). Paid now when the cash (after the trade's cash moved) covers it, else
+    left as a debt to the bank (the engine's debt queue)."""
+    mc = m.config.mortgage
+
+    def interest(idx):
+        return pick(idx, [ite(s.props[i].mortgaged, m.tables.interest[s.props[i].square], 0)
+                          if mc.transfer_interest else 0 for i in range(DEEDS)])
+
+    due_b = ite(x.f1, interest(x.sq), 0)
+    due_a = ite(x.f2, interest(x.sq2), 0)
+    settle = not m.config.debt.explicit_payment_step
+    # b's deed is handed over first; once a debt is queued, later charges queue behind it
+    b_settles = z3.And(settle, pf(s, x.b, "cash") + x.amt >= due_b)
+    fee_b = ite(b_settles, due_b, 0)
+    fee_a = ite(z3.And(settle, z3.Or(due_b == 0, b_settles), pf(s, x.a, "cash") - x.amt >= due_a), due_a, 0)
+    return due_a, fee_a, due_b, fee_b
+
+
+def interest_owed(m: Model, s: SymState, x: Args) -> Any:
+    """The trade leaves interest owed: a debt the engine queues (and waits for) that the state does not show."""
+    due_a, fee_a, due_b, fee_b = _interest(m, s, x)
+    return z3.Or(fee_a != due_a, fee_b != due_b)
+
+
 @transition("trade", "two players exchange deeds, cash and cards", "trade",
             disabled=lambda m: None if m.config.trade.allowed else "trading is not allowed")
 def trade(m: Model, s: SymState, x: Args):
     """``a`` gives deed ``sq`` (f1) and gets deed ``sq2`` (f2) from ``b``; ``amt`` cash from a to b (negative:
     b pays a); f3..f6: a's Chance card, a's Chest card, b's Chance card, b's Chest card change hands."""
-    t, mc = m.config.trade, m.config.mortgage
+    t = m.config.trade
 
     def movable(idx, giver, receiver):
         cases = []
@@ -60,20 +86,8 @@ def trade(m: Model, s: SymState, x: Args):
             cases.append(z3.And(idx == i, all_(c)))
         return any_(cases)
 
-    def interest(idx):
-        return pick(idx, [ite(s.props[i].mortgaged, m.tables.interest[s.props[i].square], 0)
-                          if mc.transfer_interest else 0 for i in range(DEEDS)])
-
     give, take = x.f1, x.f2
-    # the receiver of a mortgaged deed owes the interest at once: paid now when the cash (after the
-    # trade's cash moved) covers it, else left as a debt to the bank (the engine's debt queue)
-    due_b = ite(give, interest(x.sq), 0)
-    due_a = ite(take, interest(x.sq2), 0)
-    settle = not m.config.debt.explicit_payment_step
-    # b's deed is handed over first; once a debt is queued, later charges queue behind it
-    b_settles = z3.And(settle, pf(s, x.b, "cash") + x.amt >= due_b)
-    fee_b = ite(b_settles, due_b, 0)
-    fee_a = ite(z3.And(settle, z3.Or(due_b == 0, b_settles), pf(s, x.a, "cash") - x.amt >= due_a), due_a, 0)
+    _, fee_a, _, fee_b = _interest(m, s, x)   # the receiver of a mortgaged deed owes the interest at once
     cards = [x.f3, x.f4, x.f5, x.f6]
     guard = [seat_ok(m, x.a), seat_ok(m, x.b), x.a != x.b, active(s, x.a), active(s, x.b),
              may_manage(m, s, x.a), may_manage(m, s, x.b),
