@@ -2,8 +2,8 @@
 accepts; a counterexample to induction is never a VIOLATED; roots apart from their consequences; dead rules.
 
 The runs of the broken tables of ``tests/fixtures/negative`` are replayed in ``tests/test_smt_check.py`` (which
-checks them once); here, the counting of roots and consequences, and (slow: several rules, every action)
-the designer's variants of ``tests/fixtures/tables``.
+checks them once); here, the counting of roots and consequences, (slow: several rules, every action) the
+designer's variants of ``tests/fixtures/tables``, and what a run may plan and how the engine plays it.
 """
 
 from __future__ import annotations
@@ -138,3 +138,50 @@ def test_a_variant_whose_hotels_can_never_be_built_reports_build_hotel_dead():
     code, doc = _check(["--action", "build_hotel", "official"])
     live = next(r for r in doc["results"] if r["invariant"] == "(enabled)" and r["action"] == "build_hotel")
     assert code == 0 and live["verdict"] == "PROVED" and "dead" not in (live["reason"] or "")
+
+
+# ------------------------------------------------------------------------------------------- runs on the engine
+def _official():
+    from verify.config import EngineConfig
+    from verify.spec import load_ruleset
+    return EngineConfig.from_ruleset(load_ruleset("official"))
+
+
+def test_a_run_collects_a_rent_that_the_owner_must_claim():
+    """Official rent is owed only once the owner asks for it: a run's rent move lands the payer on the deed
+    and the owner claims it (a landing alone leaves it unclaimed, and a debt that should end in bankruptcy
+    is never owed)."""
+    from verify.runs.play import play
+    from verify.smt.reach import Move
+    cfg = _official()
+    baltic = {"sq": 1, "square": 3}
+    played = play(cfg, 3, 1, [Move("buy", {"a": 1, **baltic}), Move("rent_street", {"a": 0, **baltic})], [])
+    assert played.stuck is None and played.done == 2
+    claims = [e for _, events, _ in played.table.steps for e in events if e.get("event") == "rent_claimed"]
+    assert [(e["payer"], e["owner"], e["square"], e["amount"]) for e in claims] == [(0, 1, 3, 4)]
+
+
+def test_a_run_plans_no_trade_that_leaves_interest_owed():
+    """A player with 2 in cash may take a mortgaged street in a trade (the transition allows it), but then owes
+    its interest, a debt the engine waits for and the state does not show: a run never plans that trade."""
+    import z3
+
+    from verify.engine.step import new_game
+    from verify.smt import reach
+    from verify.smt.model import Model
+    from verify.smt.oracle import sym_from_state
+    from verify.smt.transitions import BY_NAME
+    from verify.smt.transitions.common import Args
+    cfg = _official()
+    m = Model.from_config(cfg)
+    state = new_game(cfg, m.players, 1)
+    state["players"][0]["cash"] = 2
+    baltic = next(p for p in state["properties"] if p["square"] == 3)
+    baltic.update(owner=1, mortgaged=True)
+    start, trade = sym_from_state(m, state), BY_NAME["trade"]
+    guard, _ = trade.build(m, start, Args.fresh("t", m))
+    solver = z3.Solver()
+    solver.add(guard)
+    assert solver.check() == z3.sat            # the rules allow the trade ...
+    found = reach.search(m, start, [], trade, None, depth=0)
+    assert found.status == "none", found       # ... a run does not take it
