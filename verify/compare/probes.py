@@ -177,7 +177,8 @@ def inherited(t: Table, v: dict):
 
 def received_then_lifted(later: bool):
     """OTHER's mortgaged deed passes to ACTOR (in a trade for its printed price, or by OTHER's bankruptcy
-    to ACTOR); ACTOR lifts the mortgage at once, or after the next roll (``later``)."""
+    to ACTOR); ACTOR lifts the mortgage at once, or (``later``) after its next roll, or after the bankrupt
+    player's turn (a game that lets no mortgaged deed be traded may still pass one on in a bankruptcy)."""
     def build(t: Table, v: dict):
         d = _deed(t, v)
         s = t.own(t.neutral(), d.square, OTHER, mortgaged=True)
@@ -188,7 +189,10 @@ def received_then_lifted(later: bool):
         else:
             acts = [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": d.price},
                      "take": {"squares": [d.square]}}]
-        if later:
+        if later and v.get("bankruptcy"):
+            # the bankrupt player's turn ends: the deed is no longer just received
+            acts.append({"type": "end_turn", "seat": OTHER})
+        elif later:
             t.at(s, ACTOR, _visit(t) - 3)
             acts.append({"type": "roll", "seat": ACTOR, "dice": [1, 2]})
         acts.append({"type": "unmortgage", "seat": ACTOR, "square": d.square})
@@ -1143,10 +1147,12 @@ PROBES: tuple[Probe, ...] = (
           ("bankruptcy.mortgage_interest_base",), (PRICE,), inherited,
           lambda t, pl, v: paid(t, pl) if allowed(pl) else None),
     Probe("transferred_mortgage_total",
-          "A player receives a mortgaged property, keeps it mortgaged past the next roll and then lifts it: "
-          "what is paid in all (the deed's price in the trade aside)?",
+          "A player receives a mortgaged property, keeps it mortgaged past the next roll (or, inherited from a "
+          "bankrupt player, past that player's turn) and then lifts it: what is paid in all (the deed's price in "
+          "a trade aside)?",
           ("mortgage.transfer_interest", "mortgage.transfer_unmortgage_pays_interest_again"),
-          (PRICE,), *received_then_lifted(True)),
+          (PRICE, B("bankruptcy", "inherited from a bankrupt player (otherwise received in a trade)")),
+          *received_then_lifted(True)),
     Probe("received_mortgage_lifted_at_once",
           "A player receives a mortgaged property and lifts the mortgage at once: what is paid in all, the "
           "interest due on receipt included (the deed's price in a trade aside)?",
