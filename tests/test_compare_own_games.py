@@ -100,11 +100,11 @@ def test_a_table_with_a_fine_of_100_and_two_tries_pays_100_after_its_second_fail
     _, _, result = table
     f = {x.id: x for x in every(result.findings)}["variant:friday-table:jail.max_tries"]
     out = {o.ruleset: o.text for o in f.witness.outcomes}
-    assert f.witness.situation["failed"] == 2 and out["friday-table"] == "100" and out["official"] == "still in jail"
+    assert f.witness.situation["failed"] == 2 and out["friday-table"] == "leaves, paying 100" and out["official"] == "still in jail"
     # the one value alone, in official's game, is shown beside it and labelled as such
     one = f.witness.one_value
     assert one is not None and one.game == "official" and one.params == ("jail.max_tries",)
-    assert {o.ruleset: o.text for o in one.outcomes}["friday-table"] == "50" and "only jail.max_tries" in one.why
+    assert {o.ruleset: o.text for o in one.outcomes}["friday-table"] == "leaves, paying 50" and "only jail.max_tries" in one.why
 
 
 def test_a_tables_witness_files_replay(table, tmp_path):

@@ -76,6 +76,8 @@ class Probe:
     special: tuple[tuple[Any, str], ...] = ()   # outcomes with a meaning of their own
     smt: str | None = None            # the SMT action whose transition finds the situation
     players: int = 3                  # seats at the table
+    #: how a money outcome reads (``{}``: the amount) where the question asks more than an amount
+    amount_text: str = "{}"
 
 
 # ---- what the engine did ------------------------------------------------------------------------
@@ -1232,7 +1234,7 @@ PROBES: tuple[Probe, ...] = (
     Probe("jail_last_try", "A doubles roll in jail fails: does the player stay, or leave, and for how much?",
           ("jail.after_last_try", "jail.max_tries"),
           (Var("failed", "doubles rolls failed in jail, this one included", (1, 2, 3, 4)),), jail_try,
-          _jail_outcome, special=((STILL_IN_JAIL, STILL_IN_JAIL),)),
+          _jail_outcome, special=((STILL_IN_JAIL, STILL_IN_JAIL),), amount_text="leaves, paying {}"),
     Probe("jail_fine", "What does it cost to buy one's way out of jail?", ("jail.fine",), (), jail_fine,
           lambda t, pl, v: paid(t, pl) if allowed(pl) else None),
     Probe("doubles_to_jail", "Does a run of doubles send the player to jail?",
