@@ -518,5 +518,10 @@ def test_report_set_plays_a_table_with_an_open_value(tmp_path):
     html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
     assert "<code>--set setup.starting_cash=2000</code>" in html
     assert "setup.starting_cash = 2000: supplied with --set" in html
+    # the table's own findings are counted apart: its pot against the rulebooks' is no rulebooks' dispute
+    mine = summary["tables_counts"]
+    assert mine["contradiction"] >= 1 and mine["variant"] >= 1
+    assert summary["counts"]["contradiction"] > mine["contradiction"]
+    assert f"({mine['contradiction']} of them your tables')" in html
     res = run("report", "--out", tmp_path / "r2", "--set", "setup.starting_cash=2000")
     assert res.exit_code == 2 and "--set gives a value to your tables: name one" in res.output
