@@ -56,7 +56,10 @@ class HeuristicPolicy:
         self.jail = jail
         self.reserve_ratio = reserve_ratio
         self._reserve = -1
-        self._tried: set[tuple] = set()
+        # what was tried this turn, once a turn: a street (a build a shortage auction may take, or a trade for it),
+        # as ``player_turns * board size + square``; a deed offered to a player to pay a debt
+        self._tried: set[int] = set()
+        self._offered: set[tuple[int, int, int]] = set()
         # the last holdings read (``_holdings``): of which game and seat, at which ownership version
         self._held_game: GameState | None = None
         self._held_seat = -1
@@ -156,7 +159,7 @@ class HeuristicPolicy:
             if cash < cost:
                 need = min(need, cost)
                 continue
-            key = (g.player_turns, best)
+            key = g.player_turns * t.size + best
             if key in self._tried:             # a shortage auction already ran for it this turn
                 continue
             if short < 0:                      # (the state is the same for every group asked here)
@@ -190,7 +193,7 @@ class HeuristicPolicy:
         for missing in wanted:
             if g.owner[missing] < 0:
                 continue
-            key = (g.player_turns, missing)
+            key = g.player_turns * t.size + missing
             if key in self._tried:
                 continue
             offer = t.price[missing] * 3 // 2
@@ -247,10 +250,10 @@ class HeuristicPolicy:
                     if q != seat and not g.bankrupt[q] and 0 < price <= g.cash[q]:
                         offers.append((-price, -g.cash[q], s, q))
         for neg_price, _, s, q in sorted(offers):
-            key = (g.player_turns, "debt", s, q)
-            if key in self._tried:
+            offer = (g.player_turns, s, q)
+            if offer in self._offered:
                 continue
-            self._tried.add(key)
+            self._offered.add(offer)
             give: dict[str, Any] = {"squares": [s]}
             take: dict[str, Any] = {"cash": -neg_price}
             if trades.why_not_trade(t, g, seat, q, give, take) is None:
