@@ -293,3 +293,21 @@ def test_task_C_notes_of_the_comparison_audit():
         assert e.kind == "assumed" and e.readings, pid
     assert entry("platform-showdown", "mortgage.immediate_auction").kind == "cited"
 
+
+
+def test_a_one_value_play_never_puts_a_card_square_without_its_deck(bundled):
+    """The reader's note: the Community Chest deck's one-value row played official's board with no Chest deck
+    (a Chest square that draws nothing). Such a game breaks a constraint now, so the row is played in the
+    other side's game, where the values alone play the square alike and the row says so."""
+    one = bundled["contradiction:cards.chest_deck"].witness.one_value
+    assert one is not None and one.game == "online-vn"
+    assert "lands on a Community Chest square" not in {o.text for o in one.outcomes}
+    assert len({o.text for o in one.outcomes}) == 1
+
+
+def test_a_card_square_without_its_deck_is_refused(tmp_path):
+    f = tmp_path / "no-chest.yaml"
+    f.write_text("id: no-chest\ntitle: No Community Chest cards\nextends: official\nrules:\n"
+                 "  cards.chest_deck:\n    value: none\n    assumed: \"we lost the cards\"\n")
+    res = CliRunner().invoke(main, ["lint", str(f)])
+    assert res.exit_code == 1 and "[E004]" in res.output and "chest-squares-have-a-deck" in res.output

@@ -100,11 +100,11 @@ def test_a_table_with_a_fine_of_100_and_two_tries_pays_100_after_its_second_fail
     _, _, result = table
     f = {x.id: x for x in every(result.findings)}["variant:friday-table:jail.max_tries"]
     out = {o.ruleset: o.text for o in f.witness.outcomes}
-    assert f.witness.situation["failed"] == 2 and out["friday-table"] == "100" and out["official"] == "still in jail"
+    assert f.witness.situation["failed"] == 2 and out["friday-table"] == "leaves, paying 100" and out["official"] == "still in jail"
     # the one value alone, in official's game, is shown beside it and labelled as such
     one = f.witness.one_value
     assert one is not None and one.game == "official" and one.params == ("jail.max_tries",)
-    assert {o.ruleset: o.text for o in one.outcomes}["friday-table"] == "50" and "only jail.max_tries" in one.why
+    assert {o.ruleset: o.text for o in one.outcomes}["friday-table"] == "leaves, paying 50" and "only jail.max_tries" in one.why
 
 
 def test_a_tables_witness_files_replay(table, tmp_path):
@@ -153,7 +153,19 @@ def test_a_one_value_play_shows_its_amounts_in_the_money_of_the_game_it_is_playe
     one = bundled_pairs["assumed:mortgage.transfer_interest"].witness.one_value
     assert one is not None and one.game == "official"
     out = {o.ruleset: (o.text, o.classic) for o in one.outcomes}
-    assert out["platform-classic"] == ("110", 110) and out["official"] == ("120", 120)
+    assert out["platform-classic"] == ("110", 110) and out["official"] == ("130", 130)
+
+
+def test_a_game_that_trades_no_mortgaged_deed_is_shown_receiving_one_in_a_bankruptcy(bundled_pairs):
+    """The platform refuses to trade a mortgaged deed, yet a bankruptcy over rent passes one to the creditor:
+    the witness plays that in both own games (no refusal), each amount also in classic money."""
+    w = bundled_pairs["assumed:mortgage.transfer_interest"].witness
+    assert w.situation["bankruptcy"] is True
+    out = {o.ruleset: o for o in w.outcomes}
+    assert not any(o.text.startswith("refused") for o in out.values())
+    assert (out["official"].classic, out["platform-classic"].classic) == (130, 120)   # 20 on receipt + 110
+    res = CliRunner().invoke(main, ["contradictions", "official", "platform-classic"])
+    assert "platform-classic (its own game): 1200 (= 120 classic)" in res.output
 
 
 def test_an_open_round_limit_is_played_long_enough_for_the_situation():

@@ -62,6 +62,8 @@ def test_jail_after_the_last_try(ctx):
     w, _ = witness(BY_ID["jail_last_try"], sides(ctx, "official", {"jail.after_last_try": "released_and_move"}))
     assert w.situation["failed"] == 3 and w.method == "engine"
     assert classic(w) == [50, 0]
+    # the question asks whether the player stays or leaves as well as how much: the answer says both
+    assert [o.text for o in w.outcomes] == ["leaves, paying 50", "leaves, paying 0"]
 
 
 def test_equivalent_trade_checks_are_proved_alike(ctx):

@@ -48,7 +48,9 @@ def command(tables: tuple[str, ...], out: Path, games: int, seed: int, effect_ga
                                   run_simulation=not no_simulate, check_json=check_json, tables=tables,
                                   study=study, conform=conform, settings=tuple(settings.items()),
                                   effect_games=effect_games))
-    counts = ", ".join(f"{n} {k}" for k, n in summary["counts"].items())
+    mine = summary["tables_counts"]
+    counts = ", ".join(f"{n} {k}" + (f" ({mine[k]} of them your tables')" if mine.get(k) else "")
+                       for k, n in summary["counts"].items())
     click.echo(f"wrote {len(summary['pages'])} pages and {len(summary['witnesses'])} witness trace files to "
                f"{summary['out']} in {summary['elapsed_s']} s"
                + (f"; led by {', '.join(summary['tables'])}" if summary["tables"] else ""))

@@ -205,6 +205,17 @@ class Comparison:
             out[f.kind] += 1
         return out
 
+    def counts_of(self, tables) -> dict[str, int]:
+        """Per kind, the findings about one of a user's ``tables`` (``kind:TABLE:param``: its changes, and its
+        rulings against the rulebooks'), which ``counts`` includes."""
+        mine = set(tables)
+        out = {k: 0 for k in KINDS}
+        for f in self.findings:
+            parts = f.id.split(":")
+            if len(parts) > 2 and parts[1] in mine:
+                out[f.kind] += 1
+        return out
+
 
 def primary_source(r) -> str | None:
     """The rulebook a ruleset is read from: the first source quoted along its chain (a variant's base's)."""

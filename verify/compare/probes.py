@@ -76,6 +76,8 @@ class Probe:
     special: tuple[tuple[Any, str], ...] = ()   # outcomes with a meaning of their own
     smt: str | None = None            # the SMT action whose transition finds the situation
     players: int = 3                  # seats at the table
+    #: how a money outcome reads (``{}``: the amount) where the question asks more than an amount
+    amount_text: str = "{}"
 
 
 # ---- what the engine did ------------------------------------------------------------------------
@@ -177,7 +179,8 @@ def inherited(t: Table, v: dict):
 
 def received_then_lifted(later: bool):
     """OTHER's mortgaged deed passes to ACTOR (in a trade for its printed price, or by OTHER's bankruptcy
-    to ACTOR); ACTOR lifts the mortgage at once, or after the next roll (``later``)."""
+    to ACTOR); ACTOR lifts the mortgage at once, or (``later``) after its next roll, or after the bankrupt
+    player's turn (a game that lets no mortgaged deed be traded may still pass one on in a bankruptcy)."""
     def build(t: Table, v: dict):
         d = _deed(t, v)
         s = t.own(t.neutral(), d.square, OTHER, mortgaged=True)
@@ -188,7 +191,10 @@ def received_then_lifted(later: bool):
         else:
             acts = [{"type": "trade", "seat": ACTOR, "with": OTHER, "give": {"cash": d.price},
                      "take": {"squares": [d.square]}}]
-        if later:
+        if later and v.get("bankruptcy"):
+            # the bankrupt player's turn ends: the deed is no longer just received
+            acts.append({"type": "end_turn", "seat": OTHER})
+        elif later:
             t.at(s, ACTOR, _visit(t) - 3)
             acts.append({"type": "roll", "seat": ACTOR, "dice": [1, 2]})
         acts.append({"type": "unmortgage", "seat": ACTOR, "square": d.square})
@@ -1143,10 +1149,12 @@ PROBES: tuple[Probe, ...] = (
           ("bankruptcy.mortgage_interest_base",), (PRICE,), inherited,
           lambda t, pl, v: paid(t, pl) if allowed(pl) else None),
     Probe("transferred_mortgage_total",
-          "A player receives a mortgaged property, keeps it mortgaged past the next roll and then lifts it: "
-          "what is paid in all (the deed's price in the trade aside)?",
+          "A player receives a mortgaged property, keeps it mortgaged past the next roll (or, inherited from a "
+          "bankrupt player, past that player's turn) and then lifts it: what is paid in all (the deed's price in "
+          "a trade aside)?",
           ("mortgage.transfer_interest", "mortgage.transfer_unmortgage_pays_interest_again"),
-          (PRICE,), *received_then_lifted(True)),
+          (PRICE, B("bankruptcy", "inherited from a bankrupt player (otherwise received in a trade)")),
+          *received_then_lifted(True)),
     Probe("received_mortgage_lifted_at_once",
           "A player receives a mortgaged property and lifts the mortgage at once: what is paid in all, the "
           "interest due on receipt included (the deed's price in a trade aside)?",
@@ -1226,7 +1234,7 @@ PROBES: tuple[Probe, ...] = (
     Probe("jail_last_try", "A doubles roll in jail fails: does the player stay, or leave, and for how much?",
           ("jail.after_last_try", "jail.max_tries"),
           (Var("failed", "doubles rolls failed in jail, this one included", (1, 2, 3, 4)),), jail_try,
-          _jail_outcome, special=((STILL_IN_JAIL, STILL_IN_JAIL),)),
+          _jail_outcome, special=((STILL_IN_JAIL, STILL_IN_JAIL),), amount_text="leaves, paying {}"),
     Probe("jail_fine", "What does it cost to buy one's way out of jail?", ("jail.fine",), (), jail_fine,
           lambda t, pl, v: paid(t, pl) if allowed(pl) else None),
     Probe("doubles_to_jail", "Does a run of doubles send the player to jail?",

@@ -45,7 +45,7 @@ def outcome_text(probe: Probe, value: Any, scale: int = 1) -> str:
     if probe.unit == "bool":
         return "yes" if value else "no"
     if probe.unit == "money" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return show(number(Fraction(value) * scale) if scale != 1 else value)
+        return probe.amount_text.format(show(number(Fraction(value) * scale) if scale != 1 else value))
     return show(value)
 
 

@@ -93,6 +93,8 @@ class Engine:
         #: action type -> (guard, effect), each called as (g, seat, *the action's fields)
         self.dispatch: dict[str, tuple[Guard, Effect]] = {
             a.name: (partial(code.own(a.guard), t), partial(code.own(a.effect), t)) for a in ACTIONS.values()}
+        #: action type -> (its effect, its fields with their defaults): the game loop's table (``loop.dispatch``)
+        self.effects = code.loop.dispatch({name: pair[1] for name, pair in self.dispatch.items()})
         #: an action's precondition (a readable rule function) -> this build's, called as (g, seat)
         self.precondition: dict[Callable, Callable[..., bool]] = {
             a.precondition: partial(code.own(a.precondition), t) for a in ACTIONS.values() if a.precondition}

@@ -33,16 +33,21 @@ of each phase favoured, so that games end). Both take a jail strategy:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from .rules import auctions, base, building, construction, mortgages, trades, turns
 from .state import BUS, CASINO, INCOME_TAX, JAIL_CHOICE, PRE_ROLL, TRIPLES, GameState
 from ..config.tables import Tables
 
 JAIL_STRATEGIES = ("leave", "stay")
+#: more cash than any game holds: "no action becomes possible" (a native int: 1 << 62 would be a boxed one)
+NEVER: Final = 1 << 60
 
 
 class HeuristicPolicy:
+    """One seat's bot (``make_policies`` gives each seat its own): what it remembers between questions (its
+    holdings, that management found nothing to do) is of the seat it last answered for."""
+
     name = "heuristic"
 
     def __init__(self, jail: str = "leave", reserve_ratio: float = 0.1):
@@ -51,9 +56,24 @@ class HeuristicPolicy:
         self.jail = jail
         self.reserve_ratio = reserve_ratio
         self._reserve = -1
-        self._tried: set[tuple] = set()
-        self._cache: dict[int, tuple[GameState, int, tuple[list[int], list[int], list[int]]]] = {}
-        self._idle: dict[int, tuple[int, int, int, GameState]] = {}
+        # what was tried this turn, once a turn: a street (a build a shortage auction may take, or a trade for it),
+        # as ``player_turns * board size + square``; a deed offered to a player to pay a debt
+        self._tried: set[int] = set()
+        self._offered: set[tuple[int, int, int]] = set()
+        # the last holdings read (``_holdings``): of which game and seat, at which ownership version
+        self._held_game: GameState | None = None
+        self._held_seat = -1
+        self._held_ov = -1
+        self._held: tuple[list[int], list[int], list[int]] = ([], [], [])
+        # the last time management found nothing to do (``manage``): of which game and seat, at which ownership
+        # version, below which cash, at which scarce house stock
+        self._idle_game: GameState | None = None
+        self._idle_seat = -1
+        self._idle_ov = -1
+        self._idle_need = 0
+        self._idle_stock = 0
+        self._order_of: Tables | None = None      # the tables ``_order`` was sorted for
+        self._order: list[int] = []
 
     def reserve(self, t: Tables) -> int:
         if self._reserve < 0:
@@ -62,33 +82,35 @@ class HeuristicPolicy:
 
     # --------------------------------------------------------------- decisions
     def _holdings(self, t: Tables, g: GameState, seat: int) -> tuple[list[int], list[int], list[int]]:
-        """(full street groups, mortgaged deeds, (missing street, owner) per almost-full group), cached
+        """(full street groups, mortgaged deeds, the missing street of each group short of one), cached
         until ownership or a mortgage changes (``g.ov``)."""
         ov = g.ov[seat]
-        hit = self._cache.get(seat)
-        if hit is not None and hit[0] is g and hit[1] == ov:
-            return hit[2]
-        owner = g.owner
-        mine = [s for s in t.ownable if owner[s] == seat]
-        count = [0] * len(t.groups)
-        group_of = t.group_of
-        for s in mine:
-            count[group_of[s]] = count[group_of[s]] + 1
+        if self._held_game is g and self._held_seat == seat and self._held_ov == ov:
+            return self._held
+        # (one pass over the deeds and one over the street groups, nothing built but the three lists)
+        owner, mortgaged = g.owner, g.mortgaged
+        held_mortgaged: list[int] = []
+        for s in t.ownable:
+            if owner[s] == seat and mortgaged[s]:
+                held_mortgaged.append(s)
         full: list[int] = []
         wanted: list[int] = []
-        for grp in t.street_groups:
-            k = count[grp]
-            if k:
-                squares = t.groups[grp]
-                if k == len(squares):
-                    full.append(grp)
-                elif k == len(squares) - 1:
-                    for s in squares:
-                        if owner[s] != seat:
-                            wanted.append(s)     # whether someone owns it is checked when used
-        mortgaged = g.mortgaged
-        data = (full, [s for s in mine if mortgaged[s]], wanted)
-        self._cache[seat] = (g, ov, data)
+        street_groups, group_squares = t.street_groups, t.street_group_squares
+        for i in range(len(street_groups)):
+            squares = group_squares[i]
+            k = 0
+            missing = -1
+            for s in squares:
+                if owner[s] == seat:
+                    k += 1
+                else:
+                    missing = s
+            if k == len(squares):
+                full.append(street_groups[i])
+            elif k and k == len(squares) - 1:
+                wanted.append(missing)      # whether someone owns it is checked when used
+        data = (full, held_mortgaged, wanted)
+        self._held_game, self._held_seat, self._held_ov, self._held = g, seat, ov, data
         return data
 
     def manage(self, t: Tables, g: GameState, seat: int) -> list[dict[str, Any]]:
@@ -102,20 +124,21 @@ class HeuristicPolicy:
         if cash < reserve * 2:
             return []
         # nothing to do last time, and nothing that matters has changed since: still nothing to do
-        idle = self._idle.get(seat)
         # (the bank's house stock matters only once it is short)
         stock = g.bank_houses if g.bank_houses < g.n else -1
-        if idle is not None and cash < idle[1] and idle[3] is g and idle[0] == g.ov[seat] and idle[2] == stock:
+        ov = g.ov[seat]
+        if (cash < self._idle_need and self._idle_game is g and self._idle_seat == seat and self._idle_ov == ov
+                and self._idle_stock == stock):
             return []
         out, need = self._manage(t, g, seat, reserve, cash)
         if not out:
-            self._idle[seat] = (g.ov[seat], need, stock, g)
+            self._idle_game, self._idle_seat, self._idle_ov, self._idle_need, self._idle_stock = g, seat, ov, need, stock
         return out
 
     def _manage(self, t: Tables, g: GameState, seat: int, reserve: int,
                 cash: int) -> tuple[list[dict[str, Any]], int]:
         """(actions, the cash from which some action might become possible)."""
-        need = 1 << 62
+        need = NEVER
         short = -1
         full, mortgaged, wanted = self._holdings(t, g, seat)
         for s in mortgaged:      # unmortgage first, then build
@@ -136,7 +159,7 @@ class HeuristicPolicy:
             if cash < cost:
                 need = min(need, cost)
                 continue
-            key = (g.player_turns, best)
+            key = g.player_turns * t.size + best
             if key in self._tried:             # a shortage auction already ran for it this turn
                 continue
             if short < 0:                      # (the state is the same for every group asked here)
@@ -146,7 +169,9 @@ class HeuristicPolicy:
             # (a street at the house limit takes no house: its refusal is not worth asking for)
             if houses[best] < t.cfg.building.max_houses and building.why_not_build_house(t, g, seat, best) is None:
                 return [{"type": "build_house", "seat": seat, "square": best}], 0
-            if building.why_not_build_hotel(t, g, seat, best) is None:
+            # (nor one below the houses a hotel needs)
+            if (houses[best] >= t.cfg.building.hotel_threshold
+                    and building.why_not_build_hotel(t, g, seat, best) is None):
                 return [{"type": "build_hotel", "seat": seat, "square": best}], 0
             need = 0    # refused for another reason (a per-turn limit, timing...): look again next time
         if wanted:
@@ -168,7 +193,7 @@ class HeuristicPolicy:
         for missing in wanted:
             if g.owner[missing] < 0:
                 continue
-            key = (g.player_turns, missing)
+            key = g.player_turns * t.size + missing
             if key in self._tried:
                 continue
             offer = t.price[missing] * 3 // 2
@@ -225,10 +250,10 @@ class HeuristicPolicy:
                     if q != seat and not g.bankrupt[q] and 0 < price <= g.cash[q]:
                         offers.append((-price, -g.cash[q], s, q))
         for neg_price, _, s, q in sorted(offers):
-            key = (g.player_turns, "debt", s, q)
-            if key in self._tried:
+            offer = (g.player_turns, s, q)
+            if offer in self._offered:
                 continue
-            self._tried.add(key)
+            self._offered.add(offer)
             give: dict[str, Any] = {"squares": [s]}
             take: dict[str, Any] = {"cash": -neg_price}
             if trades.why_not_trade(t, g, seat, q, give, take) is None:
@@ -252,11 +277,19 @@ class HeuristicPolicy:
             if building.why_not_sell_group(t, g, seat, t.group_of[best]) is None:
                 return {"type": "sell_group", "seat": seat, "group": t.group_of[best]}
         # the cheapest deed the rules let us mortgage (the first of equals): asked cheapest first
-        owner, mortgaged, value = g.owner, g.mortgaged, t.mortgage_value
-        for s in sorted((s for s in t.ownable if owner[s] == seat and not mortgaged[s]), key=value.__getitem__):
-            if mortgages.why_not_mortgage(t, g, seat, s) is None:
+        owner, mortgaged = g.owner, g.mortgaged
+        for s in self._by_mortgage_value(t):
+            if owner[s] == seat and not mortgaged[s] and mortgages.why_not_mortgage(t, g, seat, s) is None:
                 return {"type": "mortgage", "seat": seat, "square": s}
         return None
+
+    def _by_mortgage_value(self, t: Tables) -> list[int]:
+        """The deeds by mortgage value, the first of equals first (sorted once per game's tables)."""
+        if self._order_of is not t:
+            self._order_of = t
+            value = t.mortgage_value
+            self._order = sorted(t.ownable, key=value.__getitem__)
+        return self._order
 
     def decide(self, t: Tables, g: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
         ph, pend = g.phase, g.pending

@@ -230,7 +230,8 @@ def _index(x: Inputs):
                             "disputes": [findings.line(f, cat) for f in mine if f.kind == "contradiction"],
                             "undecided": [{"param": v.param, "text": v.text()} for v in table_values(r, x.reg)],
                             "length": _length_verdict(x, t)})
-    yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(), "base_games": x.plan.base_games,
+    yield "index.html", {"my_tables": table_views, "counts": x.comparison.counts(),
+                         "mine": x.comparison.counts_of(x.tables), "base_games": x.plan.base_games,
                          "decide": decisions(list(x.question_rows), x.effects), "effects": x.effects,
                          "equivalent": x.comparison.equivalent,
                          "top": findings.matters_most(x.comparison.findings, cat, x.tables),
@@ -318,7 +319,11 @@ def _rulings(x: Inputs):
     bases = questions.sheet_bases(x.reg, x.rulesets, x.tables)
     table = next((b["id"] for b in bases if b["table"]), None)
     default = table or (x.plan.base_games[0] if x.plan.base_games else "official")
-    yield "rulings.html", {"rows": x.question_rows, "bases": bases, "default_base": default, "table": table,
+    # the questions to decide first, in the first page's order (the house-rule classics, then by effect), so
+    # the sheet's numbers are the first page's; then the others, as the catalogue orders them
+    first = [d["row"] for d in decisions(list(x.question_rows), x.effects)]
+    rows = first + [r for r in x.question_rows if not any(r is f for f in first)]
+    yield "rulings.html", {"rows": rows, "bases": bases, "default_base": default, "table": table,
                            "presets": questions.table_presets(x.question_rows, table) if table else {},
                            "id_reserved": ID_RESERVED,
                            "extra_rules": [{"file": fid, "text": text} for fid, text in
@@ -379,9 +384,10 @@ def _conformance_card(x: Inputs) -> Card:
 
 
 def _findings_card(x: Inputs) -> Card:
-    c = x.comparison.counts()
+    c, mine = x.comparison.counts(), x.comparison.counts_of(x.tables)
     return Card("contradictions.html", str(sum(c.values())),
-                "findings: " + ", ".join(f"{c[k]} {k}" for k in KINDS) + "; one page per topic, searchable")
+                "findings: " + ", ".join(f"{c[k]} {k}" + (f" ({mine[k]} of them your tables')" if mine[k] else "")
+                                         for k in KINDS) + "; one page per topic, searchable")
 
 
 def _matrix_card(x: Inputs) -> Card:
@@ -458,6 +464,7 @@ def build(opts: ReportOptions, hooks: dict[str, Callable] | None = None) -> dict
         if x.study is not None:
             (tmp / "study.json").write_text(json.dumps(x.study, ensure_ascii=False), encoding="utf-8")
             written.append("study.json")
-    return {"out": str(opts.out), "pages": written, "witnesses": witnesses, "counts": x.comparison.counts(), "check": x.check.summary,
+    return {"out": str(opts.out), "pages": written, "witnesses": witnesses, "counts": x.comparison.counts(),
+            "tables_counts": x.comparison.counts_of(x.tables), "check": x.check.summary,
             "simulation": x.sim.status, "not_played": _not_played(x.sim), "games": opts.games, "tables": list(x.tables),
             "elapsed_s": round(time.perf_counter() - t0, 2)}

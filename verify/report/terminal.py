@@ -11,6 +11,8 @@ import click
 
 from ..compare.model import Side
 from ..compare.values import show
+from ..spec.played import as_written
+from .findings import outcome_text
 from .matrix import build_matrix, role, scenario_lines, LIVE
 
 
@@ -66,16 +68,16 @@ def echo_witness(w, indent: str = "  ") -> None:
             click.echo(f"{indent}  ({w.detail})")
         click.echo(f"{indent}  situation: {w.situation_text}")
         for o in w.outcomes:
-            text = f"{o.text}: {o.why}" if getattr(o, "why", None) else o.text
+            text = f"{o.text}: {o.why}" if getattr(o, "why", None) else outcome_text(o)
             click.echo(f"{indent}  {o.ruleset} (its own game): {text}" if w.method != "direct"
                        else f"{indent}  {o.ruleset}: {text}")
         one = getattr(w, "one_value", None)
         if one is not None:
             click.echo(f"{indent}  one value only: {one.why}")
             for o in one.outcomes:
-                click.echo(f"{indent}    {o.ruleset}'s value in {one.game}'s game: {o.text}")
+                click.echo(f"{indent}    {o.ruleset}'s value in {one.game}'s game: {outcome_text(o)}")
         for rid, pid, value in getattr(w, "assumed", ()):
-            click.echo(f"{indent}  (supplied: {rid} leaves {pid} open; played with {value!r})")
+            click.echo(f"{indent}  (supplied: {rid} leaves {pid} open; played with {as_written(value)})")
         unstated = [u for u in getattr(w, "unstated", ()) if u["evidence"] != "supplied"]
         if unstated:
             click.echo(f"{indent}  read, not quoted: " + "; ".join(

@@ -283,22 +283,27 @@ def charge(t: Tables, g: GameState, debtor: int, creditor: int, amount: int, kin
     """A payment the debtor owes; settled at once when possible, else queued as a debt."""
     if amount <= 0:
         return
-    d = [debtor, creditor, amount, amount if share is None else share, kind]
+    to_creditor = amount if share is None else share
     if not t.cfg.debt.explicit_payment_step and not g.debts and g.cash[debtor] >= amount:
-        settle(t, g, d)
+        pay_debt(t, g, debtor, creditor, amount, to_creditor, kind)     # (paid at once: no debt entry made)
     else:
-        g.debts.append(d)
+        g.debts.append([debtor, creditor, amount, to_creditor, kind])
 
 
 def settle(t: Tables, g: GameState, d: list) -> None:
-    """Pay a debt ``[debtor, creditor, amount, creditor's share, kind]``: the rest goes to the bank (or
-    the Free Parking pot)."""
+    """Pay a debt ``[debtor, creditor, amount, creditor's share, kind]`` (``pay_debt``)."""
     debtor: int
     creditor: int
     amount: int
     share: int
     kind: str
     debtor, creditor, amount, share, kind = d
+    pay_debt(t, g, debtor, creditor, amount, share, kind)
+
+
+def pay_debt(t: Tables, g: GameState, debtor: int, creditor: int, amount: int, share: int, kind: str) -> None:
+    """The debtor pays ``amount``: ``share`` to the creditor (unless there is none, or they are bankrupt), the
+    rest to the bank (or the Free Parking pot)."""
     g.cash[debtor] = g.cash[debtor] - amount
     if creditor >= 0 and not g.bankrupt[creditor]:
         g.cash[creditor] = g.cash[creditor] + share

@@ -51,7 +51,8 @@ def why_not_claim_rent(t: Tables, g: GameState, seat: int, square) -> str | None
 
 def claim_rent(t: Tables, g: GameState, seat: int, square=None) -> None:
     for i, c in enumerate(g.claims):
-        if c[1] == seat and (square is None or c[2] == square):
+        claimant: int = c[1]
+        if claimant == seat and (square is None or c[2] == square):
             g.claims.pop(i)
             payer: int
             owner: int
