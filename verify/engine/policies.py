@@ -72,8 +72,6 @@ class HeuristicPolicy:
         self._idle_ov = -1
         self._idle_need = 0
         self._idle_stock = 0
-        self._order_of: Tables | None = None      # the tables ``_order`` was sorted for
-        self._order: list[int] = []
 
     def reserve(self, t: Tables) -> int:
         if self._reserve < 0:
@@ -278,18 +276,10 @@ class HeuristicPolicy:
                 return {"type": "sell_group", "seat": seat, "group": t.group_of[best]}
         # the cheapest deed the rules let us mortgage (the first of equals): asked cheapest first
         owner, mortgaged = g.owner, g.mortgaged
-        for s in self._by_mortgage_value(t):
+        for s in by_mortgage_value(t):
             if owner[s] == seat and not mortgaged[s] and mortgages.why_not_mortgage(t, g, seat, s) is None:
                 return {"type": "mortgage", "seat": seat, "square": s}
         return None
-
-    def _by_mortgage_value(self, t: Tables) -> list[int]:
-        """The deeds by mortgage value, the first of equals first (sorted once per game's tables)."""
-        if self._order_of is not t:
-            self._order_of = t
-            value = t.mortgage_value
-            self._order = sorted(t.ownable, key=value.__getitem__)
-        return self._order
 
     def decide(self, t: Tables, g: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
         ph, pend = g.phase, g.pending
@@ -383,6 +373,22 @@ class RandomPolicy(HeuristicPolicy):
 
     def times_out(self, t: Tables, g: GameState, seat: int) -> bool:
         return self.rng.random() < self.timeout_rate
+
+
+#: the tables ``by_mortgage_value`` last sorted, with their order (a game's bots are made afresh for each game)
+_SORTED: list[tuple[Tables, list[int]]] = []
+
+
+def by_mortgage_value(t: Tables) -> list[int]:
+    """The deeds of ``t`` by mortgage value, the first of equals first: sorted once for every bot playing
+    with ``t`` (callers never change the list)."""
+    for tables, order in _SORTED:      # (one entry, read at once)
+        if tables is t:
+            return order
+    value = t.mortgage_value
+    order = sorted(t.ownable, key=value.__getitem__)
+    _SORTED[:] = [(t, order)]
+    return order
 
 
 def make_policies(kind: str, players: int, jail: str, seed: int) -> list:
