@@ -42,6 +42,9 @@ from ..config.tables import Tables
 JAIL_STRATEGIES = ("leave", "stay")
 #: more cash than any game holds: "no action becomes possible" (a native int: 1 << 62 would be a boxed one)
 NEVER: Final = 1 << 60
+#: ``next_move``'s answers: the action kept in the bot's ``move``; nothing to do
+MOVE: Final = "*"
+NOTHING: Final = ("", -1)
 
 
 class HeuristicPolicy:
@@ -72,6 +75,7 @@ class HeuristicPolicy:
         self._idle_ov = -1
         self._idle_need = 0
         self._idle_stock = 0
+        self.move: dict[str, Any] = {}       # the action of the last move (``next_move``) that is one
 
     def reserve(self, t: Tables) -> int:
         if self._reserve < 0:
@@ -112,37 +116,58 @@ class HeuristicPolicy:
         return data
 
     def manage(self, t: Tables, g: GameState, seat: int) -> list[dict[str, Any]]:
+        kind, square = HeuristicPolicy.next_move(self, t, g, seat)
+        return self.move_actions(seat, kind, square)
+
+    def move_actions(self, seat: int, kind: str, square: int) -> list[dict[str, Any]]:
+        """``manage``'s actions for a move of ``next_move``."""
+        if not kind:
+            return []
+        if kind == MOVE:
+            return [self.move]
+        return [{"type": kind, "seat": seat, "square": square}]
+
+    def next_move(self, t: Tables, g: GameState, seat: int) -> tuple[str, int]:
+        """What ``manage`` asks for, without building its action: (an action on a square: its type and
+        the square), (``MOVE``, -1): the action ``self.move``, or ("", -1): nothing. The game loop of the
+        compiled engine applies a move on a square without an action dict (``verify.engine.loop``)."""
         if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
             if turns.why_not_use_card(t, g, seat) is None:
-                return [{"type": "use_card", "seat": seat}]
+                return self.act({"type": "use_card", "seat": seat})
             if turns.why_not_pay_fine(t, g, seat) is None:
-                return [{"type": "pay_fine", "seat": seat}]
+                return self.act({"type": "pay_fine", "seat": seat})
         reserve = self.reserve(t)
         cash = g.cash[seat]
         if cash < reserve * 2:
-            return []
+            return NOTHING
         # nothing to do last time, and nothing that matters has changed since: still nothing to do
         # (the bank's house stock matters only once it is short)
         stock = g.bank_houses if g.bank_houses < g.n else -1
         ov = g.ov[seat]
         if (cash < self._idle_need and self._idle_game is g and self._idle_seat == seat and self._idle_ov == ov
                 and self._idle_stock == stock):
-            return []
-        out, need = self._manage(t, g, seat, reserve, cash)
-        if not out:
+            return NOTHING
+        kind, square, need = self._manage(t, g, seat, reserve, cash)
+        if not kind:
             self._idle_game, self._idle_seat, self._idle_ov, self._idle_need, self._idle_stock = g, seat, ov, need, stock
-        return out
+        return kind, square
+
+    def act(self, action: dict[str, Any]) -> tuple[str, int]:
+        """The move that is ``action`` (kept in ``self.move``)."""
+        self.move = action
+        return MOVE, -1
 
     def _manage(self, t: Tables, g: GameState, seat: int, reserve: int,
-                cash: int) -> tuple[list[dict[str, Any]], int]:
-        """(actions, the cash from which some action might become possible)."""
+                cash: int) -> tuple[str, int, int]:
+        """(the move's type, its square, the cash from which some move might become possible): see
+        ``next_move``."""
         need = NEVER
         short = -1
         full, mortgaged, wanted = self._holdings(t, g, seat)
         for s in mortgaged:      # unmortgage first, then build
             cost = base.unmortgage_cost(t, g, s) + reserve * 2
             if cash >= cost and mortgages.why_not_unmortgage(t, g, seat, s) is None:
-                return [{"type": "unmortgage", "seat": seat, "square": s}], 0
+                return "unmortgage", s, 0
             need = min(need, cost)
         for grp in full:
             squares = t.groups[grp]
@@ -166,21 +191,22 @@ class HeuristicPolicy:
                 self._tried.add(key)
             # (a street at the house limit takes no house: its refusal is not worth asking for)
             if houses[best] < t.cfg.building.max_houses and building.why_not_build_house(t, g, seat, best) is None:
-                return [{"type": "build_house", "seat": seat, "square": best}], 0
+                return "build_house", best, 0
             # (nor one below the houses a hotel needs)
             if (houses[best] >= t.cfg.building.hotel_threshold
                     and building.why_not_build_hotel(t, g, seat, best) is None):
-                return [{"type": "build_hotel", "seat": seat, "square": best}], 0
+                return "build_hotel", best, 0
             need = 0    # refused for another reason (a per-turn limit, timing...): look again next time
         if wanted:
             if g.phase == PRE_ROLL:
                 offer = self.trade_for_group(t, g, seat, reserve, wanted)
                 if offer is not None:
-                    return [offer], 0
+                    self.move = offer
+                    return MOVE, -1, 0
             for s in wanted:
                 if g.owner[s] >= 0:
                     need = min(need, t.price[s] * 3 // 2 + reserve * 2 + 1)
-        return [], need
+        return "", -1, need
 
     def trade_for_group(self, t: Tables, g: GameState, seat: int, reserve: int,
                         wanted: list[int]) -> dict[str, Any] | None:
@@ -344,6 +370,10 @@ class RandomPolicy(HeuristicPolicy):
         if builds and rng.random() < 0.7:
             return [rng.choice(builds)]
         return [rng.choice(acts)] if acts else []
+
+    def next_move(self, t: Tables, g: GameState, seat: int) -> tuple[str, int]:
+        acts = self.manage(t, g, seat)      # (one action at most)
+        return self.act(acts[0]) if acts else NOTHING
 
     def wants_buy(self, t: Tables, g: GameState, seat: int, square: int) -> bool:
         return self.rng.random() < 0.7
