@@ -19,7 +19,7 @@ import random
 from typing import Any, Final, cast
 
 from .actions import ACTIONS
-from .policies import MOVE, HeuristicPolicy, adopt
+from .policies import MOVE, NOTHING, HeuristicPolicy, adopt
 from .rules import auctions, base, building, debts, flow, mortgages, trades, turns
 from .simulate import GameResult
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
@@ -91,6 +91,12 @@ def on_square(t: Tables, g: GameState, seat: int, kind: str, square: int) -> boo
     return True
 
 
+def bot_move(t: Tables, g: GameState, seat: int, kind: str, square: int) -> None:
+    """Apply a bot's move on a square (``HeuristicPolicy.next_move``) without its action dict."""
+    if not on_square(t, g, seat, kind, square):
+        raise ValueError(f"a bot's move {kind!r} is no action on a square")
+
+
 def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
     t: Tables = e.t
     rng = random.Random(seed)
@@ -145,8 +151,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
             if kind:
                 for _ in range(MANAGE_ROUNDS):
                     if kind != MOVE and not tracing:
-                        if not on_square(t, g, p, kind, square):
-                            raise ValueError(f"a bot's move {kind!r} is no action on a square")
+                        bot_move(t, g, p, kind, square)
                     else:
                         move: dict[str, Any] = (pol.move if kind == MOVE
                                                 else {"type": kind, "seat": p, "square": square})
@@ -231,8 +236,12 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 else:
                     debts.pay(t, g, p)
             else:
-                a = bots[p].raise_cash(t, g, p, owed) if base.raisable(t, g, p) >= owed else None
-                if a is None:
+                kind, square = bots[p].next_sale(t, g, p, owed) if base.raisable(t, g, p) >= owed else NOTHING
+                if kind == MOVE or (kind and tracing):
+                    a = bots[p].move if kind == MOVE else {"type": kind, "seat": p, "square": square}
+                elif kind:      # (a sale or a mortgage, applied without its action dict)
+                    bot_move(t, g, p, kind, square)
+                else:
                     if debts.why_not_bankrupt(t, g, p) is None:
                         a = {"type": "bankrupt", "seat": p}
                     else:

@@ -286,6 +286,12 @@ class HeuristicPolicy:
 
     def raise_cash(self, t: Tables, g: GameState, seat: int, amount: int) -> dict[str, Any] | None:
         """One step of raising cash: sell the highest building, else mortgage the cheapest deed."""
+        kind, square = HeuristicPolicy.next_sale(self, t, g, seat, amount)
+        acts = self.move_actions(seat, kind, square)
+        return acts[0] if acts else None
+
+    def next_sale(self, t: Tables, g: GameState, seat: int, amount: int) -> tuple[str, int]:
+        """``raise_cash``'s action as a move (see ``next_move``)."""
         best, best_level = -1, 0
         for s in t.street_squares:
             if g.owner[s] == seat and (g.houses[s] or g.hotel[s]):
@@ -295,17 +301,17 @@ class HeuristicPolicy:
         if best >= 0:
             if g.hotel[best]:
                 if building.why_not_sell_hotel(t, g, seat, best) is None:
-                    return {"type": "sell_hotel", "seat": seat, "square": best}
+                    return "sell_hotel", best
             elif building.why_not_sell_house(t, g, seat, best) is None:
-                return {"type": "sell_house", "seat": seat, "square": best}
+                return "sell_house", best
             if building.why_not_sell_group(t, g, seat, t.group_of[best]) is None:
-                return {"type": "sell_group", "seat": seat, "group": t.group_of[best]}
+                return self.act({"type": "sell_group", "seat": seat, "group": t.group_of[best]})
         # the cheapest deed the rules let us mortgage (the first of equals): asked cheapest first
         owner, mortgaged = g.owner, g.mortgaged
         for s in by_mortgage_value(t):
             if owner[s] == seat and not mortgaged[s] and mortgages.why_not_mortgage(t, g, seat, s) is None:
-                return {"type": "mortgage", "seat": seat, "square": s}
-        return None
+                return "mortgage", s
+        return NOTHING
 
     def decide(self, t: Tables, g: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
         ph, pend = g.phase, g.pending
@@ -395,6 +401,10 @@ class RandomPolicy(HeuristicPolicy):
         acts = [a for a in self.legal(g) if a.get("seat") == seat and a["type"] in (
             "sell_house", "sell_hotel", "sell_group", "mortgage")]
         return self.rng.choice(acts) if acts else None
+
+    def next_sale(self, t: Tables, g: GameState, seat: int, amount: int) -> tuple[str, int]:
+        a = self.raise_cash(t, g, seat, amount)
+        return self.act(a) if a is not None else NOTHING
 
     def decide(self, t: Tables, g: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
         acts = [a for a in self.legal(g) if a.get("seat") == seat and a["type"] in (
