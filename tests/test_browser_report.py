@@ -227,6 +227,10 @@ def test_rulings_sheet_starts_from_the_table_and_saves_an_overlay_on_it(report_d
     ctx, page, errors = _context(browser)
     page.goto(server + "rulings.html")
     assert page.input_value("#t-base") == "summer-table" and page.input_value("#t-id") == "summer-table-rulings"
+    # the sheet's commands name the file it saves, as its id is typed
+    assert "verify show summer-table-rulings.yaml" in page.locator("p.no-print").first.inner_text()
+    page.fill("#t-id", "friday")
+    assert "verify diff friday.yaml" in page.locator("p.no-print").first.inner_text()
     # on the table itself nothing is changed until the group changes it
     assert page.locator("#r-auction-opening-bid input[value='']").is_checked()
     page.fill("#t-id", "summer-table")                                   # the table's own name: refused

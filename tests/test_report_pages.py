@@ -357,6 +357,11 @@ def test_the_first_page_leads_a_table_to_its_rulings(tabled):
     assert re.search(r"house rule house-free-parking-pot</td><td>game length", fp)
     for q in items:
         assert f'href="rulings.html#r-{q}"' in part and f'id="r-{q}"' in page(out, "rulings.html")
+    # the sheet asks the same questions first, in the same order, so its numbers are the first page's
+    sheet = re.findall(r'<section class="ruling" id="r-([^"]+)" data-q="[^"]+" data-disputed="(yes|no)"',
+                       page(out, "rulings.html"))
+    assert [q for q, _ in sheet[:len(items)]] == items
+    assert all(d == "yes" for _, d in sheet[:len(items)]) and all(d == "no" for _, d in sheet[len(items):])
 
 
 def test_a_tables_description_and_own_words_are_shown_not_played(tabled):

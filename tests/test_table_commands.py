@@ -252,14 +252,14 @@ def test_commands_say_what_they_played_for_a_tables_undecided_values(tmp_path):
     res = run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200")
     assert res.exit_code == 0, res.output
     assert "setup.starting_cash = 1200: supplied with --set" in res.output
-    assert ("rent.jailed_owner_collects = True: the catalogue's fallback, because your table our-table is "
+    assert ("rent.jailed_owner_collects = true: the catalogue's fallback, because your table our-table is "
             "silent (we never agreed on it)") in res.output
     res = run("compile", f, "-o", tmp_path / "config.json")
     assert res.exit_code == 0 and "setup.starting_cash: open in your table our-table" in res.output
     assert "compiled as the catalogue's fallback 1500" in res.output
     res = run("conform", "--engine", "verify.conform.reference:ReferenceEngine", "--ruleset", f, "--set",
               "setup.starting_cash=1200", "--examples", "1", "--scenarios", tmp_path / "sc")
-    assert res.exit_code == 0 and "rent.jailed_owner_collects = True: the catalogue's fallback" in res.output
+    assert res.exit_code == 0 and "rent.jailed_owner_collects = true: the catalogue's fallback" in res.output
     doc = json.loads(run("simulate", f, "--games", "1", "--set", "setup.starting_cash=1200", "--json").output)
     assert {v["param"]: v["how"] for v in doc["table_values"]} == {
         "setup.starting_cash": "set", "rent.jailed_owner_collects": "fallback", "mortgage.others_may_lift": "fallback",

@@ -319,7 +319,11 @@ def _rulings(x: Inputs):
     bases = questions.sheet_bases(x.reg, x.rulesets, x.tables)
     table = next((b["id"] for b in bases if b["table"]), None)
     default = table or (x.plan.base_games[0] if x.plan.base_games else "official")
-    yield "rulings.html", {"rows": x.question_rows, "bases": bases, "default_base": default, "table": table,
+    # the questions to decide first, in the first page's order (the house-rule classics, then by effect), so
+    # the sheet's numbers are the first page's; then the others, as the catalogue orders them
+    first = [d["row"] for d in decisions(list(x.question_rows), x.effects)]
+    rows = first + [r for r in x.question_rows if not any(r is f for f in first)]
+    yield "rulings.html", {"rows": rows, "bases": bases, "default_base": default, "table": table,
                            "presets": questions.table_presets(x.question_rows, table) if table else {},
                            "id_reserved": ID_RESERVED,
                            "extra_rules": [{"file": fid, "text": text} for fid, text in

@@ -11,6 +11,7 @@ import click
 
 from ..compare.model import Side
 from ..compare.values import show
+from ..spec.played import as_written
 from .findings import outcome_text
 from .matrix import build_matrix, role, scenario_lines, LIVE
 
@@ -76,7 +77,7 @@ def echo_witness(w, indent: str = "  ") -> None:
             for o in one.outcomes:
                 click.echo(f"{indent}    {o.ruleset}'s value in {one.game}'s game: {outcome_text(o)}")
         for rid, pid, value in getattr(w, "assumed", ()):
-            click.echo(f"{indent}  (supplied: {rid} leaves {pid} open; played with {value!r})")
+            click.echo(f"{indent}  (supplied: {rid} leaves {pid} open; played with {as_written(value)})")
         unstated = [u for u in getattr(w, "unstated", ()) if u["evidence"] != "supplied"]
         if unstated:
             click.echo(f"{indent}  read, not quoted: " + "; ".join(

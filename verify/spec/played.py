@@ -35,17 +35,17 @@ class TableValue:
 
     def text(self, checking: bool = False, fallback=None) -> str:
         if self.how == "set":
-            return f"{self.param} = {self.value!r}: supplied with --set"
+            return f"{self.param} = {as_written(self.value)}: supplied with --set"
         if self.how == "kept":
-            return (f"{self.param} = {self.value!r}: kept from {self.file}, which marks it not applicable; your "
+            return (f"{self.param} = {as_written(self.value)}: kept from {self.file}, which marks it not applicable; your "
                     f"table switches on what it depends on (state it to play another value)")
         if self.how == "fallback":
             why = f" ({self.reason})" if self.reason else ""
-            return (f"{self.param} = {self.value!r}: the catalogue's fallback, because your table "
+            return (f"{self.param} = {as_written(self.value)}: the catalogue's fallback, because your table "
                     f"{self.file} is silent{why}")
         why = f" ({self.reason})" if self.reason else ""
         if checking == "compile":
-            tail = f"compiled as the catalogue's fallback {fallback!r} (a command that plays refuses it until supplied)"
+            tail = f"compiled as the catalogue's fallback {as_written(fallback)} (a command that plays refuses it until supplied)"
         elif checking:
             tail = "checked for every value where it can be, else with the fallback (see the results)"
         else:
@@ -56,6 +56,17 @@ class TableValue:
     def to_json(self) -> dict:
         return {"param": self.param, "how": self.how, "value": self.value, "file": self.file,
                 "reason": self.reason}
+
+
+def as_written(value: Any) -> str:
+    """``value`` as a table writes it (YAML, ``--set``): ``true``, ``unlimited``, ``2000``, ``[2, 17]``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "[" + ", ".join(as_written(v) for v in value) + "]"
+    return str(value)
 
 
 def own_files(r: Ruleset, reg: Registry | None = None) -> set[str]:
