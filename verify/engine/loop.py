@@ -7,7 +7,9 @@ by name with the config's tables (``turns.roll(t, g, seat, dice)``), which the c
 turns into direct calls.
 
 Without a recorder the loop takes a fast path: the frequent actions (roll, buy/decline, end of
-turn, paying) call the rule directly, nothing is serialised and no event objects are built.
+turn, paying, a bot's building, selling and mortgaging) call the rule directly, nothing is
+serialised and no event objects are built; a bot's move on a square (``next_move``, ``next_sale``)
+becomes no action dict.
 With a recorder (a trace file, invariant checks) every action goes through the recorder
 (``step.apply_state`` by default), which sees the state before and after, so a recorded game is
 the same game as an unrecorded one.

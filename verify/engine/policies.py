@@ -8,10 +8,13 @@ loop, so the bots are compiled with the rules on the compiled path
 (``verify.engine.native``). The loop asks a policy only at decision points:
 
 * ``manage(t, g, seat)``   -> list of actions (build, unmortgage, leave jail...) before
-  rolling or after moving;
+  rolling or after moving; before rolling the loop asks ``next_move(t, g, seat)``, the same
+  answer as a move: an action's type and square, so that the loop applies a build without
+  building the action's dict (``MOVE``: the action kept in the bot's ``move``);
 * ``wants_buy(t, g, seat, square)`` -> bool;
 * ``bid(t, g, seat)``      -> amount or None (pass);
-* ``raise_cash(t, g, seat, amount)`` -> one action that raises cash, or None;
+* ``raise_cash(t, g, seat, amount)`` -> one action that raises cash, or None; the loop asks
+  ``next_sale(t, g, seat, amount)``, the same answer as a move;
 * ``debt_trade(t, g, seat, amount)`` -> a trade selling a deed for cash to another player, or None,
   when the debt cannot be raised by selling and mortgaging but bankruptcy is refused
   (``bankruptcy.threshold: debt_exceeds_worth``); the other player's ``accepts`` decides;
@@ -49,7 +52,9 @@ NOTHING: Final = ("", -1)
 
 class HeuristicPolicy:
     """One seat's bot (``make_policies`` gives each seat its own): what it remembers between questions (its
-    holdings, that management found nothing to do) is of the seat it last answered for."""
+    holdings, that management found nothing to do) is of the seat it last answered for. ``manage`` and
+    ``raise_cash`` are built from ``next_move`` and ``next_sale``: a subclass changes each pair together
+    (``RandomPolicy`` answers its moves from its own actions)."""
 
     name = "heuristic"
 
@@ -116,6 +121,7 @@ class HeuristicPolicy:
         return data
 
     def manage(self, t: Tables, g: GameState, seat: int) -> list[dict[str, Any]]:
+        # (this class's own moves: a subclass's next_move may ask its manage, which may ask this one)
         kind, square = HeuristicPolicy.next_move(self, t, g, seat)
         return self.move_actions(seat, kind, square)
 
@@ -378,6 +384,7 @@ class RandomPolicy(HeuristicPolicy):
         return [rng.choice(acts)] if acts else []
 
     def next_move(self, t: Tables, g: GameState, seat: int) -> tuple[str, int]:
+        """Its management's action as a move (``MOVE``: the action is kept in ``move``)."""
         acts = self.manage(t, g, seat)      # (one action at most)
         return self.act(acts[0]) if acts else NOTHING
 
@@ -403,6 +410,7 @@ class RandomPolicy(HeuristicPolicy):
         return self.rng.choice(acts) if acts else None
 
     def next_sale(self, t: Tables, g: GameState, seat: int, amount: int) -> tuple[str, int]:
+        """Its sale as a move (``MOVE``: the action is kept in ``move``)."""
         a = self.raise_cash(t, g, seat, amount)
         return self.act(a) if a is not None else NOTHING
 
