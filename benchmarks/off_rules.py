@@ -32,11 +32,11 @@ from engine_ratio import WORKER  # noqa: E402 - the same child as the engine rat
 
 #: (file, the guard of a rule online-vn switches off): in the copy, the guard becomes ``False``
 CUTS = (
-    ("verify/engine/rules/movement.py", "sd.enabled and len(dice) > n"),              # the speed die
+    ("verify/engine/rules/turns.py", "sd.enabled and len(dice) > n"),                 # the speed die
     ("verify/engine/rules/base.py", "t.cfg.speed_die.enabled and speed_active(t, g, p)"),
     ("verify/engine/rules/movement.py", 'k == "casino" and t.cfg.casino.enabled'),    # the casino square
-    ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and shortage(t, g, "house")'),
-    ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and shortage(t, g, "hotel")'),
+    ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and construction.shortage(t, g, "house")'),
+    ("verify/engine/rules/building.py", 'g.phase in (PRE_ROLL, POST_ROLL) and construction.shortage(t, g, "hotel")'),
     ("verify/engine/policies.py", "construction.shortage_possible(t, g)"),                 # the bots' bound
     ("verify/engine/rules/movement.py", "t.must_claim"),                               # rent claims
 )

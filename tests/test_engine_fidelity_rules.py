@@ -142,6 +142,27 @@ def test_the_shortage_bound_follows_every_change_of_hands_and_every_building():
     assert not rules.rules.construction.shortage_possible(rules.t, g)
 
 
+def test_the_shortage_bound_counts_the_streets_that_could_take_a_hotel_apart_from_the_houses():
+    """Two owners of whole groups and houses to spare: a shortage is possible once more of their streets
+    could take a hotel than the bank has hotels (not while as many or fewer could), and demand counts
+    only the streets that have the houses a hotel needs."""
+    rules, g = cleared(config("official"))
+    construction = rules.rules.construction
+    own(g, 0, 37, 39)
+    own(g, 1, 1, 3)
+    g.bank_houses = 100                      # houses to spare: only the hotels can be short
+    g.bank_hotels = 4                        # 4 open streets, 4 hotels
+    assert not construction.shortage_possible(rules.t, g)
+    g.bank_hotels = 3
+    assert construction.shortage_possible(rules.t, g)
+    g.hotel[39] = True                       # 3 open streets left
+    assert not construction.shortage_possible(rules.t, g)
+    g.hotel[39] = False
+    for s in (37, 39, 1):
+        g.houses[s] = 4
+    assert construction.demand(rules.t, g, "hotel") == (2, 3)
+
+
 def test_classic_pl_auctions_only_the_last_building():
     cfg = config("classic-pl", building__house_supply=32, building__hotel_supply=12)   # row C: a finite stock
     assert cfg.building.shortage_trigger == "last_one_wanted_by_several"

@@ -7,7 +7,9 @@ by name with the config's tables (``turns.roll(t, g, seat, dice)``), which the c
 turns into direct calls.
 
 Without a recorder the loop takes a fast path: the frequent actions (roll, buy/decline, end of
-turn, paying) call the rule directly, nothing is serialised and no event objects are built.
+turn, paying, a bot's building, selling and mortgaging) call the rule directly, nothing is
+serialised and no event objects are built; a bot's move on a square (``next_move``, ``next_sale``)
+becomes no action dict.
 With a recorder (a trace file, invariant checks) every action goes through the recorder
 (``step.apply_state`` by default), which sees the state before and after, so a recorded game is
 the same game as an unrecorded one.
@@ -19,7 +21,7 @@ import random
 from typing import Any, Final, cast
 
 from .actions import ACTIONS
-from .policies import HeuristicPolicy, adopt
+from .policies import MOVE, NOTHING, HeuristicPolicy, adopt
 from .rules import auctions, base, building, debts, flow, mortgages, trades, turns
 from .simulate import GameResult
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
@@ -60,26 +62,41 @@ def apply(t: Tables, table: dict[str, tuple[Any, tuple[tuple[str, Any], ...]]], 
     kind: str = a["type"]
     seat = a.get("seat")
     who: int = flow.awaited(g) if seat is None else seat
-    if kind == "build_house":
-        building.build_house(t, g, who, a["square"])
-    elif kind == "build_hotel":
-        building.build_hotel(t, g, who, a["square"])
-    elif kind == "unmortgage":
-        mortgages.unmortgage(t, g, who, a["square"])
-    elif kind == "mortgage":
-        mortgages.mortgage(t, g, who, a["square"])
-    elif kind == "sell_house":
-        building.sell_house(t, g, who, a["square"])
-    elif kind == "sell_hotel":
-        building.sell_hotel(t, g, who, a["square"])
-    elif kind == "pay_fine":
+    if kind == "pay_fine":
         turns.pay_fine(t, g, who)
     elif kind == "bankrupt":
         debts.bankrupt(t, g, who)
     elif kind == "trade":
         trades.trade(t, g, who, a["with"], a.get("give", {}), a.get("take", {}))
-    else:
+    elif not ("square" in a and on_square(t, g, who, kind, a["square"])):
         act(table, g, a)
+
+
+def on_square(t: Tables, g: GameState, seat: int, kind: str, square: int) -> bool:
+    """Apply the management action ``kind`` of ``seat`` on ``square`` (building, selling, mortgaging) by
+    name; False for an action of another type (nothing applied). A bot's move (``next_move``) comes
+    here without an action dict."""
+    if kind == "build_house":
+        building.build_house(t, g, seat, square)
+    elif kind == "build_hotel":
+        building.build_hotel(t, g, seat, square)
+    elif kind == "unmortgage":
+        mortgages.unmortgage(t, g, seat, square)
+    elif kind == "mortgage":
+        mortgages.mortgage(t, g, seat, square)
+    elif kind == "sell_house":
+        building.sell_house(t, g, seat, square)
+    elif kind == "sell_hotel":
+        building.sell_hotel(t, g, seat, square)
+    else:
+        return False
+    return True
+
+
+def bot_move(t: Tables, g: GameState, seat: int, kind: str, square: int) -> None:
+    """Apply a bot's move on a square (``HeuristicPolicy.next_move``) without its action dict."""
+    if not on_square(t, g, seat, kind, square):
+        raise ValueError(f"a bot's move {kind!r} is no action on a square")
 
 
 def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
@@ -130,21 +147,26 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 observe(g)
                 stop_at = min(max_turns, g.player_turns + 1)
             pol = bots[p]
-            acts = pol.manage(t, g, p)
-            if acts:
+            # the bot's management (``manage``, one action at a time): a move on a square is applied
+            # without building its action, unless a recorder is to see it
+            kind, square = pol.next_move(t, g, p)
+            if kind:
                 for _ in range(MANAGE_ROUNDS):
-                    for a in acts:
-                        if a["type"] == "trade" and not bots[a["with"]].accepts(
-                                t, g, a["with"], p, a.get("give", {}), a.get("take", {})):
-                            continue
-                        if tracing:
-                            recorder.step(e, g, a)
-                        else:
-                            apply(t, table, g, a)
+                    if kind != MOVE and not tracing:
+                        bot_move(t, g, p, kind, square)
+                    else:
+                        move: dict[str, Any] = (pol.move if kind == MOVE
+                                                else {"type": kind, "seat": p, "square": square})
+                        if move["type"] != "trade" or bots[move["with"]].accepts(
+                                t, g, move["with"], p, move.get("give", {}), move.get("take", {})):
+                            if tracing:
+                                recorder.step(e, g, move)
+                            else:
+                                apply(t, table, g, move)
                     if g.phase != PRE_ROLL or g.current != p:
                         break
-                    acts = pol.manage(t, g, p)
-                    if not acts:
+                    kind, square = pol.next_move(t, g, p)
+                    if not kind:
                         break
                 if g.phase != PRE_ROLL or g.current != p:
                     continue
@@ -216,8 +238,12 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 else:
                     debts.pay(t, g, p)
             else:
-                a = bots[p].raise_cash(t, g, p, owed) if base.raisable(t, g, p) >= owed else None
-                if a is None:
+                kind, square = bots[p].next_sale(t, g, p, owed) if base.raisable(t, g, p) >= owed else NOTHING
+                if kind == MOVE or (kind and tracing):
+                    a = bots[p].move if kind == MOVE else {"type": kind, "seat": p, "square": square}
+                elif kind:      # (a sale or a mortgage, applied without its action dict)
+                    bot_move(t, g, p, kind, square)
+                else:
                     if debts.why_not_bankrupt(t, g, p) is None:
                         a = {"type": "bankrupt", "seat": p}
                     else:
@@ -273,4 +299,4 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                       landings=landings if landings is not None else [])
 
 
-__all__ = ["play", "act", "apply", "dispatch", "FIELDS"]
+__all__ = ["play", "act", "apply", "on_square", "dispatch", "FIELDS"]

@@ -8,10 +8,13 @@ loop, so the bots are compiled with the rules on the compiled path
 (``verify.engine.native``). The loop asks a policy only at decision points:
 
 * ``manage(t, g, seat)``   -> list of actions (build, unmortgage, leave jail...) before
-  rolling or after moving;
+  rolling or after moving; before rolling the loop asks ``next_move(t, g, seat)``, the same
+  answer as a move: an action's type and square, so that the loop applies a build without
+  building the action's dict (``MOVE``: the action kept in the bot's ``move``);
 * ``wants_buy(t, g, seat, square)`` -> bool;
 * ``bid(t, g, seat)``      -> amount or None (pass);
-* ``raise_cash(t, g, seat, amount)`` -> one action that raises cash, or None;
+* ``raise_cash(t, g, seat, amount)`` -> one action that raises cash, or None; the loop asks
+  ``next_sale(t, g, seat, amount)``, the same answer as a move;
 * ``debt_trade(t, g, seat, amount)`` -> a trade selling a deed for cash to another player, or None,
   when the debt cannot be raised by selling and mortgaging but bankruptcy is refused
   (``bankruptcy.threshold: debt_exceeds_worth``); the other player's ``accepts`` decides;
@@ -42,11 +45,16 @@ from ..config.tables import Tables
 JAIL_STRATEGIES = ("leave", "stay")
 #: more cash than any game holds: "no action becomes possible" (a native int: 1 << 62 would be a boxed one)
 NEVER: Final = 1 << 60
+#: ``next_move``'s answers: the action kept in the bot's ``move``; nothing to do
+MOVE: Final = "*"
+NOTHING: Final = ("", -1)
 
 
 class HeuristicPolicy:
     """One seat's bot (``make_policies`` gives each seat its own): what it remembers between questions (its
-    holdings, that management found nothing to do) is of the seat it last answered for."""
+    holdings, that management found nothing to do) is of the seat it last answered for. ``manage`` and
+    ``raise_cash`` are built from ``next_move`` and ``next_sale``: a subclass changes each pair together
+    (``RandomPolicy`` answers its moves from its own actions)."""
 
     name = "heuristic"
 
@@ -72,8 +80,7 @@ class HeuristicPolicy:
         self._idle_ov = -1
         self._idle_need = 0
         self._idle_stock = 0
-        self._order_of: Tables | None = None      # the tables ``_order`` was sorted for
-        self._order: list[int] = []
+        self.move: dict[str, Any] = {}       # the action of the last move (``next_move``) that is one
 
     def reserve(self, t: Tables) -> int:
         if self._reserve < 0:
@@ -114,37 +121,59 @@ class HeuristicPolicy:
         return data
 
     def manage(self, t: Tables, g: GameState, seat: int) -> list[dict[str, Any]]:
+        # (this class's own moves: a subclass's next_move may ask its manage, which may ask this one)
+        kind, square = HeuristicPolicy.next_move(self, t, g, seat)
+        return self.move_actions(seat, kind, square)
+
+    def move_actions(self, seat: int, kind: str, square: int) -> list[dict[str, Any]]:
+        """``manage``'s actions for a move of ``next_move``."""
+        if not kind:
+            return []
+        if kind == MOVE:
+            return [self.move]
+        return [{"type": kind, "seat": seat, "square": square}]
+
+    def next_move(self, t: Tables, g: GameState, seat: int) -> tuple[str, int]:
+        """What ``manage`` asks for, without building its action: (an action on a square: its type and
+        the square), (``MOVE``, -1): the action ``self.move``, or ("", -1): nothing. The game loop of the
+        compiled engine applies a move on a square without an action dict (``verify.engine.loop``)."""
         if g.in_jail[seat] and g.phase == PRE_ROLL and self.jail == "leave":
             if turns.why_not_use_card(t, g, seat) is None:
-                return [{"type": "use_card", "seat": seat}]
+                return self.act({"type": "use_card", "seat": seat})
             if turns.why_not_pay_fine(t, g, seat) is None:
-                return [{"type": "pay_fine", "seat": seat}]
+                return self.act({"type": "pay_fine", "seat": seat})
         reserve = self.reserve(t)
         cash = g.cash[seat]
         if cash < reserve * 2:
-            return []
+            return NOTHING
         # nothing to do last time, and nothing that matters has changed since: still nothing to do
         # (the bank's house stock matters only once it is short)
         stock = g.bank_houses if g.bank_houses < g.n else -1
         ov = g.ov[seat]
         if (cash < self._idle_need and self._idle_game is g and self._idle_seat == seat and self._idle_ov == ov
                 and self._idle_stock == stock):
-            return []
-        out, need = self._manage(t, g, seat, reserve, cash)
-        if not out:
+            return NOTHING
+        kind, square, need = self._manage(t, g, seat, reserve, cash)
+        if not kind:
             self._idle_game, self._idle_seat, self._idle_ov, self._idle_need, self._idle_stock = g, seat, ov, need, stock
-        return out
+        return kind, square
+
+    def act(self, action: dict[str, Any]) -> tuple[str, int]:
+        """The move that is ``action`` (kept in ``self.move``)."""
+        self.move = action
+        return MOVE, -1
 
     def _manage(self, t: Tables, g: GameState, seat: int, reserve: int,
-                cash: int) -> tuple[list[dict[str, Any]], int]:
-        """(actions, the cash from which some action might become possible)."""
+                cash: int) -> tuple[str, int, int]:
+        """(the move's type, its square, the cash from which some move might become possible): see
+        ``next_move``."""
         need = NEVER
         short = -1
         full, mortgaged, wanted = self._holdings(t, g, seat)
         for s in mortgaged:      # unmortgage first, then build
             cost = base.unmortgage_cost(t, g, s) + reserve * 2
             if cash >= cost and mortgages.why_not_unmortgage(t, g, seat, s) is None:
-                return [{"type": "unmortgage", "seat": seat, "square": s}], 0
+                return "unmortgage", s, 0
             need = min(need, cost)
         for grp in full:
             squares = t.groups[grp]
@@ -168,21 +197,22 @@ class HeuristicPolicy:
                 self._tried.add(key)
             # (a street at the house limit takes no house: its refusal is not worth asking for)
             if houses[best] < t.cfg.building.max_houses and building.why_not_build_house(t, g, seat, best) is None:
-                return [{"type": "build_house", "seat": seat, "square": best}], 0
+                return "build_house", best, 0
             # (nor one below the houses a hotel needs)
             if (houses[best] >= t.cfg.building.hotel_threshold
                     and building.why_not_build_hotel(t, g, seat, best) is None):
-                return [{"type": "build_hotel", "seat": seat, "square": best}], 0
+                return "build_hotel", best, 0
             need = 0    # refused for another reason (a per-turn limit, timing...): look again next time
         if wanted:
             if g.phase == PRE_ROLL:
                 offer = self.trade_for_group(t, g, seat, reserve, wanted)
                 if offer is not None:
-                    return [offer], 0
+                    self.move = offer
+                    return MOVE, -1, 0
             for s in wanted:
                 if g.owner[s] >= 0:
                     need = min(need, t.price[s] * 3 // 2 + reserve * 2 + 1)
-        return [], need
+        return "", -1, need
 
     def trade_for_group(self, t: Tables, g: GameState, seat: int, reserve: int,
                         wanted: list[int]) -> dict[str, Any] | None:
@@ -262,6 +292,12 @@ class HeuristicPolicy:
 
     def raise_cash(self, t: Tables, g: GameState, seat: int, amount: int) -> dict[str, Any] | None:
         """One step of raising cash: sell the highest building, else mortgage the cheapest deed."""
+        kind, square = HeuristicPolicy.next_sale(self, t, g, seat, amount)
+        acts = self.move_actions(seat, kind, square)
+        return acts[0] if acts else None
+
+    def next_sale(self, t: Tables, g: GameState, seat: int, amount: int) -> tuple[str, int]:
+        """``raise_cash``'s action as a move (see ``next_move``)."""
         best, best_level = -1, 0
         for s in t.street_squares:
             if g.owner[s] == seat and (g.houses[s] or g.hotel[s]):
@@ -271,25 +307,17 @@ class HeuristicPolicy:
         if best >= 0:
             if g.hotel[best]:
                 if building.why_not_sell_hotel(t, g, seat, best) is None:
-                    return {"type": "sell_hotel", "seat": seat, "square": best}
+                    return "sell_hotel", best
             elif building.why_not_sell_house(t, g, seat, best) is None:
-                return {"type": "sell_house", "seat": seat, "square": best}
+                return "sell_house", best
             if building.why_not_sell_group(t, g, seat, t.group_of[best]) is None:
-                return {"type": "sell_group", "seat": seat, "group": t.group_of[best]}
+                return self.act({"type": "sell_group", "seat": seat, "group": t.group_of[best]})
         # the cheapest deed the rules let us mortgage (the first of equals): asked cheapest first
         owner, mortgaged = g.owner, g.mortgaged
-        for s in self._by_mortgage_value(t):
+        for s in by_mortgage_value(t):
             if owner[s] == seat and not mortgaged[s] and mortgages.why_not_mortgage(t, g, seat, s) is None:
-                return {"type": "mortgage", "seat": seat, "square": s}
-        return None
-
-    def _by_mortgage_value(self, t: Tables) -> list[int]:
-        """The deeds by mortgage value, the first of equals first (sorted once per game's tables)."""
-        if self._order_of is not t:
-            self._order_of = t
-            value = t.mortgage_value
-            self._order = sorted(t.ownable, key=value.__getitem__)
-        return self._order
+                return "mortgage", s
+        return NOTHING
 
     def decide(self, t: Tables, g: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
         ph, pend = g.phase, g.pending
@@ -355,6 +383,11 @@ class RandomPolicy(HeuristicPolicy):
             return [rng.choice(builds)]
         return [rng.choice(acts)] if acts else []
 
+    def next_move(self, t: Tables, g: GameState, seat: int) -> tuple[str, int]:
+        """Its management's action as a move (``MOVE``: the action is kept in ``move``)."""
+        acts = self.manage(t, g, seat)      # (one action at most)
+        return self.act(acts[0]) if acts else NOTHING
+
     def wants_buy(self, t: Tables, g: GameState, seat: int, square: int) -> bool:
         return self.rng.random() < 0.7
 
@@ -376,6 +409,11 @@ class RandomPolicy(HeuristicPolicy):
             "sell_house", "sell_hotel", "sell_group", "mortgage")]
         return self.rng.choice(acts) if acts else None
 
+    def next_sale(self, t: Tables, g: GameState, seat: int, amount: int) -> tuple[str, int]:
+        """Its sale as a move (``MOVE``: the action is kept in ``move``)."""
+        a = self.raise_cash(t, g, seat, amount)
+        return self.act(a) if a is not None else NOTHING
+
     def decide(self, t: Tables, g: GameState, seat: int, rng: random.Random) -> dict[str, Any]:
         acts = [a for a in self.legal(g) if a.get("seat") == seat and a["type"] in (
             "pay_tax", "casino_bet", "casino_decline", "bus", "move_to", "pay_fine", "use_card", "stay")]
@@ -383,6 +421,22 @@ class RandomPolicy(HeuristicPolicy):
 
     def times_out(self, t: Tables, g: GameState, seat: int) -> bool:
         return self.rng.random() < self.timeout_rate
+
+
+#: the tables ``by_mortgage_value`` last sorted, with their order (a game's bots are made afresh for each game)
+_SORTED: list[tuple[Tables, list[int]]] = []
+
+
+def by_mortgage_value(t: Tables) -> list[int]:
+    """The deeds of ``t`` by mortgage value, the first of equals first: sorted once for every bot playing
+    with ``t`` (callers never change the list)."""
+    for tables, order in _SORTED:      # (one entry, read at once)
+        if tables is t:
+            return order
+    value = t.mortgage_value
+    order = sorted(t.ownable, key=value.__getitem__)
+    _SORTED[:] = [(t, order)]
+    return order
 
 
 def make_policies(kind: str, players: int, jail: str, seed: int) -> list:

@@ -34,7 +34,7 @@ OTHERS_BUILDINGS: Final = structural("the group has another owner's buildings", 
 # ---------------------------------------------------------------------------- building
 
 
-def why_not_build_house(t: Tables, g: GameState, seat: int, s) -> str | None:
+def why_not_build_house(t: Tables, g: GameState, seat: int, s: int) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.building.timing, construction.BUILD_LATE)
     if why:
         return why
@@ -50,7 +50,7 @@ def build_house(t: Tables, g: GameState, seat: int, s: int) -> None:
     construction.put_house(t, g, seat, s, t.house_cost[s])
 
 
-def why_not_build_hotel(t: Tables, g: GameState, seat: int, s) -> str | None:
+def why_not_build_hotel(t: Tables, g: GameState, seat: int, s: int) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.building.timing, construction.BUILD_LATE)
     if why:
         return why
@@ -74,7 +74,7 @@ def building_auction(t: Tables, g: GameState, s: int, item: str) -> None:
 
 
 # ---------------------------------------------------------------------------- selling back
-def why_not_sell_house(t: Tables, g: GameState, seat: int, s) -> str | None:
+def why_not_sell_house(t: Tables, g: GameState, seat: int, s: int) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.building.sell_timing, SELL_LATE, raises_cash=True)
     if why:
         return why
@@ -100,7 +100,7 @@ def sell_house(t: Tables, g: GameState, seat: int, s: int) -> None:
         g.events.append({"event": "sold", "player": seat, "square": s, "item": "house", "amount": v})
 
 
-def why_not_sell_hotel(t: Tables, g: GameState, seat: int, s) -> str | None:
+def why_not_sell_hotel(t: Tables, g: GameState, seat: int, s: int) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.building.sell_timing, SELL_LATE, raises_cash=True)
     if why:
         return why

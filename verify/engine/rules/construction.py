@@ -85,19 +85,31 @@ def build_guard(t: Tables, g: GameState, seat: int, s: int, price: int | None = 
 
 def street_blocked(t: Tables, g: GameState, s: int) -> str | None:
     """What stops the owner of a street they may build on (see ``build_guard``) from building there
-    now: mortgages, the per-turn limits."""
-    bu = t.cfg.building
+    now: mortgages, the per-turn limits. (In two parts, the street's group and the street's own level
+    this turn, so that ``demand`` asks the group once for all its streets.)"""
     if g.mortgaged[s]:
         return STREET_MORTGAGED
-    grp = t.group_of[s]
+    return group_blocked(t, g, t.group_of[s]) or level_built(t, g, s)
+
+
+def group_blocked(t: Tables, g: GameState, grp: int) -> str | None:
+    """What stops building on every street of group ``grp`` now: a mortgaged street of it, one building
+    per group per turn."""
+    bu = t.cfg.building
     if bu.blocked_by_mortgage:
+        mortgaged = g.mortgaged
         for x in t.groups[grp]:
-            if g.mortgaged[x]:
+            if mortgaged[x]:
                 return GROUP_MORTGAGED
-    if bu.per_turn_limit == "one_level_per_street" and s in g.built_streets:
-        return LEVEL_PER_TURN
     if bu.per_turn_limit == "one_per_group" and grp in g.built_groups:
         return ONE_PER_GROUP
+    return None
+
+
+def level_built(t: Tables, g: GameState, s: int) -> str | None:
+    """One level per street per turn: street ``s`` got its level this turn."""
+    if t.cfg.building.per_turn_limit == "one_level_per_street" and s in g.built_streets:
+        return LEVEL_PER_TURN
     return None
 
 
@@ -148,14 +160,19 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
     """The item is short, so it goes to auction (``building.shortage_trigger``): more players could
     build than the bank has left; or the bank has one left and several could build; or two or more
     could build and together want more than the bank has."""
-    if not t.shortage_auction or not shortage_possible(t, g):
+    if not t.shortage_auction:
         return False
     bu = t.cfg.building
     stock = g.bank_houses if item == "house" else g.bank_hotels
     trigger = bu.shortage_trigger
     if trigger == "more_wanted_than_stock":
-        wanting, wanted = demand(t, g, item)
+        streets = contested(t, g)
+        if streets is None:
+            return False
+        wanting, wanted = demand(t, g, item, streets if bu.requires_full_group else None)
         return wanting >= 2 and wanted > stock
+    if not shortage_possible(t, g):
+        return False
     wanting = 0
     for q in range(g.n):
         if not g.bankrupt[q] and can_build_somewhere(t, g, q, item):
@@ -175,18 +192,27 @@ def shortage_possible(t: Tables, g: GameState) -> bool:
         return g.bank_houses < g.n or g.bank_hotels < g.n
     if trigger == "last_one_wanted_by_several":
         return g.bank_houses == 1 or g.bank_hotels == 1
-    # more_wanted_than_stock: two owners of whole groups, whose groups could take more than is left
+    return contested(t, g) is not None
+
+
+def contested(t: Tables, g: GameState) -> tuple[int, ...] | None:
+    """The bound of ``shortage_possible`` under ``more_wanted_than_stock``: two owners of whole groups,
+    whose groups could take more than is left. The streets of the whole groups when so (what ``demand``
+    reads where a whole group is needed), else None."""
     streets, several = whole_groups(t, g)
     if not several:
-        return False
-    houses, hotel = g.houses, g.hotel
+        return None
     max_houses = t.cfg.building.max_houses
+    bank_houses, bank_hotels = g.bank_houses, g.bank_hotels
+    if len(streets) <= bank_hotels and len(streets) * max_houses <= bank_houses:
+        return None                     # (not even with every street empty: no street need be read)
+    houses, hotel = g.houses, g.hotel
     free = open_streets = 0             # the free house levels, and the streets that could take more
     for x in streets:
         if not hotel[x]:
             free += max_houses - houses[x]
             open_streets += 1
-    return free > g.bank_houses or open_streets > g.bank_hotels
+    return streets if free > bank_houses or open_streets > bank_hotels else None
 
 
 def whole_groups(t: Tables, g: GameState) -> tuple[tuple[int, ...], bool]:
@@ -217,31 +243,43 @@ def whole_groups(t: Tables, g: GameState) -> tuple[tuple[int, ...], bool]:
     return whole
 
 
-def demand(t: Tables, g: GameState, item: str) -> tuple[int, int]:
+def demand(t: Tables, g: GameState, item: str, candidates: tuple[int, ...] | None = None) -> tuple[int, int]:
     """(players who could put up the item now, how many they could put up in all): each player wants
     what the streets they may build on still take (houses: the free levels below the limit; hotels:
-    the streets with the houses a hotel needs), as far as their cash pays."""
-    n, owner, houses, hotel, bankrupt = g.n, g.owner, g.houses, g.hotel, g.bankrupt
+    the streets with the houses a hotel needs), as far as their cash pays. ``candidates``: the streets
+    of the whole groups (``whole_groups``), when the caller has them at hand."""
+    n, owner, houses, hotel, bankrupt, mortgaged = g.n, g.owner, g.houses, g.hotel, g.bankrupt, g.mortgaged
     slots, cheapest = [0] * n, [0] * n
-    max_houses, threshold = t.cfg.building.max_houses, t.cfg.building.hotel_threshold
+    bu = t.cfg.building
+    max_houses, threshold = bu.max_houses, bu.hotel_threshold
+    of_houses = item == "house"
+    group_of, house_cost = t.group_of, t.house_cost
     # the streets their owners may build on (where a whole group is needed, its streets): what else
-    # the build guard asks is whether the street is blocked now
-    candidates = whole_groups(t, g)[0] if t.cfg.building.requires_full_group else t.street_squares
+    # the build guard asks is whether the street is blocked now (``street_blocked``: its group asked once)
+    if candidates is None:
+        candidates = whole_groups(t, g)[0] if bu.requires_full_group else t.street_squares
+    last_group, group_open = -1, False
     for s in candidates:
         q = owner[s]
         if q < 0 or hotel[s] or bankrupt[q]:
             continue
-        k = max_houses - houses[s] if item == "house" else int(houses[s] >= threshold)
-        if k <= 0 or street_blocked(t, g, s) is not None:
+        k = max_houses - houses[s] if of_houses else int(houses[s] >= threshold)
+        if k <= 0 or mortgaged[s] or level_built(t, g, s) is not None:
+            continue
+        grp = group_of[s]
+        if grp != last_group:
+            last_group, group_open = grp, group_blocked(t, g, grp) is None
+        if not group_open:
             continue
         slots[q] = slots[q] + k
-        c = t.house_cost[s]
+        c = house_cost[s]
         if not cheapest[q] or c < cheapest[q]:
             cheapest[q] = c
     wanting = wanted = 0
+    cash = g.cash
     for q in range(n):
         if cheapest[q]:
-            w = min(slots[q], g.cash[q] // cheapest[q])
+            w = min(slots[q], cash[q] // cheapest[q])
             if w > 0:
                 wanting += 1
                 wanted += w

@@ -25,7 +25,7 @@ NOT_OWN_MORTGAGED: Final = structural("not the owner's mortgaged property", "own
 AT_REST: Final = structural("only before or after one's move", "phase")
 
 
-def why_not_mortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
+def why_not_mortgage(t: Tables, g: GameState, seat: int, s: int) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE, raises_cash=True)
     if why:
         return why
@@ -53,7 +53,7 @@ def mortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
         g.events.append({"event": "mortgaged", "player": seat, "square": s, "amount": v})
 
 
-def why_not_unmortgage(t: Tables, g: GameState, seat: int, s) -> str | None:
+def why_not_unmortgage(t: Tables, g: GameState, seat: int, s: int) -> str | None:
     why = construction.manage_window(t, g, seat, t.cfg.mortgage.timing, MORTGAGE_LATE)
     if why:
         return why
