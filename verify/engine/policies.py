@@ -82,6 +82,14 @@ class HeuristicPolicy:
         self._idle_stock = 0
         self.move: dict[str, Any] = {}       # the action of the last move (``next_move``) that is one
 
+    def memory(self) -> tuple[set[int], set[tuple[int, int, int]]]:
+        """What the bot carries from one action to the next beyond its caches (what it tried this turn), so
+        that a game can be played again from its start as it was played (``restore``)."""
+        return set(self._tried), set(self._offered)
+
+    def restore(self, memory: tuple[set[int], set[tuple[int, int, int]]]) -> None:
+        self._tried, self._offered = set(memory[0]), set(memory[1])
+
     def reserve(self, t: Tables) -> int:
         if self._reserve < 0:
             self._reserve = int(t.cfg.setup.starting_cash * self.reserve_ratio)

@@ -112,6 +112,12 @@ class GameState:
     landings: list[int] | None
     ov: list[int]
     whole: tuple[list[int], tuple[tuple[int, ...], bool]] | None
+    #: the creditor of each bankruptcy of the game so far, in order (-1: the bank), for the screen of a checked
+    #: game (``verify.engine.screen``)
+    creditors: list[int]
+    #: a bit for each square whose deed columns (owner, mortgaged, houses, hotel) a rule wrote since the screen
+    #: of a checked game last looked (``verify.engine.screen``; every such write sets it: tested)
+    dirty: int
     # the random values an action supplies for its step (verify.engine.actions: card_dice, reshuffle)
     card_dice: Any
     reshuffle: dict[str, list[str]] | None
@@ -146,6 +152,8 @@ class GameState:
         g.events = None if self.events is None else list(self.events)
         g.landings = None if self.landings is None else list(self.landings)
         g.ov, g.whole = list(self.ov), self.whole
+        g.creditors = list(self.creditors)
+        g.dirty = self.dirty
         g.card_dice = None if self.card_dice is None else list(self.card_dice)
         g.reshuffle = None if self.reshuffle is None else {k: list(v) for k, v in self.reshuffle.items()}
         return g
@@ -309,6 +317,8 @@ class GameState:
         self.landings = None
         self.ov = [0] * n
         self.whole = None
+        self.creditors = []
+        self.dirty = 0
         self.card_dice = None
         self.reshuffle = None
 

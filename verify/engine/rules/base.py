@@ -93,6 +93,7 @@ def deal(t: Tables, g: GameState, rng: random.Random) -> None:
         s = deeds[k]
         p = (g.current + k) % g.n
         g.owner[s] = p
+        g.dirty |= 1 << s
         if st.dealt_paid:
             g.cash[p] = g.cash[p] - t.price[s]
             g.bank_cash += t.price[s]
@@ -363,6 +364,7 @@ def clear_group(t: Tables, g: GameState, grp: int) -> int:
         stock_back(t, g, g.houses[s], 1 if g.hotel[s] else 0)
         g.houses[s] = 0
         g.hotel[s] = False
+        g.dirty |= 1 << s
     return value
 
 

@@ -290,6 +290,7 @@ def put_house(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
     g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
     g.houses[s] = g.houses[s] + 1
+    g.dirty |= 1 << s
     base.stock_out(t, g, 1, 0)
     g.built_streets.add(s)
     g.built_groups.add(t.group_of[s])
@@ -301,10 +302,12 @@ def put_hotel(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
     g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
     g.hotel[s] = True
+    g.dirty |= 1 << s
     base.stock_out(t, g, 0, 1)
     if t.cfg.building.hotel_returns_houses:
         base.stock_back(t, g, g.houses[s], 0)
         g.houses[s] = 0
+        g.dirty |= 1 << s
     g.built_streets.add(s)
     g.built_groups.add(t.group_of[s])
     if g.events is not None:
