@@ -86,6 +86,14 @@ class _Translator:
         self.bank_cash = False
         self.loops = 0
 
+    def bind(self, state: str, name: str) -> str:
+        """The line binding slice ``name`` of ``state`` to the name the code reads it by."""
+        return f"    {state}_{name} = {state}[{name!r}]"
+
+    def constant(self, pid: str, value: Any) -> _T:
+        """Rule parameter ``pid`` (of ``value``) in the code: its literal."""
+        return _T(_literal(value), "value")
+
     def column(self, state: str, name: str, index: str | None = None) -> str:
         assert name in SLICES and state in ("s", "o")
         self.read.add((state, name))
@@ -284,7 +292,7 @@ class _Translator:
             value = self.constants[full]
             if value is UNDECIDED:
                 raise Untranslated(f"{full} is undecided")
-            return _T(_literal(value), "value")
+            return self.constant(full, value)
         if head == "players" and len(path) == 1:
             return _T(f"range(len({self.column(state, 'seats')}))", "list", "player", state)
         if head in ROOT_LISTS and len(path) == 1:
@@ -374,7 +382,7 @@ def tables(facts: BoardFacts) -> dict[str, Any]:
 
 def _prelude(t: _Translator, bound: set[tuple[str, str]]) -> list[str]:
     """The lines binding the slices read since ``bound`` (which they join)."""
-    lines = [f"    {state}_{name} = {state}[{name!r}]" for state, name in sorted(t.read - bound)]
+    lines = [t.bind(state, name) for state, name in sorted(t.read - bound)]
     bound |= t.read
     return lines
 
@@ -393,13 +401,16 @@ def source(inv: Invariant, constants: dict[str, Any]) -> str:
     return _staged(inv, constants, True) if main.co_cellvars else text
 
 
-def _staged(inv: Invariant, constants: dict[str, Any], apart: bool) -> str:
-    t = _Translator(constants, inv.kind == "step")
+def _staged(inv: Invariant, constants: dict[str, Any], apart: bool, t: _Translator | None = None,
+            header: str = "def predicate(s, o, a, bc, obc):") -> str:
+    """The function's source (see ``source``), written by ``t`` (a translator of another flavour: the
+    engine's screen, ``verify.screen_code``) under ``header``."""
+    t = t or _Translator(constants, inv.kind == "step")
     e = inv.expr
     if isinstance(e, Call) and e.func == "implies" and len(e.args) == 2:
         e = BoolOp("or", (Not(e.args[0]), e.args[1]))
     stages = list(e.operands) if isinstance(e, BoolOp) else [e]
-    main = ["def predicate(s, o, a, bc, obc):"]
+    main = [header]
     helpers: list[str] = []
     bound: set[tuple[str, str]] = set()
     for k, part in enumerate(stages):

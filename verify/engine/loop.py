@@ -18,12 +18,13 @@ the same game as an unrecorded one.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, cast
+from typing import Any, Final, Optional, cast
 
 from .actions import ACTIONS
 from .policies import MOVE, NOTHING, HeuristicPolicy, adopt
 from .rules import auctions, base, building, debts, flow, mortgages, trades, turns
-from .simulate import GameResult
+from .screen import Screen
+from .simulate import GameResult, Unscreened
 from .state import AUCTION, BUY, DEBT, OVER, POST_ROLL, PRE_ROLL, GameState
 from .step import enumerate_actions
 from ..config.tables import Tables
@@ -99,6 +100,13 @@ def bot_move(t: Tables, g: GameState, seat: int, kind: str, square: int) -> None
         raise ValueError(f"a bot's move {kind!r} is no action on a square")
 
 
+def screened(screen: Screen, g: GameState) -> None:
+    """After an action of a checked game on the fast path: stop the game when its screen is not sure that
+    every promised invariant holds (``verify.engine.simulate.play_game`` then plays it through the recorder)."""
+    if not screen.after(g):
+        raise Unscreened(screen.steps)
+
+
 def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, observe: Any) -> GameResult:
     t: Tables = e.t
     rng = random.Random(seed)
@@ -110,7 +118,16 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
     rnd = rng.random
     tracing = recorder is not None
     table = e.effects     # the fast path's
-    if tracing:
+    # a checked game's screen (``verify.engine.screen``): the game on the fast path, checked after each action
+    screen: Optional[Screen] = None
+    if tracing and observe is None:
+        make = getattr(recorder, "screen_for", None)
+        screen = make(e, g) if make is not None else None
+    if screen is not None:
+        tracing = False
+        if not screen.ok:
+            raise Unscreened(0)
+    elif tracing:
         g.events = []
         recorder.start(e, g)
     cfg = t.cfg
@@ -134,6 +151,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                         recorder.step(e, g, {"type": "claim_rent", "seat": owner, "square": c[2]})
                     else:
                         debts.claim_rent(t, g, owner, c[2])
+                        if screen is not None:
+                            screened(screen, g)
                     claimed = True
                     if g.phase not in (PRE_ROLL, POST_ROLL, BUY):
                         break
@@ -154,6 +173,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 for _ in range(MANAGE_ROUNDS):
                     if kind != MOVE and not tracing:
                         bot_move(t, g, p, kind, square)
+                        if screen is not None:
+                            screened(screen, g)
                     else:
                         move: dict[str, Any] = (pol.move if kind == MOVE
                                                 else {"type": kind, "seat": p, "square": square})
@@ -163,6 +184,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                                 recorder.step(e, g, move)
                             else:
                                 apply(t, table, g, move)
+                                if screen is not None:
+                                    screened(screen, g)
                     if g.phase != PRE_ROLL or g.current != p:
                         break
                     kind, square = pol.next_move(t, g, p)
@@ -181,6 +204,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                     recorder.step(e, g, a)
                 else:
                     apply(t, table, g, a)
+                    if screen is not None:
+                        screened(screen, g)
                 if default_choices:
                     rolls += 1
                 continue
@@ -189,9 +214,13 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 recorder.step(e, g, {"type": "roll", "seat": p, "dice": list(dice)})
             else:
                 turns.roll(t, g, p, dice)
+                if screen is not None:
+                    screened(screen, g)
                 # the common case: the move ended with nothing left to decide or claim
                 if g.phase == POST_ROLL and not g.claims and not post_manage[p]:
                     flow.next_turn(t, g)
+                    if screen is not None:
+                        screened(screen, g)
         elif ph == POST_ROLL:
             p = g.current
             if post_manage[p]:
@@ -200,32 +229,42 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                         recorder.step(e, g, a)
                     else:
                         apply(t, table, g, a)
+                        if screen is not None:
+                            screened(screen, g)
                 if g.phase != POST_ROLL:
                     continue
             if tracing:
                 recorder.step(e, g, {"type": "end_turn", "seat": p})
             else:
                 flow.next_turn(t, g)
+                if screen is not None:
+                    screened(screen, g)
         elif ph == BUY:
             p = cast(int, g.pending["player"])     # (typed: the bot is called natively)
             s: int = g.pending["square"]
             yes = bots[p].wants_buy(t, g, p, s) and auctions.why_not_buy(t, g, p) is None
             if tracing:
                 recorder.step(e, g, {"type": "buy" if yes else "decline", "seat": p})
-            elif yes:
-                auctions.buy(t, g, p)
             else:
-                auctions.decline(t, g, p)
+                if yes:
+                    auctions.buy(t, g, p)
+                else:
+                    auctions.decline(t, g, p)
+                if screen is not None:
+                    screened(screen, g)
         elif ph == AUCTION:
             q = flow.awaited(g)
             amount = bots[q].bid(t, g, q)
             if tracing:
                 recorder.step(e, g, {"type": "bid", "seat": q, "amount": amount} if amount is not None
                               else {"type": "pass", "seat": q})
-            elif amount is not None:
-                auctions.bid(t, g, q, amount)
             else:
-                auctions.pass_bid(t, g, q)
+                if amount is not None:
+                    auctions.bid(t, g, q, amount)
+                else:
+                    auctions.pass_bid(t, g, q)
+                if screen is not None:
+                    screened(screen, g)
         elif ph == DEBT:
             p = cast(int, g.pending["debtor"])
             owed: int = g.pending["amount"]
@@ -237,12 +276,16 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                     a = {"type": "pay", "seat": p}
                 else:
                     debts.pay(t, g, p)
+                    if screen is not None:
+                        screened(screen, g)
             else:
                 kind, square = bots[p].next_sale(t, g, p, owed) if base.raisable(t, g, p) >= owed else NOTHING
                 if kind == MOVE or (kind and tracing):
                     a = bots[p].move if kind == MOVE else {"type": kind, "seat": p, "square": square}
                 elif kind:      # (a sale or a mortgage, applied without its action dict)
                     bot_move(t, g, p, kind, square)
+                    if screen is not None:
+                        screened(screen, g)
                 else:
                     if debts.why_not_bankrupt(t, g, p) is None:
                         a = {"type": "bankrupt", "seat": p}
@@ -258,6 +301,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                                     recorder.step(e, g, offer)
                                 else:
                                     apply(t, table, g, offer)
+                                    if screen is not None:
+                                        screened(screen, g)
                             continue
                         if debts.why_not_surrender(t, g, p) is None:
                             a = {"type": "surrender", "seat": p}
@@ -273,6 +318,8 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                     recorder.step(e, g, a)
                 else:
                     apply(t, table, g, a)
+                    if screen is not None:
+                        screened(screen, g)
         elif ph == OVER:
             break
         else:
@@ -285,10 +332,12 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                 recorder.step(e, g, a)
             else:
                 apply(t, table, g, a)
+                if screen is not None:
+                    screened(screen, g)
         guard += 1
         if guard > max_turns * 400:
             raise RuntimeError(f"game {seed} does not progress (phase {g.phase})")
-    if tracing:
+    if tracing or screen is not None:
         recorder.finish(e, g)
     if observe is not None:
         observe(g)

@@ -50,7 +50,8 @@ MODULES = ("config.board", "config.model", "config.tables", "engine.state", "eng
            "engine.rules.base", "engine.rules.cards", "engine.rules.construction", "engine.rules.movement",
            "engine.rules.flow", "engine.rules.auctions", "engine.rules.building", "engine.rules.mortgages",
            "engine.rules.trades", "engine.rules.debts", "engine.rules.turns", "engine.rules.extras", "engine.rules",
-           "engine.policies", "engine.loop", "incremental", "engine.slices")
+           "engine.policies", "engine.screen_predicates", "engine.screen", "engine.loop", "incremental",
+           "engine.slices")
 #: what a build is made of, bumped when the way of building changes
 BUILDER_VERSION = "2"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent

@@ -52,6 +52,15 @@ class GameResult:
     landings: list[int]
 
 
+class Unscreened(Exception):
+    """A checked game's screen is not sure that every promised invariant holds after action ``steps`` (0: on
+    the first state): ``play_game`` plays the game again through the recorder (``verify.engine.screen``)."""
+
+    def __init__(self, steps: int):
+        super().__init__(f"the screen is not sure after action {steps}")
+        self.steps = steps
+
+
 class Recorder:
     """Sees every action with the canonical state before and after (traces, invariant checks)."""
 
@@ -68,8 +77,35 @@ class Recorder:
 def play_game(rules: Engine, policies: list, seed: int, max_turns: int = DEFAULT_MAX_TURNS,
               recorder: Recorder | None = None,
               observe: Callable[[GameState], None] | None = None) -> GameResult:
-    """Play one seeded game with the engine's own game loop (``verify.engine.loop``: readable or compiled)."""
-    return rules.code.loop.play(rules, policies, seed, max_turns, recorder, observe)
+    """Play one seeded game with the engine's own game loop (``verify.engine.loop``: readable or compiled).
+
+    A recorder that gives the loop a screen (``screen_for``: a checked game without a trace) sees the game
+    only when the screen is not sure that an invariant holds: the same seeded game is then played again
+    through it (``unscreened``), and its checks say what broke."""
+    if recorder is None or not hasattr(recorder, "screen_for"):
+        return rules.code.loop.play(rules, policies, seed, max_turns, recorder, observe)
+    memory = [_memory(p) for p in policies]
+    try:
+        return rules.code.loop.play(rules, policies, seed, max_turns, recorder, observe)
+    except Unscreened:
+        for p, m in zip(policies, memory):
+            _restore(p, m)
+        recorder.unscreened()
+        return rules.code.loop.play(rules, policies, seed, max_turns, recorder, observe)
 
 
-__all__ = ["play_game", "GameResult", "Recorder", "game_seed", "DEFAULT_MAX_TURNS"]
+def _memory(policy: object) -> tuple:
+    """What a bot carries from one game to the next: its random generator's state, what it tried."""
+    rng = getattr(policy, "rng", None)
+    memory = getattr(policy, "memory", None)
+    return (rng.getstate() if isinstance(rng, random.Random) else None, memory() if memory is not None else None)
+
+
+def _restore(policy: object, state: tuple) -> None:
+    if state[0] is not None:
+        policy.rng.setstate(state[0])        # type: ignore[attr-defined]
+    if state[1] is not None:
+        policy.restore(state[1])              # type: ignore[attr-defined]
+
+
+__all__ = ["play_game", "GameResult", "Recorder", "Unscreened", "game_seed", "DEFAULT_MAX_TURNS"]

@@ -36,10 +36,13 @@ from typing import IO, Any, Callable, Iterable, Iterator
 
 from ..errors import Location, VerifyError
 from ..config import EngineConfig
+from ..expr import UNDECIDED
+from ..invariant_code import tables
 from ..invariants import Monitor
+from ..state_view import board_facts
 from .. import incremental
 from .. import invariants as inv
-from . import native, slices
+from . import native, screen as screen_module, slices
 from .engines import Engine, engine_path
 from .rules import IllegalAction
 from .simulate import Recorder
@@ -98,6 +101,7 @@ class InvariantChecker:
             self._step = check_step or inv.check_step
         self._game: Any = None       # the current game's slicer and checks (verify.engine.slices.CheckedGame)
         self._last = None            # what check_game saw last (the custom checks': the canonical state)
+        self._screen: Any = None     # what a game's screen is made of (``_screen_setup``)
 
     def __call__(self, before: dict | None, after: dict, action: dict | None) -> list:
         if not self.promised:
@@ -128,6 +132,38 @@ class InvariantChecker:
         game.last = last
         return game.after(g, action)
 
+    def screen(self, rules: Engine, g: GameState) -> Any:
+        """The screen of a new game ``g`` (``verify.engine.screen``, of the build that made ``g``), or None
+        when the game is to be checked by the recorder: custom checks, an invariant the screen has no
+        function for, or a rule parameter an invariant reads left undecided."""
+        monitor = self._monitor
+        if monitor is None:
+            return None
+        if self._screen is None:
+            self._screen = _screen_setup(self.config, self.promised, monitor._params)
+        setup = self._screen
+        if not setup:
+            return None
+        code = screen_module if isinstance(g, GameState) else native.modules().get("engine.screen", screen_module)
+        checks = setup.get(code)
+        if checks is None:
+            checks = setup[code] = code.screen_checks(self.promised) or ()
+        if not checks:
+            return None
+        teams = tuple([i if team is None else team for i, team in enumerate(g.team)])
+        board = setup.get((code, teams))
+        if board is None:
+            board = code.Board()
+            try:
+                for name, value in {**setup["tables"], **setup["params"]}.items():
+                    setattr(board, name, value)
+            except TypeError:       # a value not of its parameter's type (a custom config): the recorder checks
+                return None
+            board.seats = tuple(range(g.n))
+            board.teams = teams
+            setup[(code, teams)] = board
+        return code.Screen(board, checks[0], checks[1], g)
+
     def start_game(self, rules: Engine, g: GameState, play: bool = False) -> Any:
         """The checks of a new game ``g`` (``verify.engine.slices.CheckedGame``; ``play``: one that applies the
         actions too), or None when the checks are custom ones."""
@@ -143,6 +179,18 @@ class InvariantChecker:
 _action_for_check = slices.action_for_check     # (the name other modules import)
 
 
+def _screen_setup(config: EngineConfig, promised: list[str], params: dict[str, Any]) -> dict:
+    """The board's tables and the rule parameters a game's screen reads, by their Board field; {} when an
+    invariant reads a parameter left undecided (the recorder then checks every game)."""
+    if any(value is UNDECIDED for value in params.values()) or not set(params) <= set(screen_module.PARAMETERS):
+        return {}
+    fields = {"K_KIND": "kind", "K_GROUP": "group", "K_PRICE": "price", "K_HOUSE_COST": "house_cost",
+              "K_PROPS": "props", "K_STREETS": "streets", "K_AT_PROPS": "at_props", "K_AT_STREETS": "at_streets",
+              "K_GROUPS": "groups", "K_GNAME": "gname", "K_GSTREETS": "gstreets"}
+    return {"tables": {fields[name]: value for name, value in tables(board_facts(config)).items()},
+            "params": {screen_module.PARAMETERS[pid]: value for pid, value in params.items()}}
+
+
 class TraceRecorder(Recorder):
     """Writes a trace and/or checks invariants after every action of one game."""
 
@@ -152,6 +200,21 @@ class TraceRecorder(Recorder):
         self.steps = 0
         self._effects: dict[str, Callable] | None = None
         self._game: Any = None       # without a trace: the game's checks, which apply the actions too
+        self._screen: Any = None     # the game's screen, while the game loop checks it on its fast path
+        self._precise = False        # the screen was not sure: the game is played again, checked here
+
+    def screen_for(self, rules: Engine, g: GameState) -> Any:
+        """The screen the game loop checks ``g`` with on its fast path (``verify.engine.screen``), or None: the
+        recorder sees every action (a trace is written, the checks are custom, or the screen was not sure)."""
+        if self.out is not None or self.checker is None or self._precise:
+            return None
+        self._screen = self.checker.screen(rules, g)
+        return self._screen
+
+    def unscreened(self) -> None:
+        """The screen was not sure: this recorder checks the game when it is played again."""
+        self._precise = True
+        self._screen = None
 
     def start(self, rules: Engine, g: GameState) -> None:
         first = g.to_json(rules.t.ownable) if self.out is not None else None
@@ -203,7 +266,9 @@ class TraceRecorder(Recorder):
                 raise InvariantBroken(self.steps, action, events, after or g.to_json(rules.t.ownable), bad)
 
     def finish(self, rules: Engine, g: GameState) -> None:
-        if self._game is not None:
+        if self._screen is not None:
+            self.steps = self._screen.steps
+        elif self._game is not None:
             self.steps = self._game.steps
         self._end(g)
         if self.out is not None:
