@@ -207,8 +207,8 @@ def test_uncorrupted_games_mark_every_changed_square_and_are_never_unsure(path):
 
 @pytest.mark.parametrize("path", PATHS)
 def test_checked_games_are_the_unchecked_games_played_once(path):
-    """On every bundled ruleset, a checked game (no trace) is screened, never played again, and ends as the
-    unchecked game ends."""
+    """On every bundled ruleset, a checked game (no trace) is screened, never played again, ends as the
+    unchecked game ends, and counts the actions the recorder counts."""
     for rid in playable():
         r = load_ruleset(rid)
         cfg = EngineConfig.from_ruleset(r)
@@ -221,7 +221,9 @@ def test_checked_games_are_the_unchecked_games_played_once(path):
             plain = play_game(engine, make_policies("heuristic", _players(cfg), "leave", seed), seed, 300)
             assert checked == plain, rid
             assert recorder._screen is not None and not recorder._precise, rid
-            assert recorder.steps > 0
+            recorded = _Unscreened(None, None, checker)
+            play_game(engine, make_policies("heuristic", _players(cfg), "leave", seed), seed, 300, recorded)
+            assert recorder.steps == recorded.steps > 0, rid      # the same actions, each checked once
 
 
 class _Unscreened(TraceRecorder):
