@@ -140,7 +140,7 @@ class InvariantChecker:
         if monitor is None:
             return None
         if self._screen is None:
-            self._screen = _screen_setup(self.config, self.promised, monitor._params)
+            self._screen = _screen_setup(self.config, monitor._params)
         setup = self._screen
         if not setup:
             return None
@@ -179,7 +179,7 @@ class InvariantChecker:
 _action_for_check = slices.action_for_check     # (the name other modules import)
 
 
-def _screen_setup(config: EngineConfig, promised: list[str], params: dict[str, Any]) -> dict:
+def _screen_setup(config: EngineConfig, params: dict[str, Any]) -> dict:
     """The board's tables and the rule parameters a game's screen reads, by their Board field; {} when an
     invariant reads a parameter left undecided (the recorder then checks every game)."""
     if any(value is UNDECIDED for value in params.values()) or not set(params) <= set(screen_module.PARAMETERS):
