@@ -288,3 +288,26 @@ def test_a_rule_that_creates_money_stops_the_screened_game_where_the_recorder_st
         reports.append(info.value.report())
     assert reports[0] == reports[1]
     assert reports[0]["action"]["type"] == "buy" and "money-conservation" in reports[0]["violations"][0]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_random_bot_plays_the_same_game_again_when_the_screen_is_not_sure(path):
+    """The random bot draws from its own generator: the game played again through the recorder starts from
+    the generator's state at the game's start (``play_game`` puts it back), so it is the same game and stops
+    at the same action as the recorder alone."""
+    r = load_ruleset(str(Path(__file__).parent / "fixtures" / "negative" / "supply-never-decremented.yaml"))
+    cfg = EngineConfig.from_ruleset(r)
+    engine = rules_for(cfg, path)
+    checker = InvariantChecker(cfg, r.promised())
+    broken = 0
+    for seed in range(8):
+        reports = []
+        for recorder in (TraceRecorder(None, None, checker), _Unscreened(None, None, checker)):
+            try:
+                play_game(engine, make_policies("random", 4, "leave", seed), seed, 300, recorder)
+                reports.append(None)
+            except InvariantBroken as exc:
+                reports.append(exc.report())
+        assert reports[0] == reports[1], seed
+        broken += reports[0] is not None
+    assert broken >= 2
