@@ -311,3 +311,21 @@ def test_a_random_bot_plays_the_same_game_again_when_the_screen_is_not_sure(path
         assert reports[0] == reports[1], seed
         broken += reports[0] is not None
     assert broken >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", PATHS)
+def test_every_ruleset_and_bot_marks_every_changed_square_and_is_never_unsure(path):
+    """The uncorrupted check on every playable ruleset, random and heuristic bots, two games each (the random
+    bots reach the rarer rules: cards that take buildings, mortgaged auctions, teams, expiry)."""
+    steps = 0
+    for rid in playable():
+        r = load_ruleset(rid)
+        cfg = EngineConfig.from_ruleset(r)
+        for policy in ("random", "heuristic"):
+            for seed in (21, 22):
+                judge = _Judge(cfg, r.promised(), random.Random(seed), 0.0)
+                play_game(rules_for(cfg, path), make_policies(policy, _players(cfg), "leave", seed), seed, 500, judge)
+                assert judge.unsure == 0 == judge.broken, (rid, policy, seed)
+                steps += judge.steps
+    assert steps > 50_000
