@@ -284,6 +284,8 @@ def module_source(invariants: list[Invariant] | None = None) -> str:
     out += ("#: each step invariant: its id, the slices a step must change for it to fail (its frame: "
             "``verify.frames``;\n#: -1: any), whether it reads the action, its function's number (``step``)\n")
     out += "STEPS: Final[list[tuple[str, int, bool, int]]] = [\n" + "\n".join(steps) + "\n]\n"
+    out += ("#: the board's tables (``verify.invariant_code.tables``), by the Board field that holds each\n"
+            f"TABLES: Final = {_TABLES!r}\n")
     out += ("#: the rule parameters the functions read, by the Board field that holds each\n"
             f"PARAMETERS: Final = {dict((pid, param_field(pid)) for pid in sorted(params))!r}\n")
     return out

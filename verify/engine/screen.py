@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Final, Optional
 
-from .screen_predicates import PARAMETERS, STATES, STEPS, Act, Before, Board, Changed, part, step, stock
+from .screen_predicates import PARAMETERS, STATES, STEPS, TABLES, Act, Before, Board, Changed, part, step, stock
 from .state import GameState
 
 #: the bit of the bankrupt column among the changes (``verify.screen_code.CHANGING``)
@@ -273,4 +273,4 @@ def screen_checks(promised: list[str]) -> Optional[tuple[list, list]]:
     return parts, step_checks
 
 
-__all__ = ["Screen", "Plan", "screen_checks", "BANKRUPT", "PARAMETERS"]
+__all__ = ["Screen", "Plan", "screen_checks", "BANKRUPT", "PARAMETERS", "TABLES"]

@@ -535,5 +535,7 @@ STEPS: Final[list[tuple[str, int, bool, int]]] = [
     ('bankruptcy-transfer', 4, True, 0),
     ('money-conservation', 7169, False, 1),
 ]
+#: the board's tables (``verify.invariant_code.tables``), by the Board field that holds each
+TABLES: Final = {'K_KIND': 'kind', 'K_GROUP': 'group', 'K_PRICE': 'price', 'K_HOUSE_COST': 'house_cost', 'K_PROPS': 'props', 'K_STREETS': 'streets', 'K_AT_PROPS': 'at_props', 'K_AT_STREETS': 'at_streets', 'K_GROUPS': 'groups', 'K_GNAME': 'gname', 'K_GSTREETS': 'gstreets'}
 #: the rule parameters the functions read, by the Board field that holds each
 PARAMETERS: Final = {'bankruptcy.to_bank_mortgages': 'p_bankruptcy_to_bank_mortgages', 'bankruptcy.to_bank_properties': 'p_bankruptcy_to_bank_properties', 'bankruptcy.to_player_jail_cards': 'p_bankruptcy_to_player_jail_cards', 'bankruptcy.to_player_properties': 'p_bankruptcy_to_player_properties', 'building.hotel_returns_houses': 'p_building_hotel_returns_houses', 'building.hotel_supply': 'p_building_hotel_supply', 'building.hotel_threshold': 'p_building_hotel_threshold', 'building.house_supply': 'p_building_house_supply', 'building.max_houses': 'p_building_max_houses', 'mortgage.expiry_rounds': 'p_mortgage_expiry_rounds', 'teams.bankrupt_to_bank_teammate_inherits': 'p_teams_bankrupt_to_bank_teammate_inherits'}

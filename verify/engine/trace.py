@@ -184,10 +184,7 @@ def _screen_setup(config: EngineConfig, params: dict[str, Any]) -> dict:
     invariant reads a parameter left undecided (the recorder then checks every game)."""
     if any(value is UNDECIDED for value in params.values()) or not set(params) <= set(screen_module.PARAMETERS):
         return {}
-    fields = {"K_KIND": "kind", "K_GROUP": "group", "K_PRICE": "price", "K_HOUSE_COST": "house_cost",
-              "K_PROPS": "props", "K_STREETS": "streets", "K_AT_PROPS": "at_props", "K_AT_STREETS": "at_streets",
-              "K_GROUPS": "groups", "K_GNAME": "gname", "K_GSTREETS": "gstreets"}
-    return {"tables": {fields[name]: value for name, value in tables(board_facts(config)).items()},
+    return {"tables": {screen_module.TABLES[name]: value for name, value in tables(board_facts(config)).items()},
             "params": {screen_module.PARAMETERS[pid]: value for pid, value in params.items()}}
 
 
