@@ -43,9 +43,11 @@ def act(rules, g, **action):
 
 
 def own(g, seat, *squares, mortgaged=False):
+    """Give ``squares`` to ``seat`` by hand, marked as a rule marks its writes (``GameState.mark``)."""
     for s in squares:
         g.owner[s] = seat
         g.mortgaged[s] = mortgaged
+        g.mark(s)
 
 
 def money(g) -> int:
@@ -125,8 +127,8 @@ def test_official_no_shortage_when_the_builders_want_no_more_than_the_bank_has()
 
 
 def test_the_shortage_bound_follows_every_change_of_hands_and_every_building():
-    """The whole groups are remembered for the last owner column seen: a deed changing hands (here by
-    hand, without any bookkeeping) or a house put up is seen by the next question."""
+    """Whether a build could be short is remembered in the game: a deed changing hands or a house put up
+    (here by hand, marked as a rule marks its writes) is seen by the next question."""
     rules, g = cleared(config("official"))
     own(g, 0, 37, 39)
     own(g, 1, 1, 3)
@@ -139,6 +141,7 @@ def test_the_shortage_bound_follows_every_change_of_hands_and_every_building():
     own(g, 1, 3)
     assert rules.rules.construction.shortage_possible(rules.t, g) and rules.rules.construction.demand(rules.t, g, "house") == (2, 15)
     g.houses[37] = 1                         # one level fewer free: 15 wanted, 15 left
+    g.mark(37)
     assert not rules.rules.construction.shortage_possible(rules.t, g)
 
 
@@ -156,10 +159,13 @@ def test_the_shortage_bound_counts_the_streets_that_could_take_a_hotel_apart_fro
     g.bank_hotels = 3
     assert construction.shortage_possible(rules.t, g)
     g.hotel[39] = True                       # 3 open streets left
+    g.mark(39)
     assert not construction.shortage_possible(rules.t, g)
     g.hotel[39] = False
+    g.mark(39)
     for s in (37, 39, 1):
         g.houses[s] = 4
+        g.mark(s)
     assert construction.demand(rules.t, g, "hotel") == (2, 3)
 
 

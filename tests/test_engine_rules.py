@@ -37,9 +37,11 @@ def act(rules, g, **action):
 
 
 def own(g, seat, *squares, mortgaged=False):
+    """Give ``squares`` to ``seat`` by hand, marked as a rule marks its writes (``GameState.mark``)."""
     for s in squares:
         g.owner[s] = seat
         g.mortgaged[s] = mortgaged
+        g.mark(s)
 
 
 def with_(cfg: EngineConfig, area: str, **changes) -> EngineConfig:

@@ -68,7 +68,7 @@ def _writes(tree: ast.AST) -> list[tuple[ast.stmt, str]]:
 
 def test_every_rule_that_writes_a_deed_column_marks_its_square():
     """Statically: in every rule module, each write of ``g.<deed column>[s]`` is followed, after the writes of
-    deed columns at the same square right after it, by ``g.dirty |= 1 << s``; no column is replaced whole,
+    deed columns at the same square right after it, by its mark ``g.mark(s)``; no column is replaced whole,
     and nothing writes a deed column through another name than ``g``."""
     checked = 0
     for path in sorted(RULES.glob("*.py")):
@@ -87,7 +87,7 @@ def test_every_rule_that_writes_a_deed_column_marks_its_square():
                         rest = stmts[i + 1:]
                         while rest and [x for _, x in _writes(rest[0])] == [index] and not hasattr(rest[0], "body"):
                             rest = rest[1:]
-                        assert rest and ast.unparse(rest[0]) == f"g.dirty |= 1 << {index}", \
+                        assert rest and ast.unparse(rest[0]) == f"g.mark({index})", \
                             f"{where}: the write is not followed by the mark of square {index}"
                         checked += 1
     assert checked >= 30
@@ -103,7 +103,7 @@ def _corrupt(g, rng: random.Random, ownable: tuple) -> str:
         values = getattr(g, column)
         values[sq] = (rng.choice([-1, *range(n)]) if column == "owner" else values[sq] + rng.choice([1, 2])
                       if column == "houses" else not values[sq])
-        g.dirty |= 1 << sq
+        g.mark(sq)
         return column
     if how == 4:
         g.cash[i] += rng.choice([-1, 1, 50, -100_000])

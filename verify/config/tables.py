@@ -77,6 +77,8 @@ class Tables:
     sold_vanish: bool           # supply accounting of a custom table: sold buildings leave the game
     builds_free: bool           # ... buildings put up are not taken from the bank's stock
     shortage_auction: bool      # a building can be short: the shortage auction is on and a supply is limited
+    level_per_turn: bool        # building.per_turn_limit: one level per street per turn
+    group_per_turn: bool        # ... one building per colour group per turn
 
     @classmethod
     def of(cls, cfg: EngineConfig) -> "Tables":
@@ -186,6 +188,8 @@ DERIVED: Final[dict[str, Callable[[EngineConfig], Any]]] = {
     "builds_free": lambda c: c.building.supply_accounting == "builds_not_taken_from_stock",
     "shortage_auction": lambda c: c.building.shortage_auction and (c.building.house_supply is not None
                                                                    or c.building.hotel_supply is not None),
+    "level_per_turn": lambda c: c.building.per_turn_limit == "one_level_per_street",
+    "group_per_turn": lambda c: c.building.per_turn_limit == "one_per_group",
 }
 
 

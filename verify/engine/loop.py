@@ -279,7 +279,7 @@ def play(e: Any, policies: list[Any], seed: int, max_turns: int, recorder: Any, 
                     if screen is not None:
                         screened(screen, g)
             else:
-                kind, square = bots[p].next_sale(t, g, p, owed) if base.raisable(t, g, p) >= owed else NOTHING
+                kind, square = bots[p].next_sale(t, g, p, owed) if base.raisable(t, g, p, owed) >= owed else NOTHING
                 if kind == MOVE or (kind and tracing):
                     a = bots[p].move if kind == MOVE else {"type": kind, "seat": p, "square": square}
                 elif kind:      # (a sale or a mortgage, applied without its action dict)

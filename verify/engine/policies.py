@@ -106,7 +106,7 @@ class HeuristicPolicy:
         owner, mortgaged = g.owner, g.mortgaged
         held_mortgaged: list[int] = []
         for s in t.ownable:
-            if owner[s] == seat and mortgaged[s]:
+            if mortgaged[s] and owner[s] == seat:
                 held_mortgaged.append(s)
         full: list[int] = []
         wanted: list[int] = []

@@ -118,6 +118,10 @@ class GameState:
     #: a bit for each square whose deed columns (owner, mortgaged, houses, hotel) a rule wrote since the screen
     #: of a checked game last looked (``verify.engine.screen``; every such write sets it: tested)
     dirty: int
+    #: the deed columns' version: one up at every write a rule makes (``mark``); what the rules remember between
+    #: questions about the buildings keys on it (``construction.contest``)
+    deeds: int
+    contest: tuple[int, int, int, tuple[tuple[int, ...], int, int] | None] | None
     # the random values an action supplies for its step (verify.engine.actions: card_dice, reshuffle)
     card_dice: Any
     reshuffle: dict[str, list[str]] | None
@@ -153,7 +157,7 @@ class GameState:
         g.landings = None if self.landings is None else list(self.landings)
         g.ov, g.whole = list(self.ov), self.whole
         g.creditors = list(self.creditors)
-        g.dirty = self.dirty
+        g.dirty, g.deeds, g.contest = self.dirty, self.deeds, None
         g.card_dice = None if self.card_dice is None else list(self.card_dice)
         g.reshuffle = None if self.reshuffle is None else {k: list(v) for k, v in self.reshuffle.items()}
         return g
@@ -302,6 +306,13 @@ class GameState:
         g.clear_scratch(g.n)
         return g
 
+    def mark(self, s: int) -> None:
+        """A rule wrote square ``s`` of a deed column (owner, mortgaged, houses, hotel): the square's bit in
+        ``dirty`` and the columns' version ``deeds`` one up. Every write in the rules is followed by its mark
+        (tested); code that sets up a state by hand builds a fresh one (``from_json``) or marks its writes."""
+        self.dirty |= 1 << s
+        self.deeds += 1
+
     def clear_squares(self, size: int) -> None:
         """Every square of a board of ``size`` unowned, unmortgaged and unbuilt."""
         self.owner = [-1] * size
@@ -319,6 +330,8 @@ class GameState:
         self.whole = None
         self.creditors = []
         self.dirty = 0
+        self.deeds = 0
+        self.contest = None
         self.card_dice = None
         self.reshuffle = None
 

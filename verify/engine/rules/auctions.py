@@ -40,7 +40,7 @@ def buy(t: Tables, g: GameState, seat: int) -> None:
     g.cash[seat] = g.cash[seat] - t.price[s]
     g.bank_cash += t.price[s]
     g.owner[s] = seat
-    g.dirty |= 1 << s
+    g.mark(s)
     if g.events is not None:
         g.events.append({"event": "bought", "player": seat, "square": s, "price": t.price[s]})
     g.phase = MOVING
@@ -161,7 +161,7 @@ def maybe_close(t: Tables, g: GameState) -> None:
         if item == "deed":
             g.owner[s] = leader
             g.mortgaged[s] = a["mortgaged"]
-            g.dirty |= 1 << s
+            g.mark(s)
             g.mortgage_rounds[s] = 0
         else:
             construction.place_won_building(t, g, leader, item)
@@ -169,11 +169,11 @@ def maybe_close(t: Tables, g: GameState) -> None:
         if a["proceeds_to"] >= 0:     # nobody bid for an owner's mortgaged deed: it stays theirs
             g.owner[s] = a["proceeds_to"]
             g.mortgaged[s] = True
-            g.dirty |= 1 << s
+            g.mark(s)
             g.ov[a["proceeds_to"]] = g.ov[a["proceeds_to"]] + 1
         else:                         # the deed stays with the bank, free of any mortgage
             g.mortgaged[s] = False
-            g.dirty |= 1 << s
+            g.mark(s)
     if g.events is not None:
         g.events.append({"event": "auction_won" if leader >= 0 else "auction_no_bid", "square": s,
                          "item": item, "player": leader, "amount": a["high"]})

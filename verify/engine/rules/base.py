@@ -93,7 +93,7 @@ def deal(t: Tables, g: GameState, rng: random.Random) -> None:
         s = deeds[k]
         p = (g.current + k) % g.n
         g.owner[s] = p
-        g.dirty |= 1 << s
+        g.mark(s)
         if st.dealt_paid:
             g.cash[p] = g.cash[p] - t.price[s]
             g.bank_cash += t.price[s]
@@ -164,12 +164,15 @@ def building_sale(t: Tables, g: GameState, s: int) -> int:
     return v * g.houses[s]
 
 
-def raisable(t: Tables, g: GameState, p: int) -> int:
-    """Cash the player could have after selling every building and mortgaging everything."""
+def raisable(t: Tables, g: GameState, p: int, upto: int = 0) -> int:
+    """Cash the player could have after selling every building and mortgaging everything; with ``upto`` above
+    0, counted only until it reaches ``upto`` (whether a debt can be raised needs no more)."""
     total = g.cash[p]
     owner = g.owner
     houses, hotel, mortgaged = g.houses, g.hotel, g.mortgaged
     for s in t.ownable:
+        if 0 < upto <= total:
+            return total
         if owner[s] == p:
             if houses[s] or hotel[s]:
                 total += building_sale(t, g, s)
@@ -364,7 +367,7 @@ def clear_group(t: Tables, g: GameState, grp: int) -> int:
         stock_back(t, g, g.houses[s], 1 if g.hotel[s] else 0)
         g.houses[s] = 0
         g.hotel[s] = False
-        g.dirty |= 1 << s
+        g.mark(s)
     return value
 
 

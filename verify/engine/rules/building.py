@@ -93,7 +93,7 @@ def why_not_sell_house(t: Tables, g: GameState, seat: int, s: int) -> str | None
 def sell_house(t: Tables, g: GameState, seat: int, s: int) -> None:
     v = t.sell_house_value[s]
     g.houses[s] = g.houses[s] - 1
-    g.dirty |= 1 << s
+    g.mark(s)
     base.stock_back(t, g, 1, 0)
     g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
@@ -118,10 +118,10 @@ def sell_hotel(t: Tables, g: GameState, seat: int, s: int) -> None:
     back = t.hotel_back
     v = t.sell_house_value[s]
     g.hotel[s] = False
-    g.dirty |= 1 << s
+    g.mark(s)
     base.stock_back(t, g, 0, 1)
     g.houses[s] = g.houses[s] + back
-    g.dirty |= 1 << s
+    g.mark(s)
     base.stock_out(t, g, back, 0)
     g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v

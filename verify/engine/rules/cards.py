@@ -114,16 +114,16 @@ def destroy_building(t: Tables, g: GameState, p: int) -> None:
         back = t.hotel_back
         if g.bank_houses >= back:
             g.hotel[best] = False
-            g.dirty |= 1 << best
+            g.mark(best)
             base.stock_back(t, g, 0, 1)
             g.houses[best] = g.houses[best] + back
-            g.dirty |= 1 << best
+            g.mark(best)
             base.stock_out(t, g, back, 0)
         else:  # not enough houses to break the hotel down: the group is cleared
             base.clear_group(t, g, t.group_of[best])
     else:
         g.houses[best] = g.houses[best] - 1
-        g.dirty |= 1 << best
+        g.mark(best)
         base.stock_back(t, g, 1, 0)
     if g.events is not None:
         g.events.append({"event": "building_destroyed", "player": p, "square": best})

@@ -101,14 +101,14 @@ def group_blocked(t: Tables, g: GameState, grp: int) -> str | None:
         for x in t.groups[grp]:
             if mortgaged[x]:
                 return GROUP_MORTGAGED
-    if bu.per_turn_limit == "one_per_group" and grp in g.built_groups:
+    if t.group_per_turn and grp in g.built_groups:
         return ONE_PER_GROUP
     return None
 
 
 def level_built(t: Tables, g: GameState, s: int) -> str | None:
     """One level per street per turn: street ``s`` got its level this turn."""
-    if t.cfg.building.per_turn_limit == "one_level_per_street" and s in g.built_streets:
+    if t.level_per_turn and s in g.built_streets:
         return LEVEL_PER_TURN
     return None
 
@@ -166,10 +166,15 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
     stock = g.bank_houses if item == "house" else g.bank_hotels
     trigger = bu.shortage_trigger
     if trigger == "more_wanted_than_stock":
-        streets = contested(t, g)
-        if streets is None:
+        c = contest(t, g)
+        if c is None:
             return False
-        wanting, wanted = demand(t, g, item, streets if bu.requires_full_group else None)
+        if not bu.requires_full_group:
+            wanting, wanted = demand(t, g, item)
+        elif (c[1] if item == "house" else c[2]) <= stock:
+            return False        # what the whole groups could take of the item bounds what their owners want
+        else:
+            wanting, wanted = demand(t, g, item, c[0])
         return wanting >= 2 and wanted > stock
     if not shortage_possible(t, g):
         return False
@@ -192,27 +197,40 @@ def shortage_possible(t: Tables, g: GameState) -> bool:
         return g.bank_houses < g.n or g.bank_hotels < g.n
     if trigger == "last_one_wanted_by_several":
         return g.bank_houses == 1 or g.bank_hotels == 1
-    return contested(t, g) is not None
+    return contest(t, g) is not None
 
 
 def contested(t: Tables, g: GameState) -> tuple[int, ...] | None:
     """The bound of ``shortage_possible`` under ``more_wanted_than_stock``: two owners of whole groups,
     whose groups could take more than is left. The streets of the whole groups when so (what ``demand``
     reads where a whole group is needed), else None."""
+    c = contest(t, g)
+    return None if c is None else c[0]
+
+
+def contest(t: Tables, g: GameState) -> tuple[tuple[int, ...], int, int] | None:
+    """``contested`` with what it counted: (the streets of the whole groups, their free house levels, those
+    of them without a hotel), or None. Remembered in the game for the deed columns' version and the bank's
+    stock, which are all it reads that can change (a bot's build asks it twice: the bot, then the rule)."""
+    deeds, bank_houses, bank_hotels = g.deeds, g.bank_houses, g.bank_hotels
+    memo = g.contest
+    if memo is not None and memo[0] == deeds and memo[1] == bank_houses and memo[2] == bank_hotels:
+        return memo[3]
+    out: tuple[tuple[int, ...], int, int] | None = None
     streets, several = whole_groups(t, g)
-    if not several:
-        return None
     max_houses = t.cfg.building.max_houses
-    bank_houses, bank_hotels = g.bank_houses, g.bank_hotels
-    if len(streets) <= bank_hotels and len(streets) * max_houses <= bank_houses:
-        return None                     # (not even with every street empty: no street need be read)
-    houses, hotel = g.houses, g.hotel
-    free = open_streets = 0             # the free house levels, and the streets that could take more
-    for x in streets:
-        if not hotel[x]:
-            free += max_houses - houses[x]
-            open_streets += 1
-    return streets if free > bank_houses or open_streets > bank_hotels else None
+    # (not even with every street empty: no street need be read)
+    if several and not (len(streets) <= bank_hotels and len(streets) * max_houses <= bank_houses):
+        houses, hotel = g.houses, g.hotel
+        free = open_streets = 0             # the free house levels, and the streets that could take more
+        for x in streets:
+            if not hotel[x]:
+                free += max_houses - houses[x]
+                open_streets += 1
+        if free > bank_houses or open_streets > bank_hotels:
+            out = (streets, free, open_streets)
+    g.contest = (deeds, bank_houses, bank_hotels, out)
+    return out
 
 
 def whole_groups(t: Tables, g: GameState) -> tuple[tuple[int, ...], bool]:
@@ -259,22 +277,30 @@ def demand(t: Tables, g: GameState, item: str, candidates: tuple[int, ...] | Non
     if candidates is None:
         candidates = whole_groups(t, g)[0] if bu.requires_full_group else t.street_squares
     last_group, group_open = -1, False
+    level_per_turn, built_streets = t.level_per_turn, g.built_streets      # (``level_built``, inline)
+    holder, held, cheap = -1, 0, 0      # the owner of the streets being counted, their slots, the cheapest
     for s in candidates:
         q = owner[s]
         if q < 0 or hotel[s] or bankrupt[q]:
             continue
         k = max_houses - houses[s] if of_houses else int(houses[s] >= threshold)
-        if k <= 0 or mortgaged[s] or level_built(t, g, s) is not None:
+        if k <= 0 or mortgaged[s] or (level_per_turn and s in built_streets):
             continue
         grp = group_of[s]
         if grp != last_group:
             last_group, group_open = grp, group_blocked(t, g, grp) is None
         if not group_open:
             continue
-        slots[q] = slots[q] + k
+        if q != holder:         # (the streets of a group come together, mostly of one owner: counted here)
+            if holder >= 0:
+                slots[holder], cheapest[holder] = held, cheap
+            holder, held, cheap = q, slots[q], cheapest[q]
+        held += k
         c = house_cost[s]
-        if not cheapest[q] or c < cheapest[q]:
-            cheapest[q] = c
+        if not cheap or c < cheap:
+            cheap = c
+    if holder >= 0:
+        slots[holder], cheapest[holder] = held, cheap
     wanting = wanted = 0
     cash = g.cash
     for q in range(n):
@@ -290,7 +316,7 @@ def put_house(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
     g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
     g.houses[s] = g.houses[s] + 1
-    g.dirty |= 1 << s
+    g.mark(s)
     base.stock_out(t, g, 1, 0)
     g.built_streets.add(s)
     g.built_groups.add(t.group_of[s])
@@ -302,12 +328,12 @@ def put_hotel(t: Tables, g: GameState, seat: int, s: int, price: int) -> None:
     g.cash[seat] = g.cash[seat] - price
     g.bank_cash += price
     g.hotel[s] = True
-    g.dirty |= 1 << s
+    g.mark(s)
     base.stock_out(t, g, 0, 1)
     if t.cfg.building.hotel_returns_houses:
         base.stock_back(t, g, g.houses[s], 0)
         g.houses[s] = 0
-        g.dirty |= 1 << s
+        g.mark(s)
     g.built_streets.add(s)
     g.built_groups.add(t.group_of[s])
     if g.events is not None:
@@ -320,12 +346,13 @@ def place_won_building(t: Tables, g: GameState, seat: int, item: str) -> None:
     price = g.pending["high"]
     g.cash[seat] = g.cash[seat] + price
     g.bank_cash -= price
-    target = -1
-    for s in t.street_squares:
-        if g.owner[s] == seat and (house_ok(t, g, seat, s, price) if item == "house"
-                                   else hotel_ok(t, g, seat, s, price)) is None and (
-                target < 0 or base.level(t, g, s) < base.level(t, g, target)):
-            target = s
+    target, target_level = -1, 0
+    for s in t.street_squares:      # (the guard, the costly part, is asked only where the level is lower)
+        if g.owner[s] == seat:
+            level = base.level(t, g, s)
+            if (target < 0 or level < target_level) and (
+                    house_ok(t, g, seat, s, price) if item == "house" else hotel_ok(t, g, seat, s, price)) is None:
+                target, target_level = s, level
     if target < 0:  # cannot place it after all: the bid stays refunded
         return
     if item == "house":

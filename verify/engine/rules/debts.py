@@ -160,7 +160,7 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
         base.stock_back(t, g, g.houses[s], 1 if g.hotel[s] else 0)
         g.houses[s] = 0
         g.hotel[s] = False
-        g.dirty |= 1 << s
+        g.mark(s)
     cash = g.cash[p]
     g.cash[p] = 0
     held = g.jail_cards[p]
@@ -181,13 +181,13 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
                 continue   # a custom table's bug: the deed stays with the bankrupt player
             if dc.to_player_properties == "creditor":
                 g.owner[s] = creditor
-                g.dirty |= 1 << s
+                g.mark(s)
                 if g.mortgaged[s] and t.cfg.mortgage.transfer_interest:
                     base.receive_mortgaged(t, g, s, creditor, t.transfer_interest[s], queued=True)
             else:
                 g.owner[s] = -1
                 g.mortgaged[s] = False
-                g.dirty |= 1 << s
+                g.mark(s)
                 g.mortgage_rounds[s] = 0
                 g.interest_paid[s] = False
                 if dc.to_player_properties == "bank_auction":
@@ -208,18 +208,18 @@ def go_bankrupt(t: Tables, g: GameState, p: int, creditor: int, amount: int) -> 
         for s in mine:
             if heir >= 0:
                 g.owner[s] = heir
-                g.dirty |= 1 << s
+                g.mark(s)
                 if dc.to_bank_mortgages == "cleared":
                     g.mortgaged[s] = False
-                    g.dirty |= 1 << s
+                    g.mark(s)
                     g.interest_paid[s] = False
                 continue
             g.owner[s] = -1
-            g.dirty |= 1 << s
+            g.mark(s)
             keep = dc.to_bank_mortgages == "kept_on_auction" and dc.to_bank_properties == "auction"
             if not keep:
                 g.mortgaged[s] = False
-                g.dirty |= 1 << s
+                g.mark(s)
                 g.interest_paid[s] = False
             g.mortgage_rounds[s] = 0
             if dc.to_bank_properties == "auction":

@@ -171,7 +171,7 @@ def new_round(t: Tables, g: GameState) -> None:
                 former = g.owner[s]
                 g.owner[s] = -1
                 g.mortgaged[s] = False
-                g.dirty |= 1 << s
+                g.mark(s)
                 g.mortgage_rounds[s] = 0
                 g.interest_paid[s] = False
                 opening = t.price[s] if mo.expiry_auction_opening is None else mo.expiry_auction_opening

@@ -46,7 +46,7 @@ def mortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
     g.ov[seat] = g.ov[seat] + 1
     v = t.mortgage_value[s]
     g.mortgaged[s] = True
-    g.dirty |= 1 << s
+    g.mark(s)
     g.mortgage_rounds[s] = 0
     g.cash[seat] = g.cash[seat] + v
     g.bank_cash -= v
@@ -73,7 +73,7 @@ def unmortgage(t: Tables, g: GameState, seat: int, s: int) -> None:
     g.cash[seat] = g.cash[seat] - cost
     g.bank_cash += cost
     g.mortgaged[s] = False
-    g.dirty |= 1 << s
+    g.mark(s)
     g.mortgage_rounds[s] = 0
     g.interest_paid[s] = False
     if g.received:
@@ -104,7 +104,7 @@ def lift(t: Tables, g: GameState, seat: int, s: int) -> None:
     g.bank_cash += cost
     g.owner[s] = seat
     g.mortgaged[s] = False
-    g.dirty |= 1 << s
+    g.mark(s)
     g.mortgage_rounds[s] = 0
     g.interest_paid[s] = False
 
@@ -131,7 +131,7 @@ def auction_mortgaged(t: Tables, g: GameState, seat: int, s: int) -> None:
     g.ov[seat] = g.ov[seat] + 1
     g.owner[s] = -1
     g.mortgaged[s] = False
-    g.dirty |= 1 << s
+    g.mark(s)
     g.mortgage_rounds[s] = 0
     g.interest_paid[s] = False
     if mo.immediate_auction_opening == "mortgage_value":

@@ -158,7 +158,7 @@ def trade(t: Tables, g: GameState, seat: int, other: int, give: dict, take: dict
     for side, b in ((give, other), (take, seat)):
         for s in side.get("squares", []) or []:
             g.owner[s] = b
-            g.dirty |= 1 << s
+            g.mark(s)
             if g.mortgaged[s] and t.cfg.mortgage.transfer_interest:
                 base.receive_mortgaged(t, g, s, b, t.interest[s])
     if g.events is not None:
