@@ -171,10 +171,11 @@ def shortage(t: Tables, g: GameState, item: str) -> bool:
             return False
         if not bu.requires_full_group:
             wanting, wanted = demand(t, g, item)
-        elif (c[1] if item == "house" else c[2]) <= stock:
-            return False        # what the whole groups could take of the item bounds what their owners want
         else:
-            wanting, wanted = demand(t, g, item, c[0])
+            streets, free, open_streets = c
+            if (free if item == "house" else open_streets) <= stock:
+                return False    # what the whole groups could take of the item bounds what their owners want
+            wanting, wanted = demand(t, g, item, streets)
         return wanting >= 2 and wanted > stock
     if not shortage_possible(t, g):
         return False
@@ -200,18 +201,12 @@ def shortage_possible(t: Tables, g: GameState) -> bool:
     return contest(t, g) is not None
 
 
-def contested(t: Tables, g: GameState) -> tuple[int, ...] | None:
-    """The bound of ``shortage_possible`` under ``more_wanted_than_stock``: two owners of whole groups,
-    whose groups could take more than is left. The streets of the whole groups when so (what ``demand``
-    reads where a whole group is needed), else None."""
-    c = contest(t, g)
-    return None if c is None else c[0]
-
-
 def contest(t: Tables, g: GameState) -> tuple[tuple[int, ...], int, int] | None:
-    """``contested`` with what it counted: (the streets of the whole groups, their free house levels, those
-    of them without a hotel), or None. Remembered in the game for the deed columns' version and the bank's
-    stock, which are all it reads that can change (a bot's build asks it twice: the bot, then the rule)."""
+    """The bound of ``shortage_possible`` under ``more_wanted_than_stock``: two owners of whole groups, whose
+    groups could take more than is left. When so, what it counted: (the streets of the whole groups, what
+    ``demand`` reads where a whole group is needed; their free house levels; those of them without a
+    hotel); else None. Remembered in the game for the deed columns' version and the bank's stock, which
+    are all it reads that can change (a bot's build asks it twice: the bot, then the rule)."""
     deeds, bank_houses, bank_hotels = g.deeds, g.bank_houses, g.bank_hotels
     memo = g.contest
     if memo is not None and memo[0] == deeds and memo[1] == bank_houses and memo[2] == bank_hotels:
