@@ -1,11 +1,12 @@
 """What the rules remember between questions is what they would read afresh.
 
-Two answers about building are remembered in the game state, as asking them afresh after every action
-would cost a game a tenth of its time: the colour groups owned whole (``construction.whole_groups``,
+Two answers about building are remembered in the game state, as they are asked far more often than
+what they read changes (whether a build could be short: by the bot, then by the rule, of the same
+state): the colour groups owned whole (``construction.whole_groups``,
 kept with a copy of the owner column) and whether a build could be short (``construction.contest``,
 kept for the deed columns' version ``GameState.deeds`` and the bank's stock). The version counts up at
 every mark a rule makes after writing a deed column (``GameState.mark``; that every write is marked is
-``tests/test_screen.py``'s). These tests play games on every bundled ruleset, ask before each action (so
+``tests/test_screen.py``'s). These tests play games on every bundled ruleset the engine plays, ask before each action (so
 the answer is remembered) and after it, and compare the answer with the one a fresh copy of the state
 gives (a copy remembers nothing).
 """
